@@ -1,0 +1,27 @@
+import path from 'node:path';
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations(path.join(import.meta.dirname, 'migrations'));
+  return {
+    plugins: [
+      cloudflareTest({
+        wrangler: { configPath: './wrangler.toml' },
+        remoteBindings: false,
+        miniflare: {
+          // Test-only: the migrations for the setup file, a known admin token, and the flag that
+          // lets tests call the worker's queue and scheduled handlers through `exports.default`.
+          bindings: { TEST_MIGRATIONS: migrations, ADMIN_TOKEN: 'test-admin-token' },
+          compatibilityFlags: ['service_binding_extra_handlers'],
+        },
+      }),
+    ],
+    test: {
+      setupFiles: ['./test/helpers/setup.ts'],
+      include: ['test/**/*.test.ts'],
+      testTimeout: 20_000,
+      hookTimeout: 30_000,
+    },
+  };
+});
