@@ -1,0 +1,318 @@
+// The database, as drizzle sees it: the source of truth for migrations (`npm run db:generate`).
+// Money columns are integers in the currency's minor unit. Timestamps are RFC 3339 strings with
+// milliseconds; calendar dates are YYYY-MM-DD strings, so both sort and compare as text.
+// Every user-owned table leads its indexes with user_id: each query filters by owner first.
+import { sql } from 'drizzle-orm';
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+const timestamps = {
+  createdAt: text('created_at').notNull(),
+  updatedAt: text('updated_at').notNull(),
+};
+
+export const users = sqliteTable('users', {
+  id: text('id').primaryKey(),
+  email: text('email').notNull().unique(),
+  name: text('name').notNull(),
+  // The last default invoice number handed out (INV-000001 is 1); bumped in the same batch as the insert.
+  invoiceSeq: integer('invoice_seq').notNull().default(0),
+  createdAt: text('created_at').notNull(),
+});
+
+export const apiKeys = sqliteTable(
+  'api_keys',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    prefix: text('prefix').notNull(),
+    // SHA-256 of the whole key, hex. The key itself is never stored.
+    keyHash: text('key_hash').notNull().unique(),
+    createdAt: text('created_at').notNull(),
+    revokedAt: text('revoked_at'),
+  },
+  (t) => [index('api_keys_user_idx').on(t.userId, t.id)],
+);
+
+export const waitlist = sqliteTable(
+  'waitlist',
+  {
+    id: text('id').primaryKey(),
+    email: text('email').notNull().unique(),
+    name: text('name'),
+    company: text('company'),
+    note: text('note'),
+    status: text('status', { enum: ['waiting', 'invited', 'joined'] }).notNull().default('waiting'),
+    ...timestamps,
+  },
+  (t) => [index('waitlist_status_idx').on(t.status, t.id)],
+);
+
+export const invitations = sqliteTable('invitations', {
+  id: text('id').primaryKey(),
+  email: text('email').notNull(),
+  // SHA-256 of the code, hex: a database leak does not hand out invitations.
+  codeHash: text('code_hash').notNull().unique(),
+  expiresAt: text('expires_at').notNull(),
+  createdAt: text('created_at').notNull(),
+  acceptedAt: text('accepted_at'),
+  acceptedBy: text('accepted_by').references(() => users.id, { onDelete: 'set null' }),
+});
+
+export const clients = sqliteTable(
+  'clients',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    email: text('email'),
+    company: text('company'),
+    phone: text('phone'),
+    addressLine1: text('address_line1'),
+    addressLine2: text('address_line2'),
+    addressCity: text('address_city'),
+    addressRegion: text('address_region'),
+    addressPostalCode: text('address_postal_code'),
+    addressCountry: text('address_country'),
+    currency: text('currency').notNull().default('USD'),
+    taxId: text('tax_id'),
+    notes: text('notes'),
+    status: text('status', { enum: ['active', 'archived'] }).notNull().default('active'),
+    ...timestamps,
+  },
+  (t) => [index('clients_user_idx').on(t.userId, t.id), index('clients_user_status_idx').on(t.userId, t.status, t.id)],
+);
+
+export const projects = sqliteTable(
+  'projects',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    clientId: text('client_id').references(() => clients.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    description: text('description'),
+    status: text('status', { enum: ['active', 'on_hold', 'completed', 'archived'] }).notNull().default('active'),
+    currency: text('currency').notNull().default('USD'),
+    budget: integer('budget'),
+    hourlyRate: integer('hourly_rate'),
+    startDate: text('start_date'),
+    dueDate: text('due_date'),
+    ...timestamps,
+  },
+  (t) => [
+    index('projects_user_idx').on(t.userId, t.id),
+    index('projects_user_status_idx').on(t.userId, t.status, t.id),
+    index('projects_user_client_idx').on(t.userId, t.clientId, t.id),
+    check('projects_budget_nonneg', sql`${t.budget} IS NULL OR ${t.budget} >= 0`),
+    check('projects_rate_nonneg', sql`${t.hourlyRate} IS NULL OR ${t.hourlyRate} >= 0`),
+  ],
+);
+
+export const invoices = sqliteTable(
+  'invoices',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    number: text('number').notNull(),
+    status: text('status', { enum: ['draft', 'open', 'paid', 'void'] }).notNull().default('draft'),
+    // RESTRICT: a client or project with invoices cannot be deleted (the API answers 409 first).
+    clientId: text('client_id').notNull().references(() => clients.id, { onDelete: 'restrict' }),
+    projectId: text('project_id').references(() => projects.id, { onDelete: 'restrict' }),
+    currency: text('currency').notNull(),
+    issueDate: text('issue_date').notNull(),
+    dueDate: text('due_date').notNull(),
+    subtotal: integer('subtotal').notNull(),
+    tax: integer('tax').notNull(),
+    total: integer('total').notNull(),
+    amountPaid: integer('amount_paid').notNull().default(0),
+    notes: text('notes'),
+    sentAt: text('sent_at'),
+    paidAt: text('paid_at'),
+    voidedAt: text('voided_at'),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('invoices_user_number_uq').on(t.userId, t.number),
+    index('invoices_user_idx').on(t.userId, t.id),
+    index('invoices_user_status_idx').on(t.userId, t.status, t.id),
+    index('invoices_user_status_due_idx').on(t.userId, t.status, t.dueDate),
+    index('invoices_user_issue_idx').on(t.userId, t.issueDate),
+    index('invoices_user_client_idx').on(t.userId, t.clientId, t.id),
+    index('invoices_user_project_idx').on(t.userId, t.projectId, t.id),
+    check('invoices_amounts_valid', sql`${t.subtotal} >= 0 AND ${t.tax} >= 0 AND ${t.total} = ${t.subtotal} + ${t.tax}`),
+    check('invoices_paid_within_total', sql`${t.amountPaid} >= 0 AND ${t.amountPaid} <= ${t.total}`),
+    check('invoices_dates_ordered', sql`${t.dueDate} >= ${t.issueDate}`),
+  ],
+);
+
+export const invoiceLineItems = sqliteTable(
+  'invoice_line_items',
+  {
+    id: text('id').primaryKey(),
+    invoiceId: text('invoice_id').notNull().references(() => invoices.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    description: text('description').notNull(),
+    // Thousandths of a unit (1.5 hours = 1500) and thousandths of a percent (8.25 % = 8250):
+    // the contract allows three decimals, so both are exact integers.
+    quantityMilli: integer('quantity_milli').notNull(),
+    unitAmount: integer('unit_amount').notNull(),
+    taxRateMilli: integer('tax_rate_milli').notNull().default(0),
+    amount: integer('amount').notNull(),
+    tax: integer('tax').notNull(),
+  },
+  (t) => [index('line_items_invoice_idx').on(t.invoiceId, t.position)],
+);
+
+export const payments = sqliteTable(
+  'payments',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    invoiceId: text('invoice_id').notNull().references(() => invoices.id, { onDelete: 'cascade' }),
+    amount: integer('amount').notNull(),
+    currency: text('currency').notNull(),
+    paidOn: text('paid_on').notNull(),
+    method: text('method'),
+    reference: text('reference'),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [
+    index('payments_user_paid_on_idx').on(t.userId, t.paidOn),
+    index('payments_invoice_idx').on(t.invoiceId),
+    check('payments_amount_positive', sql`${t.amount} > 0`),
+  ],
+);
+
+export const expenses = sqliteTable(
+  'expenses',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    projectId: text('project_id').references(() => projects.id, { onDelete: 'restrict' }),
+    category: text('category').notNull(),
+    description: text('description'),
+    vendor: text('vendor'),
+    amount: integer('amount').notNull(),
+    currency: text('currency').notNull(),
+    incurredOn: text('incurred_on').notNull(),
+    billable: integer('billable', { mode: 'boolean' }).notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [
+    index('expenses_user_idx').on(t.userId, t.id),
+    index('expenses_user_incurred_idx').on(t.userId, t.incurredOn),
+    index('expenses_user_project_idx').on(t.userId, t.projectId, t.id),
+    check('expenses_amount_positive', sql`${t.amount} > 0`),
+  ],
+);
+
+export const activities = sqliteTable(
+  'activities',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    subjectId: text('subject_id').notNull(),
+    summary: text('summary').notNull(),
+    occurredAt: text('occurred_at').notNull(),
+  },
+  (t) => [index('activities_user_idx').on(t.userId, t.id)],
+);
+
+// One row per (caller, Idempotency-Key): the first request's fingerprint and, once it finished, its answer.
+export const idempotencyKeys = sqliteTable(
+  'idempotency_keys',
+  {
+    userId: text('user_id').notNull(),
+    key: text('key').notNull(),
+    method: text('method').notNull(),
+    path: text('path').notNull(),
+    // SHA-256 of method, path and body: a retry must send the same request to get the same answer.
+    fingerprint: text('fingerprint').notNull(),
+    state: text('state', { enum: ['in_flight', 'done'] }).notNull(),
+    responseStatus: integer('response_status'),
+    responseBody: text('response_body'),
+    createdAt: text('created_at').notNull(),
+    expiresAt: text('expires_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] }), index('idempotency_expires_idx').on(t.expiresAt)],
+);
+
+export const gigs = sqliteTable(
+  'gigs',
+  {
+    // An explicit integer rowid, so the FTS5 index (gigs_fts) can point at rows as an external-content table.
+    rowid: integer('rowid').primaryKey({ autoIncrement: true }),
+    id: text('id').notNull().unique(),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    posterName: text('poster_name').notNull(),
+    title: text('title').notNull(),
+    description: text('description').notNull(),
+    // JSON array of lower-case skill names.
+    skills: text('skills').notNull().default('[]'),
+    budgetType: text('budget_type', { enum: ['fixed', 'hourly'] }).notNull(),
+    budgetMin: integer('budget_min').notNull(),
+    budgetMax: integer('budget_max').notNull(),
+    currency: text('currency').notNull(),
+    remote: integer('remote', { mode: 'boolean' }).notNull().default(true),
+    location: text('location'),
+    status: text('status', { enum: ['open', 'closed'] }).notNull().default('open'),
+    expiresOn: text('expires_on'),
+    ...timestamps,
+  },
+  (t) => [
+    index('gigs_status_idx').on(t.status, t.id),
+    index('gigs_user_idx').on(t.userId, t.id),
+    check('gigs_budget_ordered', sql`${t.budgetMin} >= 0 AND ${t.budgetMin} <= ${t.budgetMax}`),
+  ],
+);
+
+export const transfers = sqliteTable(
+  'transfers',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ['pending', 'processing', 'completed', 'failed', 'cancelled'] }).notNull(),
+    sourceCurrency: text('source_currency').notNull(),
+    sourceAmount: integer('source_amount').notNull(),
+    fee: integer('fee').notNull(),
+    targetCurrency: text('target_currency').notNull(),
+    targetAmount: integer('target_amount').notNull(),
+    // Decimal string (target units per source unit), exact as quoted: never a float in money math.
+    rate: text('rate').notNull(),
+    rateAsOf: text('rate_as_of').notNull(),
+    // JSON: {name, country, account:{iban} | {account_number, bank_code}}
+    recipient: text('recipient').notNull(),
+    reference: text('reference'),
+    failureReason: text('failure_reason'),
+    // JSON array of {status, at}
+    statusHistory: text('status_history').notNull(),
+    payoutId: text('payout_id'),
+    enqueuedAt: text('enqueued_at'),
+    ...timestamps,
+  },
+  (t) => [
+    index('transfers_user_idx').on(t.userId, t.id),
+    index('transfers_status_updated_idx').on(t.status, t.updatedAt),
+    check('transfers_amounts_valid', sql`${t.sourceAmount} > 0 AND ${t.fee} >= 0 AND ${t.targetAmount} >= 0`),
+  ],
+);
+
+export const suggestions = sqliteTable(
+  'suggestions',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['plan', 'estimate', 'pricing', 'message'] }).notNull(),
+    task: text('task').notNull(),
+    projectId: text('project_id'),
+    status: text('status', { enum: ['queued', 'completed', 'failed'] }).notNull(),
+    provider: text('provider'),
+    // JSON array of {title, detail, estimate_hours?, amount?}
+    suggestions: text('suggestions'),
+    error: text('error'),
+    createdAt: text('created_at').notNull(),
+    completedAt: text('completed_at'),
+  },
+  (t) => [index('suggestions_user_idx').on(t.userId, t.id)],
+);
