@@ -1,0 +1,51 @@
+// The app: shared middleware, the one error envelope, the two listings, and the pages around them.
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
+import { docsInitScript, docsPage } from './docs-page';
+import type { AppEnv } from './env';
+import { notFound, onError } from './errors';
+import { defineRoute, jsonContent } from './lib/openapi';
+import { throwOnInvalid } from './lib/validation';
+import { apiListing } from './listings/api';
+import { v1Listing } from './listings/v1';
+import { jsonBody } from './middleware/json-body';
+import { requestId } from './middleware/request-id';
+import { OPENAPI_INFO } from './openapi-info';
+
+export const app = new OpenAPIHono<AppEnv>({ defaultHook: (result) => throwOnInvalid(result) });
+
+app.use('*', requestId);
+app.use('*', jsonBody);
+app.onError(onError);
+app.notFound(() => {
+  throw notFound('Route');
+});
+
+const Health = z.object({ status: z.literal('ok'), version: z.string() }).openapi('Health');
+
+app.openapi(
+  defineRoute({
+    method: 'get', path: '/health', tags: ['Meta'], access: 'public',
+    summary: 'Liveness',
+    responses: { 200: jsonContent(Health, 'The worker is up.') },
+  }),
+  (c) => c.json({ status: 'ok' as const, version: c.env.APP_VERSION }, 200),
+);
+
+app.route('/api', apiListing);
+app.route('/v1', v1Listing);
+
+app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', {
+  type: 'http',
+  scheme: 'bearer',
+  description: 'A user API key, `wsk_…`, from an accepted invitation or POST /api/keys.',
+});
+app.openAPIRegistry.registerComponent('securitySchemes', 'AdminToken', {
+  type: 'http',
+  scheme: 'bearer',
+  description: 'The operator\'s ADMIN_TOKEN.',
+});
+app.doc31('/openapi.json', (c) => ({ ...OPENAPI_INFO, servers: [{ url: new URL(c.req.url).origin }] }));
+
+app.get('/docs', (c) => c.html(docsPage));
+app.get('/docs/init.js', (c) => c.body(docsInitScript, 200, { 'Content-Type': 'text/javascript; charset=utf-8' }));

@@ -1,0 +1,13 @@
+// What the cron trigger runs. Each task is independent: one failing does not stop the others.
+export type CronTask = { name: string; run: (env: Env) => Promise<void> };
+
+export const cronTasks: CronTask[] = [];
+
+export async function runCron(env: Env): Promise<void> {
+  const results = await Promise.allSettled(cronTasks.map((task) => task.run(env)));
+  results.forEach((result, i) => {
+    if (result.status === 'rejected') {
+      console.error(JSON.stringify({ level: 'error', cron: cronTasks[i]!.name, message: String(result.reason) }));
+    }
+  });
+}

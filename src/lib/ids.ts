@@ -1,0 +1,76 @@
+// Ids are a type prefix, `_`, and a ULID (Crockford base32: 10 chars of time, 16 of randomness).
+// ULIDs sort by creation time, so `ORDER BY id DESC` is "newest first" and doubles as the list cursor.
+export const ID_PREFIXES = {
+  user: 'usr',
+  key: 'key',
+  waitlist: 'wl',
+  invitation: 'ivt',
+  client: 'cli',
+  project: 'prj',
+  invoice: 'inv',
+  lineItem: 'li',
+  payment: 'pay',
+  expense: 'exp',
+  gig: 'gig',
+  transfer: 'trf',
+  suggestion: 'sug',
+  activity: 'act',
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIXES;
+export type IdPrefix = (typeof ID_PREFIXES)[IdKind];
+
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const ULID_PATTERN = '[0-9A-HJKMNP-TV-Z]{26}';
+
+let lastTime = -1;
+let lastRandom: number[] = [];
+
+function encodeTime(ms: number): string {
+  let out = '';
+  for (let i = 0; i < 10; i++) {
+    out = ALPHABET[ms % 32] + out;
+    ms = Math.floor(ms / 32);
+  }
+  return out;
+}
+
+function randomDigits(): number[] {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b % 32);
+}
+
+// Monotonic within an isolate: two ids made in the same millisecond still sort in creation order.
+function nextRandom(ms: number): number[] {
+  if (ms !== lastTime) {
+    lastTime = ms;
+    lastRandom = randomDigits();
+    return lastRandom;
+  }
+  const next = [...lastRandom];
+  for (let i = next.length - 1; i >= 0; i--) {
+    if (next[i]! < 31) {
+      next[i]!++;
+      break;
+    }
+    next[i] = 0;
+  }
+  lastRandom = next;
+  return next;
+}
+
+export function ulid(ms = Date.now()): string {
+  return encodeTime(ms) + nextRandom(ms).map((d) => ALPHABET[d]).join('');
+}
+
+export function newId(kind: IdKind, ms?: number): string {
+  return `${ID_PREFIXES[kind]}_${ulid(ms)}`;
+}
+
+export function idPattern(kind: IdKind): RegExp {
+  return new RegExp(`^${ID_PREFIXES[kind]}_${ULID_PATTERN}$`);
+}
+
+export function isId(kind: IdKind, value: string): boolean {
+  return idPattern(kind).test(value);
+}

@@ -1,0 +1,140 @@
+// Money is an integer count of the currency's minor unit from request to database and back.
+// This module owns every rounding rule of the contract; all of it is integer (BigInt) arithmetic.
+import { exponentOf } from './currencies';
+
+/** The largest unit_amount or line amount accepted: 10^13 minor units (100 billion dollars).
+ *  100 lines of that, tax included, stay below Number.MAX_SAFE_INTEGER (≈ 9 × 10^15). */
+export const MAX_MINOR_AMOUNT = 10_000_000_000_000;
+
+/** num / den rounded half away from zero (den ≠ 0). */
+export function divRoundHalfAwayFromZero(num: bigint, den: bigint): bigint {
+  if (den < 0n) return divRoundHalfAwayFromZero(-num, -den);
+  const negative = num < 0n;
+  const abs = negative ? -num : num;
+  const q = (2n * abs + den) / (2n * den);
+  return negative ? -q : q;
+}
+
+/** num / den rounded toward negative infinity (den > 0). */
+export function divFloor(num: bigint, den: bigint): bigint {
+  const q = num / den;
+  return num % den !== 0n && num < 0n ? q - 1n : q;
+}
+
+/** num / den rounded toward positive infinity (den > 0). */
+export function divCeil(num: bigint, den: bigint): bigint {
+  return -divFloor(-num, den);
+}
+
+/**
+ * A decimal with at most `decimals` places as an integer count of 10^-decimals
+ * ("1.5" hours with 3 decimals → 1500). Returns null when it has more places or is not a plain decimal.
+ */
+export function toScaledInteger(value: number | string, decimals: number): number | null {
+  const text = typeof value === 'number' ? numberToPlainString(value) : value;
+  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!match) return null;
+  const [, sign, whole, fraction = ''] = match;
+  if (fraction.replace(/0+$/, '').length > decimals) return null;
+  const scaled = Number(BigInt(whole! + fraction.padEnd(decimals, '0').slice(0, decimals)));
+  return sign === '-' ? -scaled : scaled;
+}
+
+/** The inverse: 1500 with 3 decimals → 1.5. Exact for the magnitudes we accept. */
+export function fromScaledInteger(scaled: number, decimals: number): number {
+  return Number(formatScaled(BigInt(scaled), decimals));
+}
+
+function formatScaled(scaled: bigint, decimals: number): string {
+  const negative = scaled < 0n;
+  const digits = (negative ? -scaled : scaled).toString().padStart(decimals + 1, '0');
+  const whole = digits.slice(0, digits.length - decimals);
+  const fraction = digits.slice(digits.length - decimals).replace(/0+$/, '');
+  return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+}
+
+function numberToPlainString(n: number): string {
+  if (!Number.isFinite(n)) return 'NaN';
+  const s = String(n);
+  if (!/e/i.test(s)) return s;
+  // Exponent form only appears for tiny or huge numbers; toFixed(20) keeps what matters to the 3-decimal check.
+  return Math.abs(n) < 1 ? n.toFixed(20) : BigInt(Math.round(n)).toString();
+}
+
+// ---- invoice lines --------------------------------------------------------------------------
+
+export type LineInput = { quantityMilli: number; unitAmount: number; taxRateMilli: number };
+export type LineFigures = { amount: number; tax: number };
+
+/** amount = round(quantity × unit_amount), half away from zero; quantity is in thousandths. */
+export function lineAmount(quantityMilli: number, unitAmount: number): number {
+  return Number(divRoundHalfAwayFromZero(BigInt(quantityMilli) * BigInt(unitAmount), 1000n));
+}
+
+/** tax = round(amount × tax_rate / 100), half away from zero; the rate is in thousandths of a percent. */
+export function lineTax(amount: number, taxRateMilli: number): number {
+  return Number(divRoundHalfAwayFromZero(BigInt(amount) * BigInt(taxRateMilli), 100_000n));
+}
+
+export function lineFigures(line: LineInput): LineFigures {
+  const amount = lineAmount(line.quantityMilli, line.unitAmount);
+  return { amount, tax: lineTax(amount, line.taxRateMilli) };
+}
+
+/** subtotal = Σ amount, tax = Σ line tax, total = subtotal + tax: a printed invoice always adds up. */
+export function invoiceTotals(lines: LineFigures[]): { subtotal: number; tax: number; total: number } {
+  let subtotal = 0n;
+  let tax = 0n;
+  for (const line of lines) {
+    subtotal += BigInt(line.amount);
+    tax += BigInt(line.tax);
+  }
+  return { subtotal: Number(subtotal), tax: Number(tax), total: Number(subtotal + tax) };
+}
+
+// ---- exchange rates -------------------------------------------------------------------------
+
+/** An exact rational number: rates arrive as decimals ("0.9213") and are never turned into floats for math. */
+export type Ratio = { num: bigint; den: bigint };
+
+/** "0.9213" (or the number 0.9213, by its shortest decimal form) → 9213/10000. */
+export function decimalToRatio(value: number | string): Ratio {
+  const text = typeof value === 'number' ? numberToPlainString(value) : value;
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!match) throw new Error(`Not a positive decimal: ${text}`);
+  const fraction = match[2] ?? '';
+  return { num: BigInt(match[1]! + fraction), den: 10n ** BigInt(fraction.length) };
+}
+
+/** Rates are units of a currency per 1 USD. The rate from → to is rate[to] / rate[from]. */
+export function crossRate(usdRates: Record<string, number | string>, from: string, to: string): Ratio {
+  const fromRate = from === 'USD' ? { num: 1n, den: 1n } : decimalToRatio(requireRate(usdRates, from));
+  const toRate = to === 'USD' ? { num: 1n, den: 1n } : decimalToRatio(requireRate(usdRates, to));
+  return { num: toRate.num * fromRate.den, den: toRate.den * fromRate.num };
+}
+
+function requireRate(rates: Record<string, number | string>, code: string): number | string {
+  const rate = rates[code];
+  if (rate === undefined) throw new Error(`No rate for ${code}`);
+  return rate;
+}
+
+export type Rounding = 'half_away_from_zero' | 'down' | 'up';
+
+/** A minor-unit amount in `from` converted to minor units of `to` at `rate` (to per from). */
+export function convertMinor(amount: number, from: string, to: string, rate: Ratio, rounding: Rounding = 'half_away_from_zero'): number {
+  const shift = exponentOf(to) - exponentOf(from);
+  let num = BigInt(amount) * rate.num;
+  let den = rate.den;
+  if (shift >= 0) num *= 10n ** BigInt(shift);
+  else den *= 10n ** BigInt(-shift);
+  if (rounding === 'down') return Number(divFloor(num, den));
+  if (rounding === 'up') return Number(divCeil(num, den));
+  return Number(divRoundHalfAwayFromZero(num, den));
+}
+
+/** A rate as a decimal string with `places` decimals (rounded half away from zero), for display. */
+export function ratioToDecimal(rate: Ratio, places = 8): string {
+  const scaled = divRoundHalfAwayFromZero(rate.num * 10n ** BigInt(places), rate.den);
+  return formatScaled(scaled, places);
+}

@@ -1,0 +1,75 @@
+// Route definitions for @hono/zod-openapi with the error responses every operation can give,
+// so /openapi.json describes each failure a client can meet, not just the happy path.
+import { createRoute, type RouteConfig, type z } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
+import { requireAdmin, requireKey } from '../middleware/auth';
+import { apiRateLimit } from '../middleware/rate-limit';
+import { ErrorSchema } from './schemas';
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Malformed JSON (`invalid_json`) or a missing `Idempotency-Key` where one is required.',
+  401: 'No API key, an unknown or revoked key, or a malformed `Authorization` header (`unauthorized`).',
+  403: 'A valid key where it is not allowed (`forbidden`).',
+  404: 'No such record, or one that belongs to someone else (`not_found`).',
+  409: 'The record\'s state or a uniqueness rule does not allow this (`invalid_state`, `conflict`).',
+  410: 'Gone (`invitation_expired`).',
+  413: 'Body over 100 KB (`payload_too_large`).',
+  415: 'Body sent without `Content-Type: application/json` (`unsupported_media_type`).',
+  422: 'Body, query or path values fail validation (`validation_failed`); `details` names each path.',
+  429: 'Rate limit reached (`rate_limited`); see `Retry-After`.',
+  500: 'Unexpected failure on our side (`internal_error`); nothing internal is disclosed.',
+  503: 'No usable exchange rates (`rates_unavailable`).',
+};
+
+export function errorResponses(statuses: number[]) {
+  return Object.fromEntries(
+    [...new Set(statuses)].sort().map((status) => [
+      status,
+      { description: ERROR_DESCRIPTIONS[status] ?? 'Error.', content: { 'application/json': { schema: ErrorSchema } } },
+    ]),
+  );
+}
+
+export const jsonContent = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+export const jsonBody = <T extends z.ZodType>(schema: T) => ({
+  required: true,
+  content: { 'application/json': { schema } },
+});
+
+export const noContent = { description: 'Done; no body.' };
+
+type Access = 'public' | 'user' | 'admin';
+
+const ACCESS_MIDDLEWARE: Record<Access, MiddlewareHandler[]> = {
+  public: [],
+  user: [requireKey, apiRateLimit],
+  admin: [requireAdmin],
+};
+
+/**
+ * createRoute plus what every operation shares. Access: `user` routes authenticate the key and
+ * rate-limit it before anything else runs, `admin` routes need ADMIN_TOKEN. Errors documented:
+ * 500 always; 401/429 with a key (403 for admin); 400/413/415/422 with a body; 422 with a query;
+ * 404 with path ids; `errors` adds the operation's own.
+ */
+export function defineRoute<R extends RouteConfig>(config: R & { access: Access; errors?: number[] }) {
+  const { access, errors = [], ...route } = config;
+  const extra = route.middleware ? [route.middleware].flat() : [];
+  const statuses = [500, ...errors];
+  if (access !== 'public') statuses.push(401, 429);
+  if (access === 'admin') statuses.push(403);
+  if (route.request?.body) statuses.push(400, 413, 415, 422);
+  if (route.request?.query) statuses.push(422);
+  if (route.request?.params) statuses.push(404);
+  const security = access === 'public' ? [] : [{ [access === 'admin' ? 'AdminToken' : 'ApiKey']: [] }];
+  return createRoute({
+    ...route,
+    middleware: [...ACCESS_MIDDLEWARE[access], ...extra],
+    security,
+    responses: { ...errorResponses(statuses), ...route.responses },
+  } as unknown as R) as R;
+}

@@ -1,0 +1,17 @@
+// Timestamps are RFC 3339 UTC with milliseconds; calendar dates are YYYY-MM-DD (UTC).
+export const nowIso = (): string => new Date().toISOString();
+
+export const todayUtc = (): string => new Date().toISOString().slice(0, 10);
+
+export function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00.000Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+/** True for a real calendar day in YYYY-MM-DD form (rejects 2026-02-30). */
+export function isCalendarDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const d = new Date(`${value}T00:00:00.000Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
+}

@@ -1,0 +1,26 @@
+// The one validator hook: every failed zod check becomes our 422 envelope, naming each path.
+// A malformed id in a path is a 404, as if the record did not exist (contract §1).
+import type { z } from '@hono/zod-openapi';
+import { ApiError, type ErrorDetail, notFound } from '../errors';
+
+type Issue = z.core.$ZodIssue;
+
+function issueDetails(issue: Issue): ErrorDetail[] {
+  const base = issue.path.map(String).join('.');
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => ({ path: base ? `${base}.${key}` : key, message: 'Unknown field.' }));
+  }
+  return [{ path: base, message: issue.message }];
+}
+
+export function validationError(error: z.ZodError): ApiError {
+  return new ApiError('validation_failed', 'The request is not valid.', error.issues.flatMap(issueDetails));
+}
+
+type HookResult = { success: true } | { success: false; error: z.ZodError; target: string };
+
+export function throwOnInvalid(result: HookResult): void {
+  if (result.success) return;
+  if (result.target === 'param') throw notFound();
+  throw validationError(result.error);
+}

@@ -1,0 +1,15 @@
+// What /api mounts: access (public, admin, account), the workflow, and exchange rates.
+import { createRouter } from '../lib/router';
+import { accountRoutes, adminRoutes, publicAccessRoutes } from '../modules/access/routes';
+import { clientRoutes } from '../modules/clients/routes';
+import { projectRoutes } from '../modules/projects/routes';
+
+const workflow = createRouter()
+  .route('/', clientRoutes)
+  .route('/', projectRoutes);
+
+export const apiListing = createRouter()
+  .route('/', publicAccessRoutes)
+  .route('/admin', adminRoutes)
+  .route('/', accountRoutes)
+  .route('/workflow', workflow);

@@ -1,0 +1,9 @@
+// What /v1 mounts: the versioned platform API. Clients, projects and invoices are the very same
+// routers as under /api/workflow; gigs, transfers and the co-pilot live only here.
+import { createRouter } from '../lib/router';
+import { clientRoutes } from '../modules/clients/routes';
+import { projectRoutes } from '../modules/projects/routes';
+
+export const v1Listing = createRouter()
+  .route('/', clientRoutes)
+  .route('/', projectRoutes);

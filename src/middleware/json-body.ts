@@ -1,0 +1,60 @@
+// Reads a request body once, for every route: over 100 KB → 413, a body that is not declared JSON
+// → 415, JSON that does not parse → 400. The parsed value is left in Hono's body cache, so
+// validators read it without parsing again. An empty body is an empty object.
+import { createMiddleware } from 'hono/factory';
+import type { AppEnv } from '../env';
+import { ApiError } from '../errors';
+
+export const MAX_BODY_BYTES = 100 * 1024;
+const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
+
+const tooLarge = () => new ApiError('payload_too_large', `The body is over ${MAX_BODY_BYTES / 1024} KB.`);
+
+export const jsonBody = createMiddleware<AppEnv>(async (c, next) => {
+  if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS') return next();
+
+  const declaredLength = Number(c.req.header('Content-Length') ?? '0');
+  if (declaredLength > MAX_BODY_BYTES) throw tooLarge();
+
+  const bytes = c.req.raw.body ? await readAtMost(c.req.raw.body, MAX_BODY_BYTES) : new Uint8Array();
+  if (bytes === null) throw tooLarge();
+
+  let parsed: unknown = {};
+  if (bytes.length > 0) {
+    const mediaType = (c.req.header('Content-Type') ?? '').split(';')[0]!.trim();
+    if (!JSON_MEDIA_TYPE.test(mediaType)) {
+      throw new ApiError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
+    }
+    try {
+      parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes));
+    } catch {
+      throw new ApiError('invalid_json', 'The body is not valid JSON.');
+    }
+  }
+  c.req.bodyCache.json = Promise.resolve(parsed);
+  await next();
+});
+
+/** The whole stream, or null as soon as it passes `limit` bytes (a chunked body has no Content-Length). */
+async function readAtMost(stream: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array | null> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}

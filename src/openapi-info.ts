@@ -1,0 +1,34 @@
+// The prose of /openapi.json: the rules that apply to every operation.
+export const OPENAPI_INFO = {
+  openapi: '3.1.0',
+  info: {
+    title: 'Workspace API',
+    version: '0.1.0',
+    description: `The back end of a workspace for freelancers and small studios: clients, projects, invoices,
+expenses, a dashboard in USD, exchange rates, a public gig board, transfers abroad and an AI co-pilot.
+
+Two listings: \`/api\` (the application API) and \`/v1\` (the versioned platform API). Clients, projects and
+invoices are the same operations under \`/api/workflow\` and \`/v1\`.
+
+**Access.** Invitation only. Send \`Authorization: Bearer wsk_…\`. Keys are shown once and stored as a hash.
+A revoked key stops working at once on the machine that revoked it and within 60 seconds everywhere.
+
+**Money.** Every money field is an integer count of the currency's minor unit (cents; yen for JPY; fils for
+KWD). Currencies are ISO 4217 codes. Quantities and tax rates have at most 3 decimals. Rounding: a line's
+\`amount = round(quantity × unit_amount)\`, its \`tax = round(amount × tax_rate / 100)\`, both half away from zero
+in integer arithmetic; \`subtotal = Σ amount\`, \`tax = Σ line tax\`, \`total = subtotal + tax\`. Currency conversions
+round half away from zero into the target's minor unit; a transfer's \`target_amount\` rounds down.
+
+**Lists** take \`limit\` (1..100, default 25) and \`cursor\` and answer \`{data, has_more, next_cursor}\`, newest first.
+
+**Errors** share one envelope: \`{"error": {"code", "message", "request_id", "details"?}}\`.
+Unknown fields in a body are rejected (422). Bodies need \`Content-Type: application/json\` and at most 100 KB.
+
+**Idempotency.** Any POST may carry \`Idempotency-Key\`; money-moving POSTs require it.
+
+**Rate limits.** 120 requests a minute per key (AI suggestions: 10). Past it: 429 with \`Retry-After\`.
+Every response to a keyed request carries \`RateLimit-Limit\` and \`RateLimit-Policy\`.
+
+**Request ids.** Every response carries \`X-Request-Id\` (yours, if you sent a sane one).`,
+  },
+};
