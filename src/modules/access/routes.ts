@@ -1,0 +1,123 @@
+// Access: the public waitlist and invitation redemption, the operator's admin routes, and the
+// caller's own profile and API keys. Mounted under /api.
+import { eq } from 'drizzle-orm';
+import { users } from '../../db/schema';
+import { createDb } from '../../lib/db';
+import { defineRoute, jsonBody, jsonContent, noContent } from '../../lib/openapi';
+import { decodeCursor, toPage } from '../../lib/pagination';
+import { createRouter } from '../../lib/router';
+import { idParams, listQuery } from '../../lib/schemas';
+import { notFound } from '../../errors';
+import { createKey, listKeys, revokeKey, serializeKey } from './api-keys';
+import { acceptInvitation, createInvitation, serializeUser } from './invitations';
+import * as S from './schemas';
+import { joinWaitlist, listWaitlist, serializeAdminWaitlistEntry, serializeWaitlistEntry } from './waitlist';
+
+const tags = ['Access'];
+
+export const publicAccessRoutes = createRouter()
+  .openapi(
+    defineRoute({
+      method: 'post', path: '/waitlist', tags, access: 'public',
+      summary: 'Join the waitlist',
+      description: 'Idempotent per email: signing up again answers 200 with the existing entry.',
+      request: { body: jsonBody(S.JoinWaitlistBody) },
+      responses: {
+        201: jsonContent(S.WaitlistEntry, 'Added to the waitlist.'),
+        200: jsonContent(S.WaitlistEntry, 'Already on the waitlist.'),
+      },
+    }),
+    async (c) => {
+      const { entry, created } = await joinWaitlist(createDb(c.env.DB), c.req.valid('json'));
+      return c.json(serializeWaitlistEntry(entry), created ? 201 : 200);
+    },
+  )
+  .openapi(
+    defineRoute({
+      method: 'post', path: '/invitations/accept', tags, access: 'public', errors: [404, 409, 410],
+      summary: 'Redeem an invitation',
+      description: 'Creates the user and their first API key, shown once. A code works once, even under concurrent redemption: 409 `invitation_used` after that, 410 `invitation_expired` past its date, 404 for an unknown code.',
+      request: { body: jsonBody(S.AcceptInvitationBody) },
+      responses: { 201: jsonContent(S.AcceptedInvitation, 'The new user and their API key.') },
+    }),
+    async (c) => {
+      const result = await acceptInvitation(createDb(c.env.DB), c.env.DB, c.env.INVITES_KV, c.req.valid('json'));
+      return c.json(result, 201);
+    },
+  );
+
+export const adminRoutes = createRouter()
+  .openapi(
+    defineRoute({
+      method: 'get', path: '/waitlist', tags: ['Admin'], access: 'admin',
+      summary: 'List the waitlist',
+      request: { query: S.WaitlistQuery },
+      responses: { 200: jsonContent(S.WaitlistPage, 'A page of waitlist entries, newest first.') },
+    }),
+    async (c) => {
+      const { limit, cursor, status } = c.req.valid('query');
+      const rows = await listWaitlist(createDb(c.env.DB), { status, limit, beforeId: decodeCursor(cursor, 'waitlist') });
+      return c.json(toPage(rows, limit, serializeAdminWaitlistEntry), 200);
+    },
+  )
+  .openapi(
+    defineRoute({
+      method: 'post', path: '/invitations', tags: ['Admin'], access: 'admin',
+      summary: 'Invite someone',
+      description: 'The code is shown once. It expires after `expires_in_days` (1..30, default 7).',
+      request: { body: jsonBody(S.CreateInvitationBody) },
+      responses: { 201: jsonContent(S.Invitation, 'The invitation, with its code.') },
+    }),
+    async (c) => c.json(await createInvitation(createDb(c.env.DB), c.env.INVITES_KV, c.req.valid('json')), 201),
+  );
+
+export const accountRoutes = createRouter()
+  .openapi(
+    defineRoute({
+      method: 'get', path: '/me', tags, access: 'user',
+      summary: 'The caller',
+      responses: { 200: jsonContent(S.User, 'The user the key belongs to.') },
+    }),
+    async (c) => {
+      const user = await createDb(c.env.DB).query.users.findFirst({ where: eq(users.id, c.get('caller').userId) });
+      if (!user) throw notFound('User');
+      return c.json(serializeUser(user), 200);
+    },
+  )
+  .openapi(
+    defineRoute({
+      method: 'get', path: '/keys', tags, access: 'user',
+      summary: 'List API keys',
+      description: 'Never shows a secret. Revoked keys are listed with `revoked_at`.',
+      request: { query: listQuery },
+      responses: { 200: jsonContent(S.KeyPage, 'A page of keys, newest first.') },
+    }),
+    async (c) => {
+      const { limit, cursor } = c.req.valid('query');
+      const rows = await listKeys(createDb(c.env.DB), c.get('caller').userId, limit, decodeCursor(cursor, 'key'));
+      return c.json(toPage(rows, limit, serializeKey), 200);
+    },
+  )
+  .openapi(
+    defineRoute({
+      method: 'post', path: '/keys', tags, access: 'user',
+      summary: 'Create an API key',
+      description: 'The secret `key` is in this response only; it is stored as a hash.',
+      request: { body: jsonBody(S.CreateKeyBody) },
+      responses: { 201: jsonContent(S.NewApiKey, 'The new key, secret included.') },
+    }),
+    async (c) => c.json(await createKey(createDb(c.env.DB), c.get('caller').userId, c.req.valid('json').name), 201),
+  )
+  .openapi(
+    defineRoute({
+      method: 'delete', path: '/keys/{id}', tags, access: 'user',
+      summary: 'Revoke an API key',
+      description: 'The key stops working at once on the machine that revoked it and within 60 seconds everywhere.',
+      request: { params: idParams('key') },
+      responses: { 204: noContent },
+    }),
+    async (c) => {
+      await revokeKey(createDb(c.env.DB), c.get('caller').userId, c.req.valid('param').id);
+      return c.body(null, 204);
+    },
+  );

@@ -1,0 +1,80 @@
+import { z } from '@hono/zod-openapi';
+import { emailSchema, idSchema, listQuery, pageOf, text, timestampSchema } from '../../lib/schemas';
+
+export const WaitlistStatus = z.enum(['waiting', 'invited', 'joined']);
+
+export const JoinWaitlistBody = z
+  .strictObject({
+    email: emailSchema,
+    name: text(200).optional(),
+    company: text(200).optional(),
+    note: text(2000).optional(),
+  })
+  .openapi('JoinWaitlist');
+
+export const WaitlistEntry = z
+  .object({
+    id: idSchema('waitlist'),
+    email: z.string(),
+    name: z.string().nullable(),
+    status: WaitlistStatus,
+    created_at: timestampSchema,
+  })
+  .openapi('WaitlistEntry');
+
+export const AdminWaitlistEntry = WaitlistEntry.extend({
+  company: z.string().nullable(),
+  note: z.string().nullable(),
+  updated_at: timestampSchema,
+}).openapi('AdminWaitlistEntry');
+
+export const WaitlistQuery = listQuery.extend({ status: WaitlistStatus.optional() });
+export const WaitlistPage = pageOf(AdminWaitlistEntry, 'WaitlistPage');
+
+export const CreateInvitationBody = z
+  .strictObject({
+    email: emailSchema,
+    expires_in_days: z.number().int().min(1).max(30).default(7),
+  })
+  .openapi('CreateInvitation');
+
+export const Invitation = z
+  .object({
+    id: idSchema('invitation'),
+    email: z.string(),
+    code: z.string().openapi({ description: 'Shown once. Starts with `wsi_`.', example: 'wsi_x2f…' }),
+    expires_at: timestampSchema,
+  })
+  .openapi('Invitation');
+
+export const AcceptInvitationBody = z
+  .strictObject({
+    code: z.string().min(1).max(200),
+    name: text(200).min(1),
+  })
+  .openapi('AcceptInvitation');
+
+export const User = z
+  .object({ id: idSchema('user'), email: z.string(), name: z.string(), created_at: timestampSchema })
+  .openapi('User');
+
+export const ApiKey = z
+  .object({
+    id: idSchema('key'),
+    name: z.string(),
+    prefix: z.string().openapi({ description: 'The first characters of the key, to recognise it.', example: 'wsk_Ab3dE5gH' }),
+    created_at: timestampSchema,
+    revoked_at: timestampSchema.nullable(),
+  })
+  .openapi('ApiKey');
+
+export const NewApiKey = ApiKey.extend({
+  key: z.string().openapi({ description: 'The secret. Shown only in this response; store it now.' }),
+}).openapi('NewApiKey');
+
+export const AcceptedInvitation = z
+  .object({ user: User, api_key: NewApiKey.omit({ revoked_at: true }) })
+  .openapi('AcceptedInvitation');
+
+export const CreateKeyBody = z.strictObject({ name: text(100).min(1) }).openapi('CreateApiKey');
+export const KeyPage = pageOf(ApiKey, 'ApiKeyPage');

@@ -1,0 +1,41 @@
+// Requests through the real worker (its default export's fetch), as a client would send them.
+import { exports } from 'cloudflare:workers';
+import { expect } from 'vitest';
+
+export const ADMIN_TOKEN = 'test-admin-token';
+
+export type CallOptions = {
+  key?: string | null;
+  body?: unknown;
+  headers?: Record<string, string>;
+};
+
+export type ApiResponse<T = any> = { status: number; headers: Headers; body: T };
+
+export async function call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers.Authorization = `Bearer ${options.key}`;
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    headers['Content-Type'] ??= 'application/json';
+  }
+  const res = await exports.default.fetch(new Request(`https://workspace.test${path}`, { method, headers, body }));
+  const text = await res.text();
+  let parsed: unknown = text;
+  if (text && res.headers.get('Content-Type')?.includes('application/json')) parsed = JSON.parse(text);
+  return { status: res.status, headers: res.headers, body: parsed as T };
+}
+
+/** Asserts the one error envelope with the given status and code; returns the error for more checks. */
+export function expectError(res: ApiResponse, status: number, code: string) {
+  expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status, code });
+  expect(typeof res.body.error.message).toBe('string');
+  expect(res.body.error.request_id).toBe(res.headers.get('X-Request-Id'));
+  return res.body.error as { code: string; message: string; request_id: string; details?: { path: string; message: string }[] };
+}
+
+/** The paths named in a 422's details. */
+export function errorPaths(res: ApiResponse): string[] {
+  return (res.body?.error?.details ?? []).map((d: { path: string }) => d.path);
+}

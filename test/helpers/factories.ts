@@ -1,0 +1,28 @@
+// Users come into being the way they do in production: an operator's invitation, redeemed.
+import { expect } from 'vitest';
+import { ADMIN_TOKEN, call } from './api';
+
+let counter = 0;
+
+export type TestUser = { id: string; email: string; key: string; keyId: string };
+
+export async function createUser(name = 'Test User'): Promise<TestUser> {
+  const email = `user${Date.now()}${++counter}${Math.random().toString(36).slice(2, 8)}@example.com`;
+  const invite = await call('POST', '/api/admin/invitations', { key: ADMIN_TOKEN, body: { email } });
+  expect(invite.status).toBe(201);
+  const accepted = await call('POST', '/api/invitations/accept', { body: { code: invite.body.code, name } });
+  expect(accepted.status).toBe(201);
+  return { id: accepted.body.user.id, email, key: accepted.body.api_key.key, keyId: accepted.body.api_key.id };
+}
+
+export async function createClient(key: string, body: Record<string, unknown> = {}) {
+  const res = await call('POST', '/api/workflow/clients', { key, body: { name: 'Acme Ltd', ...body } });
+  expect(res.status).toBe(201);
+  return res.body;
+}
+
+export async function createProject(key: string, body: Record<string, unknown> = {}) {
+  const res = await call('POST', '/api/workflow/projects', { key, body: { name: 'Website', ...body } });
+  expect(res.status).toBe(201);
+  return res.body;
+}
