@@ -1,0 +1,64 @@
+// `npm run dev`: applies the local migrations, seeds a demo user with a fresh API key (printed),
+// sample clients, projects and invoices, and a sample exchange-rate snapshot marked source "sample".
+// Safe to run again: records are only added once; each run mints a new demo key.
+import { execFileSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const env = { ...process.env, WRANGLER_SEND_METRICS: 'false' };
+const wrangler = (...args) => execFileSync('npx', ['wrangler', ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+
+wrangler('d1', 'migrations', 'apply', 'DB', '--local');
+
+const now = new Date().toISOString();
+const today = now.slice(0, 10);
+const key = `wsk_${randomBytes(32).toString('base64url')}`;
+const keyHash = createHash('sha256').update(key).digest('hex');
+// Fixed ids keep the seed idempotent (INSERT OR IGNORE); they are valid prefixed ULIDs.
+const ids = {
+  user: 'usr_01JDEM0000000000000000USER',
+  keyId: `key_${ulidLike()}`,
+  clients: ['cli_01JDEM00000000000000CLNT01', 'cli_01JDEM00000000000000CLNT02'],
+  projects: ['prj_01JDEM00000000000000PRJT01', 'prj_01JDEM00000000000000PRJT02'],
+};
+
+const sql = `
+INSERT OR IGNORE INTO users (id, email, name, invoice_seq, created_at) VALUES ('${ids.user}', 'demo@example.com', 'Demo Studio', 0, '${now}');
+INSERT INTO api_keys (id, user_id, name, prefix, key_hash, created_at) VALUES ('${ids.keyId}', '${ids.user}', 'Demo key', '${key.slice(0, 12)}', '${keyHash}', '${now}');
+INSERT OR IGNORE INTO clients (id, user_id, name, email, company, currency, address_country, status, created_at, updated_at) VALUES
+  ('${ids.clients[0]}', '${ids.user}', 'Acme GmbH', 'billing@acme.example', 'Acme GmbH', 'EUR', 'DE', 'active', '${now}', '${now}'),
+  ('${ids.clients[1]}', '${ids.user}', 'Globex Ltd', 'ap@globex.example', 'Globex Ltd', 'GBP', 'GB', 'active', '${now}', '${now}');
+INSERT OR IGNORE INTO projects (id, user_id, client_id, name, description, status, currency, budget, hourly_rate, start_date, created_at, updated_at) VALUES
+  ('${ids.projects[0]}', '${ids.user}', '${ids.clients[0]}', 'Brand refresh', 'Logo, type and colour system', 'active', 'EUR', 1200000, 9500, '${today}', '${now}', '${now}'),
+  ('${ids.projects[1]}', '${ids.user}', '${ids.clients[1]}', 'Checkout rebuild', 'New checkout flow', 'active', 'GBP', 2500000, 11000, '${today}', '${now}', '${now}');
+`;
+const dir = mkdtempSync(join(tmpdir(), 'seed-'));
+writeFileSync(join(dir, 'seed.sql'), sql);
+wrangler('d1', 'execute', 'DB', '--local', `--file=${join(dir, 'seed.sql')}`);
+
+const sample = JSON.parse(readFileSync(join(root, 'scripts', 'sample-rates.json'), 'utf8'));
+const snapshot = { base: 'USD', rates: sample.rates, as_of: now, fetched_at: now, source: 'sample' };
+writeFileSync(join(dir, 'rates.json'), JSON.stringify(snapshot));
+wrangler('kv', 'key', 'put', '--local', '--binding=RATES_KV', 'rates:v1:USD', `--path=${join(dir, 'rates.json')}`);
+
+console.log(`
+  Workspace API — local demo
+  Demo user: demo@example.com
+  API key:   ${key}
+
+  curl -H "Authorization: Bearer ${key}" http://localhost:8787/api/me
+  Reference: http://localhost:8787/docs
+`);
+
+function ulidLike() {
+  const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+  let time = Date.now();
+  let out = '';
+  for (let i = 0; i < 10; i++) { out = alphabet[time % 32] + out; time = Math.floor(time / 32); }
+  for (const b of randomBytes(16)) out += alphabet[b % 32];
+  return out;
+}

@@ -1,0 +1,70 @@
+// Clients, mounted under /api/workflow and /v1 alike.
+import { createDb } from '../../lib/db';
+import { defineRoute, jsonBody, jsonContent, noContent } from '../../lib/openapi';
+import { decodeCursor, toPage } from '../../lib/pagination';
+import { createRouter } from '../../lib/router';
+import { idParams } from '../../lib/schemas';
+import * as S from './schemas';
+import { createClient, deleteClient, getClient, listClients, serializeClient, updateClient } from './service';
+
+const tags = ['Clients'];
+const params = idParams('client');
+
+export const clientRoutes = createRouter()
+  .openapi(
+    defineRoute({
+      method: 'get', path: '/clients', tags, access: 'user',
+      summary: 'List clients',
+      request: { query: S.ClientQuery },
+      responses: { 200: jsonContent(S.ClientPage, 'A page of clients, newest first.') },
+    }),
+    async (c) => {
+      const query = c.req.valid('query');
+      const rows = await listClients(createDb(c.env.DB), c.get('caller').userId, { ...query, beforeId: decodeCursor(query.cursor, 'client') });
+      return c.json(toPage(rows, query.limit, serializeClient), 200);
+    },
+  )
+  .openapi(
+    defineRoute({
+      method: 'post', path: '/clients', tags, access: 'user',
+      summary: 'Create a client',
+      request: { body: jsonBody(S.CreateClientBody) },
+      responses: { 201: jsonContent(S.Client, 'The new client.') },
+    }),
+    async (c) => c.json(serializeClient(await createClient(createDb(c.env.DB), c.get('caller').userId, c.req.valid('json'))), 201),
+  )
+  .openapi(
+    defineRoute({
+      method: 'get', path: '/clients/{id}', tags, access: 'user',
+      summary: 'Get a client',
+      request: { params },
+      responses: { 200: jsonContent(S.Client, 'The client.') },
+    }),
+    async (c) => c.json(serializeClient(await getClient(createDb(c.env.DB), c.get('caller').userId, c.req.valid('param').id)), 200),
+  )
+  .openapi(
+    defineRoute({
+      method: 'patch', path: '/clients/{id}', tags, access: 'user',
+      summary: 'Update a client',
+      description: 'Only the fields sent change. `address`, when sent, replaces the whole address.',
+      request: { params, body: jsonBody(S.UpdateClientBody) },
+      responses: { 200: jsonContent(S.Client, 'The updated client.') },
+    }),
+    async (c) => {
+      const row = await updateClient(createDb(c.env.DB), c.get('caller').userId, c.req.valid('param').id, c.req.valid('json'));
+      return c.json(serializeClient(row), 200);
+    },
+  )
+  .openapi(
+    defineRoute({
+      method: 'delete', path: '/clients/{id}', tags, access: 'user', errors: [409],
+      summary: 'Delete a client',
+      description: '409 `conflict` while invoices reference the client; archive it instead. Its projects stay, without a client.',
+      request: { params },
+      responses: { 204: noContent },
+    }),
+    async (c) => {
+      await deleteClient(createDb(c.env.DB), c.get('caller').userId, c.req.valid('param').id);
+      return c.body(null, 204);
+    },
+  );

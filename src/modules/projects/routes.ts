@@ -1,0 +1,77 @@
+// Projects, mounted under /api/workflow and /v1 alike.
+import { createDb } from '../../lib/db';
+import { defineRoute, jsonBody, jsonContent, noContent } from '../../lib/openapi';
+import { decodeCursor, toPage } from '../../lib/pagination';
+import { createRouter } from '../../lib/router';
+import { idParams } from '../../lib/schemas';
+import * as S from './schemas';
+import { createProject, deleteProject, getProject, listProjects, serializeProject, updateProject } from './service';
+import { projectTotals } from './totals';
+
+const tags = ['Projects'];
+const params = idParams('project');
+
+export const projectRoutes = createRouter()
+  .openapi(
+    defineRoute({
+      method: 'get', path: '/projects', tags, access: 'user',
+      summary: 'List projects',
+      request: { query: S.ProjectQuery },
+      responses: { 200: jsonContent(S.ProjectPage, 'A page of projects, newest first.') },
+    }),
+    async (c) => {
+      const query = c.req.valid('query');
+      const rows = await listProjects(createDb(c.env.DB), c.get('caller').userId, { ...query, beforeId: decodeCursor(query.cursor, 'project') });
+      return c.json(toPage(rows, query.limit, serializeProject), 200);
+    },
+  )
+  .openapi(
+    defineRoute({
+      method: 'post', path: '/projects', tags, access: 'user',
+      summary: 'Create a project',
+      request: { body: jsonBody(S.CreateProjectBody) },
+      responses: { 201: jsonContent(S.Project, 'The new project.') },
+    }),
+    async (c) => c.json(serializeProject(await createProject(createDb(c.env.DB), c.get('caller').userId, c.req.valid('json'))), 201),
+  )
+  .openapi(
+    defineRoute({
+      method: 'get', path: '/projects/{id}', tags, access: 'user', errors: [503],
+      summary: 'Get a project, with its totals in USD',
+      description: 'Amounts in other currencies are converted at the cached exchange rates, rounded half away from zero; 503 `rates_unavailable` if they are needed and none are cached.',
+      request: { params },
+      responses: { 200: jsonContent(S.ProjectWithTotals, 'The project and its totals.') },
+    }),
+    async (c) => {
+      const db = createDb(c.env.DB);
+      const { userId } = c.get('caller');
+      const project = await getProject(db, userId, c.req.valid('param').id);
+      const totals = await projectTotals(db, c.env.RATES_KV, userId, project.id);
+      return c.json({ ...serializeProject(project), totals }, 200);
+    },
+  )
+  .openapi(
+    defineRoute({
+      method: 'patch', path: '/projects/{id}', tags, access: 'user',
+      summary: 'Update a project',
+      request: { params, body: jsonBody(S.UpdateProjectBody) },
+      responses: { 200: jsonContent(S.Project, 'The updated project.') },
+    }),
+    async (c) => {
+      const row = await updateProject(createDb(c.env.DB), c.get('caller').userId, c.req.valid('param').id, c.req.valid('json'));
+      return c.json(serializeProject(row), 200);
+    },
+  )
+  .openapi(
+    defineRoute({
+      method: 'delete', path: '/projects/{id}', tags, access: 'user', errors: [409],
+      summary: 'Delete a project',
+      description: '409 `conflict` while invoices or expenses reference it; archive it instead.',
+      request: { params },
+      responses: { 204: noContent },
+    }),
+    async (c) => {
+      await deleteProject(createDb(c.env.DB), c.get('caller').userId, c.req.valid('param').id);
+      return c.body(null, 204);
+    },
+  );

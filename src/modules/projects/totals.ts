@@ -1,0 +1,38 @@
+// A project's money in USD: invoiced (open and paid invoices), paid, expenses, profit = paid − expenses.
+// Sums are taken per currency in SQL, then each converted at the cached rates (half away from zero).
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { expenses, invoices } from '../../db/schema';
+import type { Db } from '../../lib/db';
+import { convertAtSnapshot, readRatesSnapshot } from '../rates/snapshot';
+
+export async function projectTotals(db: Db, ratesKv: KVNamespace, userId: string, projectId: string) {
+  const [invoiceSums, expenseSums] = await db.batch([
+    db
+      .select({
+        currency: invoices.currency,
+        invoiced: sql<number>`coalesce(sum(${invoices.total}), 0)`,
+        paid: sql<number>`coalesce(sum(${invoices.amountPaid}), 0)`,
+      })
+      .from(invoices)
+      .where(and(eq(invoices.userId, userId), eq(invoices.projectId, projectId), inArray(invoices.status, ['open', 'paid'])))
+      .groupBy(invoices.currency),
+    db
+      .select({ currency: expenses.currency, amount: sql<number>`coalesce(sum(${expenses.amount}), 0)` })
+      .from(expenses)
+      .where(and(eq(expenses.userId, userId), eq(expenses.projectId, projectId)))
+      .groupBy(expenses.currency),
+  ]);
+  const needsRates = [...invoiceSums, ...expenseSums].some((row) => row.currency !== 'USD');
+  const snapshot = needsRates ? await readRatesSnapshot(ratesKv) : null;
+  const toUsd = (amount: number, currency: string) => convertAtSnapshot(snapshot, amount, currency, 'USD');
+
+  let invoiced = 0;
+  let paid = 0;
+  let spent = 0;
+  for (const row of invoiceSums) {
+    invoiced += toUsd(row.invoiced, row.currency);
+    paid += toUsd(row.paid, row.currency);
+  }
+  for (const row of expenseSums) spent += toUsd(row.amount, row.currency);
+  return { currency: 'USD' as const, invoiced, paid, expenses: spent, profit: paid - spent };
+}
