@@ -231,6 +231,7 @@ export const idempotencyKeys = sqliteTable(
     fingerprint: text('fingerprint').notNull(),
     state: text('state', { enum: ['in_flight', 'done'] }).notNull(),
     responseStatus: integer('response_status'),
+    // JSON {headers, body}: the first answer's body text and the headers worth replaying (Location).
     responseBody: text('response_body'),
     createdAt: text('created_at').notNull(),
     expiresAt: text('expires_at').notNull(),

@@ -3,6 +3,7 @@
 import { createRoute, type RouteConfig, type z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { requireAdmin, requireKey } from '../middleware/auth';
+import { idempotency, type IdempotencyMode } from '../middleware/idempotency';
 import { apiRateLimit } from '../middleware/rate-limit';
 import { ErrorSchema } from './schemas';
 
@@ -54,11 +55,23 @@ const ACCESS_MIDDLEWARE: Record<Access, MiddlewareHandler[]> = {
  * createRoute plus what every operation shares. Access: `user` routes authenticate the key and
  * rate-limit it before anything else runs, `admin` routes need ADMIN_TOKEN. Errors documented:
  * 500 always; 401/429 with a key (403 for admin); 400/413/415/422 with a body; 422 with a query;
- * 404 with path ids; `errors` adds the operation's own.
+ * 404 with path ids; `errors` adds the operation's own. Keyed POSTs take `Idempotency-Key`
+ * (`idempotency: 'required'` for money-moving ones).
  */
-export function defineRoute<R extends RouteConfig>(config: R & { access: Access; errors?: number[] }) {
-  const { access, errors = [], ...route } = config;
-  const extra = route.middleware ? [route.middleware].flat() : [];
+export function defineRoute<R extends RouteConfig>(
+  config: R & { access: Access; errors?: number[]; idempotency?: IdempotencyMode },
+) {
+  const { access, errors: ownErrors = [], idempotency: idempotencyMode, ...route } = config;
+  const errors = [...ownErrors];
+  const extra: MiddlewareHandler[] = route.middleware ? ([route.middleware].flat() as MiddlewareHandler[]) : [];
+  // Every keyed POST honours Idempotency-Key; money-moving ones require it.
+  const idempotent = route.method === 'post' && access === 'user';
+  const mode = idempotencyMode ?? 'optional';
+  if (idempotent) {
+    extra.unshift(idempotency(mode));
+    errors.push(409, 422);
+    if (mode === 'required') errors.push(400);
+  }
   const statuses = [500, ...errors];
   if (access !== 'public') statuses.push(401, 429);
   if (access === 'admin') statuses.push(403);
@@ -66,8 +79,16 @@ export function defineRoute<R extends RouteConfig>(config: R & { access: Access;
   if (route.request?.query) statuses.push(422);
   if (route.request?.params) statuses.push(404);
   const security = access === 'public' ? [] : [{ [access === 'admin' ? 'AdminToken' : 'ApiKey']: [] }];
+  const idempotencyHeader = {
+    name: 'Idempotency-Key',
+    in: 'header' as const,
+    required: mode === 'required',
+    description: 'Makes a retry safe: the same key and body within 24 hours replays the first answer with `Idempotent-Replayed: true`; the same key with another body is 422 `idempotency_key_reused`; while the first request runs, 409 `conflict`.',
+    schema: { type: 'string' as const, minLength: 1, maxLength: 255 },
+  };
   return createRoute({
     ...route,
+    ...(idempotent ? { parameters: [...((route as { parameters?: unknown[] }).parameters ?? []), idempotencyHeader] } : {}),
     middleware: [...ACCESS_MIDDLEWARE[access], ...extra],
     security,
     responses: { ...errorResponses(statuses), ...route.responses },

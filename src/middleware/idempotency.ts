@@ -1,0 +1,119 @@
+// Idempotency-Key on POST: a retry with the same key and the same request replays the first answer
+// (with `Idempotent-Replayed: true`) instead of doing the work twice; the same key with another
+// request is a 422; a retry while the first is still running is a 409. Keys are per caller and kept
+// 24 hours. A first attempt that ended in a 5xx is forgotten, so it can be retried for real.
+import { and, eq, lt } from 'drizzle-orm';
+import type { Context } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import { idempotencyKeys } from '../db/schema';
+import type { AppEnv } from '../env';
+import { ApiError } from '../errors';
+import { sha256Hex } from '../lib/crypto';
+import { createDb, type Db } from '../lib/db';
+import { nowIso } from '../lib/time';
+
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
+// Response headers worth replaying besides the body.
+const REPLAYED_HEADERS = ['Location'];
+
+type StoredResponse = { headers: Record<string, string>; body: string };
+
+export type IdempotencyMode = 'optional' | 'required';
+
+export function idempotency(mode: IdempotencyMode) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const key = c.req.header('Idempotency-Key');
+    if (key === undefined) {
+      if (mode === 'required') {
+        throw new ApiError('idempotency_key_required', 'Send an Idempotency-Key header (a unique value per transfer, such as a UUID) so a retry cannot move money twice.');
+      }
+      return next();
+    }
+    if (!KEY_SHAPE.test(key)) {
+      throw new ApiError('validation_failed', 'The request is not valid.', [
+        { path: 'Idempotency-Key', message: 'Use 1 to 255 visible ASCII characters.' },
+      ]);
+    }
+
+    const db = createDb(c.env.DB);
+    const { userId } = c.get('caller');
+    const fingerprint = await sha256Hex(`${c.req.method} ${c.req.path}\n${JSON.stringify(await c.req.json())}`);
+    const claimed = await claim(db, userId, key, c, fingerprint);
+    if (claimed !== true) return claimed;
+
+    try {
+      await next();
+    } catch (err) {
+      await release(db, userId, key);
+      throw err;
+    }
+    if (c.res.status >= 500) {
+      await release(db, userId, key);
+      return;
+    }
+    const stored: StoredResponse = { headers: pickHeaders(c.res.headers), body: await c.res.clone().text() };
+    await db
+      .update(idempotencyKeys)
+      .set({ state: 'done', responseStatus: c.res.status, responseBody: JSON.stringify(stored) })
+      .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
+  });
+}
+
+/** true when this request now owns the key; otherwise the response to give (a replay) or a throw. */
+async function claim(db: Db, userId: string, key: string, c: Context<AppEnv>, fingerprint: string): Promise<true | Response> {
+  const now = new Date();
+  // An expired record no longer counts: clear it so the insert below can take the key.
+  await db
+    .delete(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key), lt(idempotencyKeys.expiresAt, now.toISOString())));
+  const inserted = await db
+    .insert(idempotencyKeys)
+    .values({
+      userId,
+      key,
+      method: c.req.method,
+      path: c.req.path,
+      fingerprint,
+      state: 'in_flight',
+      createdAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString(),
+    })
+    .onConflictDoNothing()
+    .returning({ key: idempotencyKeys.key });
+  if (inserted.length) return true;
+
+  const existing = await db.query.idempotencyKeys.findFirst({
+    where: and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)),
+  });
+  if (!existing) return claim(db, userId, key, c, fingerprint); // released meanwhile: try again
+  if (existing.fingerprint !== fingerprint) {
+    throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different request; use a new key for a new request.');
+  }
+  if (existing.state === 'in_flight' || existing.responseStatus === null || existing.responseBody === null) {
+    throw new ApiError('conflict', 'A request with this Idempotency-Key is still being processed; retry shortly.', undefined, { 'Retry-After': '1' });
+  }
+  const stored = JSON.parse(existing.responseBody) as StoredResponse;
+  return new Response(stored.body || null, {
+    status: existing.responseStatus,
+    headers: { ...stored.headers, 'Content-Type': 'application/json', 'Idempotent-Replayed': 'true', 'X-Request-Id': c.get('requestId') },
+  });
+}
+
+async function release(db: Db, userId: string, key: string) {
+  await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
+}
+
+function pickHeaders(headers: Headers): Record<string, string> {
+  const picked: Record<string, string> = {};
+  for (const name of REPLAYED_HEADERS) {
+    const value = headers.get(name);
+    if (value !== null) picked[name] = value;
+  }
+  return picked;
+}
+
+/** Cron: drop records past their 24 hours. */
+export async function purgeExpiredIdempotencyKeys(env: Env): Promise<void> {
+  await createDb(env.DB).delete(idempotencyKeys).where(lt(idempotencyKeys.expiresAt, nowIso()));
+}
