@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { call } from '../helpers/api';
+
+describe('around the API', () => {
+  it('reports health and version', async () => {
+    const res = await call('GET', '/health');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok', version: expect.stringMatching(/^\d+\.\d+\.\d+$/) });
+  });
+
+  it('publishes one OpenAPI 3.1 document for both listings, errors described', async () => {
+    const res = await call('GET', '/openapi.json');
+    expect(res.status).toBe(200);
+    const doc = res.body;
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.paths['/api/workflow/clients'].get).toBeDefined();
+    expect(doc.paths['/v1/clients'].get).toBeDefined();
+    expect(doc.paths['/api/invitations/accept'].post.security).toEqual([]);
+    const create = doc.paths['/v1/clients'].post;
+    expect(Object.keys(create.responses).sort()).toEqual(['201', '400', '401', '409', '413', '415', '422', '429', '500']);
+    expect(create.responses['422'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
+    expect(create.parameters.map((p: { name: string }) => p.name)).toContain('Idempotency-Key');
+    expect(doc.info.description).toContain('half away from zero');
+    expect(doc.components.securitySchemes.ApiKey.scheme).toBe('bearer');
+  });
+
+  it('serves an interactive reference whose scripts come from this worker', async () => {
+    const res = await call('GET', '/docs');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Content-Type')).toContain('text/html');
+    const scripts = [...String(res.body).matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const src of scripts) expect(src).toMatch(/^\/(docs)\//);
+    const init = await call('GET', '/docs/init.js');
+    expect(init.body).toContain("url: '/openapi.json'");
+  });
+});

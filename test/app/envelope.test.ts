@@ -1,0 +1,91 @@
+import { Hono } from 'hono';
+import { describe, expect, it, vi } from 'vitest';
+import { onError } from '../../src/errors';
+import { call, expectError } from '../helpers/api';
+import { createUser } from '../helpers/factories';
+
+describe('the one error envelope', () => {
+  it('answers unknown routes and methods with 404', async () => {
+    expectError(await call('GET', '/nowhere'), 404, 'not_found');
+    expectError(await call('GET', '/api/workflow/nothing-here'), 404, 'not_found');
+    expectError(await call('PUT', '/health'), 404, 'not_found');
+  });
+
+  it('answers malformed JSON with 400 and a non-JSON body with 415', async () => {
+    const user = await createUser();
+    expectError(await call('POST', '/v1/clients', { key: user.key, body: '{"name": ' }), 400, 'invalid_json');
+    expectError(
+      await call('POST', '/v1/clients', { key: user.key, body: 'name=Acme', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }),
+      415,
+      'unsupported_media_type',
+    );
+    expectError(await call('POST', '/v1/clients', { key: user.key, body: '{"name":"A"}', headers: { 'Content-Type': 'text/plain' } }), 415, 'unsupported_media_type');
+  });
+
+  it('answers a body over 100 KB with 413, and writes nothing', async () => {
+    const user = await createUser();
+    const res = await call('POST', '/v1/clients', { key: user.key, body: { name: 'Big', notes: 'x'.repeat(101 * 1024) } });
+    expectError(res, 413, 'payload_too_large');
+    expect((await call('GET', '/v1/clients', { key: user.key })).body.data).toEqual([]);
+  });
+
+  it('answers an empty body to a create with 422 naming the required fields', async () => {
+    const user = await createUser();
+    const res = await call('POST', '/v1/clients', { key: user.key, headers: { 'Content-Type': 'application/json' } });
+    expectError(res, 422, 'validation_failed');
+    expect(res.body.error.details).toEqual([{ path: 'name', message: expect.any(String) }]);
+  });
+
+  it('keeps a sane X-Request-Id and replaces an insane one', async () => {
+    const kept = await call('GET', '/health', { headers: { 'X-Request-Id': 'trace-123.abc' } });
+    expect(kept.headers.get('X-Request-Id')).toBe('trace-123.abc');
+    const replaced = await call('GET', '/nowhere', { headers: { 'X-Request-Id': 'bad id with spaces <script>' } });
+    expect(replaced.headers.get('X-Request-Id')).toMatch(/^req_[0-9A-Z]{26}$/);
+    expect(replaced.body.error.request_id).toBe(replaced.headers.get('X-Request-Id'));
+  });
+
+  it('turns an unexpected exception into a 500 that discloses nothing', async () => {
+    const app = new Hono<{ Variables: { requestId: string } }>();
+    app.use('*', async (c, next) => {
+      c.set('requestId', 'req_test');
+      await next();
+    });
+    app.onError(onError);
+    app.get('/boom', () => {
+      throw new Error('D1_ERROR: no such table: secrets at env.DB');
+    });
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const res = await app.request('/boom');
+    expect(res.status).toBe(500);
+    const body = await res.json<{ error: { code: string; message: string; request_id: string } }>();
+    expect(body.error).toEqual({ code: 'internal_error', message: expect.any(String), request_id: 'req_test' });
+    expect(JSON.stringify(body)).not.toMatch(/D1|table|env\.DB|stack/i);
+    expect(logged).toHaveBeenCalledOnce();
+    logged.mockRestore();
+  });
+});
+
+describe('rate limiting', () => {
+  it('admits 120 requests a minute per key, then 429 with Retry-After', async () => {
+    const [busy, calm] = [await createUser(), await createUser()];
+    const statuses: number[] = [];
+    let limited;
+    for (let i = 0; i < 125; i++) {
+      const res = await call('GET', '/api/me', { key: busy.key });
+      statuses.push(res.status);
+      if (res.status === 429) limited ??= res;
+    }
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(120);
+    expect(limited).toBeDefined();
+    expectError(limited!, 429, 'rate_limited');
+    const retryAfter = Number(limited!.headers.get('Retry-After'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(limited!.headers.get('RateLimit-Limit')).toBe('120');
+    expect(limited!.headers.get('RateLimit-Remaining')).toBe('0');
+    // Another key is not affected.
+    const other = await call('GET', '/api/me', { key: calm.key });
+    expect(other.status).toBe(200);
+    expect(other.headers.get('RateLimit-Policy')).toBe('120;w=60');
+  });
+});
