@@ -19,11 +19,12 @@ const today = now.slice(0, 10);
 const key = `wsk_${randomBytes(32).toString('base64url')}`;
 const keyHash = createHash('sha256').update(key).digest('hex');
 // Fixed ids keep the seed idempotent (INSERT OR IGNORE); they are valid prefixed ULIDs.
+const fixedId = (prefix, n) => `${prefix}_01JDEM${String(n).padStart(20, '0')}`;
 const ids = {
-  user: 'usr_01JDEM0000000000000000USER',
+  user: fixedId('usr', 1),
   keyId: `key_${ulidLike()}`,
-  clients: ['cli_01JDEM00000000000000CLNT01', 'cli_01JDEM00000000000000CLNT02'],
-  projects: ['prj_01JDEM00000000000000PRJT01', 'prj_01JDEM00000000000000PRJT02'],
+  clients: [fixedId('cli', 1), fixedId('cli', 2)],
+  projects: [fixedId('prj', 1), fixedId('prj', 2)],
 };
 
 const sql = `
