@@ -4,10 +4,3 @@ declare namespace Cloudflare {
     TEST_MIGRATIONS: import('cloudflare:test').D1Migration[];
   }
 }
-
-declare namespace Cloudflare {
-  interface GlobalProps {
-    // Gives `exports` from cloudflare:workers the worker's real types in tests.
-    mainModule: typeof import('../../src/index');
-  }
-}
