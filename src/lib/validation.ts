@@ -13,8 +13,11 @@ function issueDetails(issue: Issue): ErrorDetail[] {
   return [{ path: base, message: issue.message }];
 }
 
+/** A 422 with one detail per failing path (the first problem found there). */
 export function validationError(error: z.ZodError): ApiError {
-  return new ApiError('validation_failed', 'The request is not valid.', error.issues.flatMap(issueDetails));
+  const byPath = new Map<string, ErrorDetail>();
+  for (const detail of error.issues.flatMap(issueDetails)) if (!byPath.has(detail.path)) byPath.set(detail.path, detail);
+  return new ApiError('validation_failed', 'The request is not valid.', [...byPath.values()]);
 }
 
 type HookResult = { success: true } | { success: false; error: z.ZodError; target: string };

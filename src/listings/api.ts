@@ -2,11 +2,13 @@
 import { createRouter } from '../lib/router';
 import { accountRoutes, adminRoutes, publicAccessRoutes } from '../modules/access/routes';
 import { clientRoutes } from '../modules/clients/routes';
+import { invoiceRoutes } from '../modules/invoices/routes';
 import { projectRoutes } from '../modules/projects/routes';
 
 const workflow = createRouter()
   .route('/', clientRoutes)
-  .route('/', projectRoutes);
+  .route('/', projectRoutes)
+  .route('/', invoiceRoutes);
 
 export const apiListing = createRouter()
   .route('/', publicAccessRoutes)

@@ -26,3 +26,19 @@ export async function createProject(key: string, body: Record<string, unknown> =
   expect(res.status).toBe(201);
   return res.body;
 }
+
+export const oneLine = [{ description: 'Design work', quantity: 10, unit_amount: 10_000 }];
+
+export async function createInvoice(key: string, body: Record<string, unknown> = {}) {
+  const clientId = (body.client_id as string | undefined) ?? (await createClient(key)).id;
+  const res = await call('POST', '/v1/invoices', { key, body: { client_id: clientId, line_items: oneLine, ...body } });
+  expect(res.status).toBe(201);
+  return res.body;
+}
+
+export async function createSentInvoice(key: string, body: Record<string, unknown> = {}) {
+  const invoice = await createInvoice(key, body);
+  const sent = await call('POST', `/v1/invoices/${invoice.id}/send`, { key });
+  expect(sent.status).toBe(200);
+  return sent.body;
+}

@@ -1,0 +1,63 @@
+// Line items: from the request's decimals to exact integers (thousandths of a unit, thousandths of
+// a percent), their figures by the contract's rounding, and their rows.
+import { invoiceLineItems } from '../../db/schema';
+import { fromScaledInteger, invoiceTotals, lineFigures, toScaledInteger } from '../../lib/money';
+import { newId } from '../../lib/ids';
+import type { LineItemInputValue } from './schemas';
+
+export type LineRow = typeof invoiceLineItems.$inferSelect;
+
+/** Rows for an invoice's lines and the invoice's totals, computed once, here. */
+export function buildLines(invoiceId: string, inputs: LineItemInputValue[]) {
+  const rows: LineRow[] = inputs.map((input, position) => {
+    // The schema has already refused more than 3 decimals, so these are exact.
+    const quantityMilli = toScaledInteger(input.quantity, 3)!;
+    const taxRateMilli = toScaledInteger(input.tax_rate, 3)!;
+    const { amount, tax } = lineFigures({ quantityMilli, unitAmount: input.unit_amount, taxRateMilli });
+    return {
+      id: newId('lineItem'),
+      invoiceId,
+      position,
+      description: input.description,
+      quantityMilli,
+      unitAmount: input.unit_amount,
+      taxRateMilli,
+      amount,
+      tax,
+    };
+  });
+  return { rows, totals: invoiceTotals(rows) };
+}
+
+export const serializeLine = (row: LineRow) => ({
+  id: row.id,
+  description: row.description,
+  quantity: fromScaledInteger(row.quantityMilli, 3),
+  unit_amount: row.unitAmount,
+  tax_rate: fromScaledInteger(row.taxRateMilli, 3),
+  amount: row.amount,
+  tax: row.tax,
+});
+
+// D1 allows 100 bound parameters per statement; a line has 9 columns, plus one for the guard.
+const LINES_PER_STATEMENT = 10;
+const COLUMNS = 'id, invoice_id, position, description, quantity_milli, unit_amount, tax_rate_milli, amount, tax';
+
+/**
+ * INSERT statements for the lines, chunked under D1's parameter limit. With `onlyIfDraft`, each
+ * statement inserts nothing unless the invoice is (still) a draft, so a batch that lost a race
+ * with `send` writes no lines.
+ */
+export function insertLineStatements(d1: D1Database, rows: LineRow[], onlyIfDraft = false): D1PreparedStatement[] {
+  const statements: D1PreparedStatement[] = [];
+  for (let i = 0; i < rows.length; i += LINES_PER_STATEMENT) {
+    const chunk = rows.slice(i, i + LINES_PER_STATEMENT);
+    const values = chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
+    const params = chunk.flatMap((r) => [r.id, r.invoiceId, r.position, r.description, r.quantityMilli, r.unitAmount, r.taxRateMilli, r.amount, r.tax]);
+    const sql = onlyIfDraft
+      ? `INSERT INTO invoice_line_items (${COLUMNS}) SELECT * FROM (VALUES ${values}) WHERE EXISTS (SELECT 1 FROM invoices WHERE id = ? AND status = 'draft')`
+      : `INSERT INTO invoice_line_items (${COLUMNS}) VALUES ${values}`;
+    statements.push(d1.prepare(sql).bind(...params, ...(onlyIfDraft ? [chunk[0]!.invoiceId] : [])));
+  }
+  return statements;
+}

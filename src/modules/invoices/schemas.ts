@@ -1,0 +1,140 @@
+import { z } from '@hono/zod-openapi';
+import { lineAmount, MAX_MINOR_AMOUNT, toScaledInteger } from '../../lib/money';
+import { currencySchema, dateSchema, idSchema, listQuery, minorAmount, pageOf, positiveMinorAmount, text, timestampSchema } from '../../lib/schemas';
+
+export const InvoiceStatus = z.enum(['draft', 'open', 'paid', 'void']);
+export const InvoiceAction = z.enum(['update', 'delete', 'send', 'record_payment', 'void']);
+export const MAX_LINE_ITEMS = 100;
+
+const threeDecimals = (v: number) => toScaledInteger(v, 3) !== null;
+
+const quantity = z
+  .number()
+  .gt(0)
+  .max(1_000_000)
+  .refine(threeDecimals, { message: 'At most 3 decimals.' })
+  .openapi({ description: '0 < quantity ≤ 1,000,000, at most 3 decimals (1.5 hours).', example: 1.5 });
+
+const taxRate = z
+  .number()
+  .min(0)
+  .max(100)
+  .refine(threeDecimals, { message: 'At most 3 decimals.' })
+  .openapi({ description: 'Percent, 0..100, at most 3 decimals (8.25).', example: 8.25 });
+
+export const LineItemInput = z
+  .strictObject({
+    description: text(500).min(1),
+    quantity,
+    unit_amount: minorAmount('Price of one unit in minor units of the invoice currency (no negative lines).'),
+    tax_rate: taxRate.default(0),
+  })
+  .refine((line) => lineAmount(toScaledInteger(line.quantity, 3) ?? 0, line.unit_amount) <= MAX_MINOR_AMOUNT, {
+    message: `quantity × unit_amount must not exceed ${MAX_MINOR_AMOUNT} minor units.`,
+    path: ['unit_amount'],
+  })
+  .openapi('LineItemInput');
+
+const lineItems = z.array(LineItemInput).min(1).max(MAX_LINE_ITEMS);
+
+const invoiceNumber = text(50)
+  .min(1)
+  .regex(/^[\w./#-]+$/, 'Letters, digits and . / # - _ only.')
+  .openapi({ description: 'Unique per user. Defaults to the next INV-000001.', example: 'INV-000042' });
+
+const datesOrdered = (v: { issue_date?: string; due_date?: string }) => !v.issue_date || !v.due_date || v.due_date >= v.issue_date;
+const datesIssue = { message: 'due_date must not be before issue_date.', path: ['due_date'] };
+
+export const CreateInvoiceBody = z
+  .strictObject({
+    client_id: idSchema('client'),
+    project_id: idSchema('project').nullish(),
+    currency: currencySchema.optional().openapi({ description: 'Defaults to the client\'s currency.' }),
+    issue_date: dateSchema.optional().openapi({ description: 'Defaults to today (UTC).' }),
+    due_date: dateSchema.optional().openapi({ description: 'Defaults to issue_date + 30 days; never before issue_date.' }),
+    number: invoiceNumber.optional(),
+    notes: text(5000).nullish(),
+    line_items: lineItems,
+  })
+  .refine(datesOrdered, datesIssue)
+  .openapi('CreateInvoice');
+
+export const UpdateInvoiceBody = z
+  .strictObject({
+    client_id: idSchema('client').optional(),
+    project_id: idSchema('project').nullish(),
+    currency: currencySchema.optional(),
+    issue_date: dateSchema.optional(),
+    due_date: dateSchema.optional(),
+    number: invoiceNumber.optional(),
+    notes: text(5000).nullish(),
+    line_items: lineItems.optional().openapi({ description: 'Replaces all line items.' }),
+  })
+  .refine(datesOrdered, datesIssue)
+  .openapi('UpdateInvoice');
+
+export const PaymentBody = z
+  .strictObject({
+    amount: positiveMinorAmount('Amount received, in minor units of the invoice currency; at most amount_due.'),
+    paid_on: dateSchema.optional().openapi({ description: 'Defaults to today (UTC).' }),
+    method: text(50).nullish().openapi({ example: 'bank_transfer' }),
+    reference: text(200).nullish(),
+  })
+  .openapi('RecordPayment');
+
+export const LineItem = z
+  .object({
+    id: idSchema('lineItem'),
+    description: z.string(),
+    quantity: z.number(),
+    unit_amount: z.number().int(),
+    tax_rate: z.number(),
+    amount: z.number().int().openapi({ description: 'round(quantity × unit_amount), half away from zero.' }),
+    tax: z.number().int().openapi({ description: 'round(amount × tax_rate / 100), half away from zero.' }),
+  })
+  .openapi('LineItem');
+
+export const Invoice = z
+  .object({
+    id: idSchema('invoice'),
+    number: z.string(),
+    status: InvoiceStatus,
+    overdue: z.boolean().openapi({ description: 'Open and due_date before today (UTC). Derived, never stored.' }),
+    client_id: z.string(),
+    project_id: z.string().nullable(),
+    currency: z.string(),
+    issue_date: z.string(),
+    due_date: z.string(),
+    line_items: z.array(LineItem),
+    subtotal: z.number().int(),
+    tax: z.number().int(),
+    total: z.number().int(),
+    amount_paid: z.number().int(),
+    amount_due: z.number().int(),
+    notes: z.string().nullable(),
+    available_actions: z.array(InvoiceAction).openapi({ description: 'Exactly the operations the invoice\'s state allows now.' }),
+    sent_at: timestampSchema.nullable(),
+    paid_at: timestampSchema.nullable(),
+    voided_at: timestampSchema.nullable(),
+    created_at: timestampSchema,
+    updated_at: timestampSchema,
+  })
+  .openapi('Invoice');
+
+export const InvoiceSummary = Invoice.omit({ line_items: true }).openapi('InvoiceSummary');
+
+export const InvoiceQuery = listQuery.extend({
+  status: z.enum(['draft', 'open', 'paid', 'void', 'overdue']).optional().openapi({ description: '`overdue`: open and past due.' }),
+  client_id: idSchema('client').optional(),
+  project_id: idSchema('project').optional(),
+  issued_from: dateSchema.optional().openapi({ description: 'issue_date on or after.' }),
+  issued_to: dateSchema.optional().openapi({ description: 'issue_date on or before.' }),
+});
+
+export const InvoicePage = pageOf(InvoiceSummary, 'InvoicePage');
+
+export type CreateInvoiceInput = z.infer<typeof CreateInvoiceBody>;
+export type UpdateInvoiceInput = z.infer<typeof UpdateInvoiceBody>;
+export type LineItemInputValue = z.infer<typeof LineItemInput>;
+export type PaymentInput = z.infer<typeof PaymentBody>;
+export type InvoiceFilter = z.infer<typeof InvoiceQuery>;
