@@ -2,13 +2,15 @@
 import { createRouter } from '../lib/router';
 import { accountRoutes, adminRoutes, publicAccessRoutes } from '../modules/access/routes';
 import { clientRoutes } from '../modules/clients/routes';
+import { expenseRoutes } from '../modules/expenses/routes';
 import { invoiceRoutes } from '../modules/invoices/routes';
 import { projectRoutes } from '../modules/projects/routes';
 
 const workflow = createRouter()
   .route('/', clientRoutes)
   .route('/', projectRoutes)
-  .route('/', invoiceRoutes);
+  .route('/', invoiceRoutes)
+  .route('/', expenseRoutes);
 
 export const apiListing = createRouter()
   .route('/', publicAccessRoutes)

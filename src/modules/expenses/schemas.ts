@@ -1,0 +1,62 @@
+import { z } from '@hono/zod-openapi';
+import { currencySchema, dateSchema, idSchema, listQuery, pageOf, positiveMinorAmount, text, timestampSchema } from '../../lib/schemas';
+
+export const ExpenseCategory = z.enum(['software', 'hardware', 'travel', 'meals', 'office', 'contractors', 'fees', 'taxes', 'marketing', 'other']);
+export const ExpenseScope = z.enum(['project', 'business']);
+
+const expenseFields = {
+  project_id: idSchema('project').nullish().openapi({ description: 'One of your projects (scope "project"); absent or null for a business expense.' }),
+  category: ExpenseCategory,
+  description: text(500).nullish(),
+  vendor: text(200).nullish(),
+  amount: positiveMinorAmount('Amount spent, in minor units of `currency`; more than zero.'),
+  currency: currencySchema.default('USD'),
+  incurred_on: dateSchema.openapi({ description: 'Defaults to today (UTC).' }).optional(),
+  billable: z.boolean().default(false).openapi({ description: 'To be passed on to a client.' }),
+};
+
+export const CreateExpenseBody = z.strictObject(expenseFields).openapi('CreateExpense');
+
+export const UpdateExpenseBody = z
+  .strictObject({
+    project_id: expenseFields.project_id,
+    category: ExpenseCategory.optional(),
+    description: expenseFields.description,
+    vendor: expenseFields.vendor,
+    amount: positiveMinorAmount().optional(),
+    currency: currencySchema.optional(),
+    incurred_on: dateSchema.optional(),
+    billable: z.boolean().optional(),
+  })
+  .openapi('UpdateExpense');
+
+export const Expense = z
+  .object({
+    id: idSchema('expense'),
+    scope: ExpenseScope,
+    project_id: z.string().nullable(),
+    category: ExpenseCategory,
+    description: z.string().nullable(),
+    vendor: z.string().nullable(),
+    amount: z.number().int(),
+    currency: z.string(),
+    incurred_on: z.string(),
+    billable: z.boolean(),
+    created_at: timestampSchema,
+    updated_at: timestampSchema,
+  })
+  .openapi('Expense');
+
+export const ExpenseQuery = listQuery.extend({
+  scope: ExpenseScope.optional(),
+  project_id: idSchema('project').optional(),
+  category: ExpenseCategory.optional(),
+  from: dateSchema.optional().openapi({ description: 'incurred_on on or after.' }),
+  to: dateSchema.optional().openapi({ description: 'incurred_on on or before.' }),
+});
+
+export const ExpensePage = pageOf(Expense, 'ExpensePage');
+
+export type CreateExpenseInput = z.infer<typeof CreateExpenseBody>;
+export type UpdateExpenseInput = z.infer<typeof UpdateExpenseBody>;
+export type ExpenseFilter = z.infer<typeof ExpenseQuery>;
