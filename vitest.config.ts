@@ -10,9 +10,15 @@ export default defineConfig(async () => {
         wrangler: { configPath: './wrangler.toml' },
         remoteBindings: false,
         miniflare: {
-          // Test-only: the migrations for the setup file, a known admin token, and the flag that
+          // Test-only: the migrations for the setup file, a known admin token, a rates upstream that
+          // does not exist (tests mock fetch) with a short timeout, and the flag that
           // lets tests call the worker's queue and scheduled handlers through `exports.default`.
-          bindings: { TEST_MIGRATIONS: migrations, ADMIN_TOKEN: 'test-admin-token' },
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            ADMIN_TOKEN: 'test-admin-token',
+            RATES_URL: 'https://rates.test/v6/latest/USD',
+            RATES_TIMEOUT_MS: '200',
+          },
           compatibilityFlags: ['service_binding_extra_handlers'],
         },
       }),

@@ -1,9 +1,13 @@
 // What the cron trigger runs. Each task is independent: one failing does not stop the others.
 import { purgeExpiredIdempotencyKeys } from './middleware/idempotency';
+import { refreshRates } from './modules/rates/refresh';
 
 export type CronTask = { name: string; run: (env: Env) => Promise<void> };
 
-export const cronTasks: CronTask[] = [{ name: 'purge-idempotency-keys', run: purgeExpiredIdempotencyKeys }];
+export const cronTasks: CronTask[] = [
+  { name: 'refresh-rates', run: async (env) => void (await refreshRates(env)) },
+  { name: 'purge-idempotency-keys', run: purgeExpiredIdempotencyKeys },
+];
 
 export async function runCron(env: Env): Promise<void> {
   const results = await Promise.allSettled(cronTasks.map((task) => task.run(env)));

@@ -136,7 +136,9 @@ export const invoices = sqliteTable(
     index('invoices_user_idx').on(t.userId, t.id),
     index('invoices_user_status_idx').on(t.userId, t.status, t.id),
     index('invoices_user_status_due_idx').on(t.userId, t.status, t.dueDate),
-    index('invoices_user_issue_idx').on(t.userId, t.issueDate),
+    // Covering indexes for the dashboard's aggregates: the sums are read from the index alone.
+    index('invoices_user_issue_totals_idx').on(t.userId, t.issueDate, t.status, t.currency, t.total),
+    index('invoices_user_open_due_idx').on(t.userId, t.status, t.currency, t.dueDate, t.total, t.amountPaid),
     index('invoices_user_client_idx').on(t.userId, t.clientId, t.id),
     index('invoices_user_project_idx').on(t.userId, t.projectId, t.id),
     check('invoices_amounts_valid', sql`${t.subtotal} >= 0 AND ${t.tax} >= 0 AND ${t.total} = ${t.subtotal} + ${t.tax}`),
@@ -177,7 +179,7 @@ export const payments = sqliteTable(
     createdAt: text('created_at').notNull(),
   },
   (t) => [
-    index('payments_user_paid_on_idx').on(t.userId, t.paidOn),
+    index('payments_user_paid_on_idx').on(t.userId, t.paidOn, t.currency, t.amount),
     index('payments_invoice_idx').on(t.invoiceId),
     check('payments_amount_positive', sql`${t.amount} > 0`),
   ],
@@ -200,7 +202,7 @@ export const expenses = sqliteTable(
   },
   (t) => [
     index('expenses_user_idx').on(t.userId, t.id),
-    index('expenses_user_incurred_idx').on(t.userId, t.incurredOn),
+    index('expenses_user_incurred_idx').on(t.userId, t.incurredOn, t.currency, t.amount),
     index('expenses_user_project_idx').on(t.userId, t.projectId, t.id),
     check('expenses_amount_positive', sql`${t.amount} > 0`),
   ],

@@ -2,18 +2,22 @@
 import { createRouter } from '../lib/router';
 import { accountRoutes, adminRoutes, publicAccessRoutes } from '../modules/access/routes';
 import { clientRoutes } from '../modules/clients/routes';
+import { dashboardRoutes } from '../modules/dashboard/routes';
 import { expenseRoutes } from '../modules/expenses/routes';
 import { invoiceRoutes } from '../modules/invoices/routes';
 import { projectRoutes } from '../modules/projects/routes';
+import { rateRoutes } from '../modules/rates/routes';
 
 const workflow = createRouter()
   .route('/', clientRoutes)
   .route('/', projectRoutes)
   .route('/', invoiceRoutes)
-  .route('/', expenseRoutes);
+  .route('/', expenseRoutes)
+  .route('/', dashboardRoutes);
 
 export const apiListing = createRouter()
   .route('/', publicAccessRoutes)
   .route('/admin', adminRoutes)
   .route('/', accountRoutes)
-  .route('/workflow', workflow);
+  .route('/workflow', workflow)
+  .route('/', rateRoutes);

@@ -1,5 +1,5 @@
 import { env } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { call, expectError } from '../helpers/api';
 import { createClient, createProject, createSentInvoice, createUser } from '../helpers/factories';
 
@@ -33,8 +33,12 @@ describe('project totals', () => {
   it('answer 503 when a conversion is needed and no rates exist', async () => {
     const user = await createUser();
     await env.RATES_KV.delete('rates:v1:USD');
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const upstream = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => Promise.reject(new TypeError('offline')));
     const project = await createProject(user.key);
     await call('POST', '/api/workflow/expenses', { key: user.key, body: { category: 'travel', amount: 100, currency: 'GBP', project_id: project.id } });
     expectError(await call('GET', `/v1/projects/${project.id}`, { key: user.key }), 503, 'rates_unavailable');
+    expect(upstream).toHaveBeenCalledOnce(); // the first-fill attempt
+    vi.restoreAllMocks();
   });
 });

@@ -46,7 +46,7 @@ export const projectRoutes = createRouter()
       const db = createDb(c.env.DB);
       const { userId } = c.get('caller');
       const project = await getProject(db, userId, c.req.valid('param').id);
-      const totals = await projectTotals(db, c.env.RATES_KV, userId, project.id);
+      const totals = await projectTotals(db, c.env, userId, project.id);
       return c.json({ ...serializeProject(project), totals }, 200);
     },
   )

@@ -3,9 +3,10 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { expenses, invoices } from '../../db/schema';
 import type { Db } from '../../lib/db';
-import { convertAtSnapshot, readRatesSnapshot } from '../rates/snapshot';
+import { getRatesSnapshot } from '../rates/refresh';
+import { convertAtSnapshot } from '../rates/snapshot';
 
-export async function projectTotals(db: Db, ratesKv: KVNamespace, userId: string, projectId: string) {
+export async function projectTotals(db: Db, env: Env, userId: string, projectId: string) {
   const [invoiceSums, expenseSums] = await db.batch([
     db
       .select({
@@ -23,7 +24,7 @@ export async function projectTotals(db: Db, ratesKv: KVNamespace, userId: string
       .groupBy(expenses.currency),
   ]);
   const needsRates = [...invoiceSums, ...expenseSums].some((row) => row.currency !== 'USD');
-  const snapshot = needsRates ? await readRatesSnapshot(ratesKv) : null;
+  const snapshot = needsRates ? await getRatesSnapshot(env) : null;
   const toUsd = (amount: number, currency: string) => convertAtSnapshot(snapshot, amount, currency, 'USD');
 
   let invoiced = 0;

@@ -1,0 +1,26 @@
+// GET /api/workflow/dashboard
+import { invalidField } from '../../errors';
+import { createDb } from '../../lib/db';
+import { defineRoute, jsonContent } from '../../lib/openapi';
+import { createRouter } from '../../lib/router';
+import { todayUtc } from '../../lib/time';
+import { Dashboard, DashboardQuery } from './schemas';
+import { buildDashboard } from './service';
+
+export const dashboardRoutes = createRouter().openapi(
+  defineRoute({
+    method: 'get', path: '/dashboard', tags: ['Dashboard'], access: 'user', errors: [503],
+    summary: 'Totals, counts and recent activity',
+    description: 'Figures for the period (default: 1 January of this year to today, UTC), converted into `currency` (default USD) at the cached exchange rates, each per-currency sum rounded half away from zero; `by_currency` keeps the original amounts. `outstanding` and `overdue` are what is due now, whatever the period. 503 `rates_unavailable` if a conversion is needed and no rates are cached.',
+    request: { query: DashboardQuery },
+    responses: { 200: jsonContent(Dashboard, 'The dashboard.') },
+  }),
+  async (c) => {
+    const query = c.req.valid('query');
+    const today = todayUtc();
+    const period = { from: query.from ?? `${today.slice(0, 4)}-01-01`, to: query.to ?? today };
+    if (period.from > period.to) throw invalidField('from', '`from` must not be after `to`.');
+    const dashboard = await buildDashboard(createDb(c.env.DB), c.env, c.get('caller').userId, period, query.currency);
+    return c.json(dashboard, 200);
+  },
+);

@@ -1,0 +1,41 @@
+import { z } from '@hono/zod-openapi';
+import { currencySchema, dateSchema, timestampSchema } from '../../lib/schemas';
+
+export const DashboardQuery = z.object({
+  from: dateSchema.optional().openapi({ description: 'Start of the period (inclusive). Defaults to 1 January of this year (UTC).' }),
+  to: dateSchema.optional().openapi({ description: 'End of the period (inclusive). Defaults to today (UTC).' }),
+  currency: currencySchema.default('USD').openapi({ description: 'Currency of `totals`. Defaults to USD.' }),
+});
+
+const money = (description: string) => z.number().int().openapi({ description });
+
+export const Dashboard = z
+  .object({
+    currency: z.string(),
+    period: z.object({ from: z.string(), to: z.string() }),
+    totals: z.object({
+      invoiced: money('Totals of open and paid invoices issued in the period.'),
+      collected: money('Payments dated in the period.'),
+      outstanding: money('Amount due now on open invoices.'),
+      overdue: money('Amount due now on open invoices past their due date.'),
+      expenses: money('Expenses incurred in the period.'),
+      profit: money('collected − expenses.'),
+    }),
+    counts: z.object({
+      clients: z.number().int(),
+      active_projects: z.number().int(),
+      invoices: z.object({ draft: z.number().int(), open: z.number().int(), paid: z.number().int(), void: z.number().int(), overdue: z.number().int() }),
+    }),
+    by_currency: z.array(
+      z.object({ currency: z.string(), invoiced: z.number().int(), collected: z.number().int(), outstanding: z.number().int(), expenses: z.number().int() }),
+    ),
+    rates: z
+      .object({ as_of: timestampSchema.nullable(), stale: z.boolean() })
+      .openapi({ description: 'The rates used for conversion; `as_of` is null when none were needed and none are cached.' }),
+    activity: z.array(
+      z.object({ id: z.string(), type: z.string(), subject_id: z.string(), summary: z.string(), occurred_at: timestampSchema }),
+    ),
+  })
+  .openapi('Dashboard');
+
+export type DashboardFilter = z.infer<typeof DashboardQuery>;

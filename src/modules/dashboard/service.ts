@@ -1,0 +1,50 @@
+// The dashboard: what was invoiced, collected and spent in a period, what is owed now, and the
+// latest activity. Sums are taken per currency in SQL; each is converted into the requested
+// currency at the cached rates (half away from zero), while by_currency keeps the originals.
+import type { Db } from '../../lib/db';
+import { todayUtc } from '../../lib/time';
+import { serializeActivity } from '../activity/service';
+import { getRatesSnapshot } from '../rates/refresh';
+import { convertAtSnapshot, isStale } from '../rates/snapshot';
+import { dashboardQueries, type Period } from './queries';
+
+type Figures = { invoiced: number; collected: number; outstanding: number; expenses: number };
+const FIGURES = ['invoiced', 'collected', 'outstanding', 'expenses'] as const;
+
+export async function buildDashboard(db: Db, env: Env, userId: string, period: Period, currency: string) {
+  const today = todayUtc();
+  const [invoiced, collected, open, spent, statusCounts, clientCount, activeProjects, recent] = await dashboardQueries(db, userId, period, today);
+
+  const byCurrency = new Map<string, Figures>();
+  const add = (code: string, field: keyof Figures, amount: number) => {
+    const row = byCurrency.get(code) ?? { invoiced: 0, collected: 0, outstanding: 0, expenses: 0 };
+    row[field] += amount;
+    byCurrency.set(code, row);
+  };
+  invoiced.forEach((r) => add(r.currency, 'invoiced', r.amount));
+  collected.forEach((r) => add(r.currency, 'collected', r.amount));
+  open.forEach((r) => add(r.currency, 'outstanding', r.outstanding));
+  spent.forEach((r) => add(r.currency, 'expenses', r.amount));
+
+  const needsRates = [...byCurrency.keys()].some((code) => code !== currency);
+  const snapshot = needsRates ? await getRatesSnapshot(env) : null;
+  const convert = (amount: number, from: string) => convertAtSnapshot(snapshot, amount, from, currency);
+
+  const totals = { invoiced: 0, collected: 0, outstanding: 0, overdue: 0, expenses: 0, profit: 0 };
+  for (const [code, figures] of byCurrency) for (const field of FIGURES) totals[field] += convert(figures[field], code);
+  for (const r of open) totals.overdue += convert(r.overdue, r.currency);
+  totals.profit = totals.collected - totals.expenses;
+
+  const invoiceCounts = { draft: 0, open: 0, paid: 0, void: 0, overdue: open.reduce((n, r) => n + r.overdueCount, 0) };
+  for (const r of statusCounts) invoiceCounts[r.status] = r.n;
+
+  return {
+    currency,
+    period,
+    totals,
+    counts: { clients: clientCount[0]?.n ?? 0, active_projects: activeProjects[0]?.n ?? 0, invoices: invoiceCounts },
+    by_currency: [...byCurrency].sort(([a], [b]) => a.localeCompare(b)).map(([code, figures]) => ({ currency: code, ...figures })),
+    rates: snapshot ? { as_of: snapshot.as_of, stale: isStale(snapshot) } : { as_of: null, stale: false },
+    activity: recent.map(serializeActivity),
+  };
+}

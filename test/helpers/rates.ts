@@ -1,0 +1,19 @@
+// Exchange-rate fixtures: the upstream's answer, and a snapshot put straight into the cache.
+import { env } from 'cloudflare:workers';
+import { vi } from 'vitest';
+
+export const RATES_KEY = 'rates:v1:USD';
+
+export function upstreamAnswer(rates: Record<string, number>, publishedUnix = 1_795_000_000) {
+  return { result: 'success', base_code: 'USD', time_last_update_unix: publishedUnix, rates: { USD: 1, ...rates } };
+}
+
+/** Makes every outbound fetch answer `respond()`; the Response is built inside, as the runtime requires. */
+export function mockUpstream(respond: (request: Request) => Promise<Response> | Response) {
+  return vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => respond(new Request(input as RequestInfo, init)));
+}
+
+export async function putRates(rates: Record<string, number>, fetchedAt = new Date()) {
+  const at = fetchedAt.toISOString();
+  await env.RATES_KV.put(RATES_KEY, JSON.stringify({ base: 'USD', rates: { USD: 1, ...rates }, as_of: at, fetched_at: at, source: 'test' }));
+}
