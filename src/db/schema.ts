@@ -292,6 +292,9 @@ export const transfers = sqliteTable(
     statusHistory: text('status_history').notNull(),
     payoutId: text('payout_id'),
     enqueuedAt: text('enqueued_at'),
+    // While a consumer is paying out, it holds the transfer until this time. A redelivered message
+    // finds it held and waits; after a crash the lease runs out and the next delivery takes over.
+    leaseUntil: text('lease_until'),
     ...timestamps,
   },
   (t) => [

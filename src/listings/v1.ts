@@ -2,10 +2,12 @@
 // routers as under /api/workflow; gigs, transfers and the co-pilot live only here.
 import { createRouter } from '../lib/router';
 import { clientRoutes } from '../modules/clients/routes';
+import { gigRoutes } from '../modules/gigs/routes';
 import { invoiceRoutes } from '../modules/invoices/routes';
 import { projectRoutes } from '../modules/projects/routes';
 
 export const v1Listing = createRouter()
   .route('/', clientRoutes)
   .route('/', projectRoutes)
-  .route('/', invoiceRoutes);
+  .route('/', invoiceRoutes)
+  .route('/', gigRoutes);

@@ -1,13 +1,9 @@
-import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
-import { env, exports } from 'cloudflare:workers';
+import { env } from 'cloudflare:workers';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockUpstream, RATES_KEY, upstreamAnswer } from '../helpers/rates';
+import { runScheduled } from '../helpers/worker';
 
-async function runCron() {
-  const ctx = createExecutionContext();
-  await exports.default.scheduled(createScheduledController({ cron: '*/15 * * * *', scheduledTime: Date.now() }), env, ctx);
-  await waitOnExecutionContext(ctx);
-}
+const runCron = () => runScheduled();
 
 const cached = async () => env.RATES_KV.get<{ rates: Record<string, number>; source: string; as_of: string }>(RATES_KEY, 'json');
 

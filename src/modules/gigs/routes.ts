@@ -1,0 +1,79 @@
+// The gig board under /v1: public reads, owner-only writes.
+import { createDb } from '../../lib/db';
+import { defineRoute, jsonBody, jsonContent, noContent } from '../../lib/openapi';
+import { decodeCursor, toPage } from '../../lib/pagination';
+import { createRouter } from '../../lib/router';
+import { idParams } from '../../lib/schemas';
+import * as S from './schemas';
+import { deleteGig, getGig, listGigs, postGig, serializeGig, updateGig } from './service';
+
+const tags = ['Gigs'];
+const params = idParams('gig');
+// Public board pages may be cached briefly by browsers and shared caches.
+const PUBLIC_CACHE = 'public, max-age=30';
+
+export const gigRoutes = createRouter()
+  .openapi(
+    defineRoute({
+      method: 'get', path: '/gigs', tags, access: 'public',
+      summary: 'Browse the gig board',
+      description: 'Public. Open gigs by default, newest first. Shows the poster\'s display name only.',
+      request: { query: S.GigQuery },
+      responses: { 200: jsonContent(S.GigPage, 'A page of gigs.') },
+    }),
+    async (c) => {
+      const query = c.req.valid('query');
+      const rows = await listGigs(createDb(c.env.DB), { ...query, beforeId: decodeCursor(query.cursor, 'gig') });
+      c.header('Cache-Control', PUBLIC_CACHE);
+      return c.json(toPage(rows, query.limit, serializeGig), 200);
+    },
+  )
+  .openapi(
+    defineRoute({
+      method: 'get', path: '/gigs/{id}', tags, access: 'public',
+      summary: 'Get a gig',
+      request: { params },
+      responses: { 200: jsonContent(S.Gig, 'The gig.') },
+    }),
+    async (c) => {
+      const row = await getGig(createDb(c.env.DB), c.req.valid('param').id);
+      c.header('Cache-Control', PUBLIC_CACHE);
+      return c.json(serializeGig(row), 200);
+    },
+  )
+  .openapi(
+    defineRoute({
+      method: 'post', path: '/gigs', tags, access: 'user',
+      summary: 'Post a gig',
+      description: 'Shown publicly under your display name.',
+      request: { body: jsonBody(S.CreateGigBody) },
+      responses: { 201: jsonContent(S.Gig, 'The posted gig.') },
+    }),
+    async (c) => c.json(serializeGig(await postGig(createDb(c.env.DB), c.get('caller').userId, c.req.valid('json'))), 201),
+  )
+  .openapi(
+    defineRoute({
+      method: 'patch', path: '/gigs/{id}', tags, access: 'user',
+      summary: 'Edit or close your gig',
+      description: 'Owner only: another user\'s gig is a 404.',
+      request: { params, body: jsonBody(S.UpdateGigBody) },
+      responses: { 200: jsonContent(S.Gig, 'The updated gig.') },
+    }),
+    async (c) => {
+      const row = await updateGig(createDb(c.env.DB), c.get('caller').userId, c.req.valid('param').id, c.req.valid('json'));
+      return c.json(serializeGig(row), 200);
+    },
+  )
+  .openapi(
+    defineRoute({
+      method: 'delete', path: '/gigs/{id}', tags, access: 'user',
+      summary: 'Remove your gig',
+      description: 'Owner only: another user\'s gig is a 404.',
+      request: { params },
+      responses: { 204: noContent },
+    }),
+    async (c) => {
+      await deleteGig(createDb(c.env.DB), c.get('caller').userId, c.req.valid('param').id);
+      return c.body(null, 204);
+    },
+  );

@@ -1,0 +1,115 @@
+// The public gig board. Anyone can read it; only the poster can change or remove a gig.
+import { and, desc, eq, gte, lt, sql } from 'drizzle-orm';
+import { gigs, users } from '../../db/schema';
+import { notFound } from '../../errors';
+import type { Db } from '../../lib/db';
+import { newId } from '../../lib/ids';
+import { invalidField } from '../../errors';
+import { nowIso } from '../../lib/time';
+import type { CreateGigInput, GigFilter, UpdateGigInput } from './schemas';
+import { toFtsQuery } from './search';
+
+type GigRow = typeof gigs.$inferSelect;
+
+export const serializeGig = (row: GigRow) => ({
+  id: row.id,
+  title: row.title,
+  description: row.description,
+  skills: JSON.parse(row.skills) as string[],
+  budget_type: row.budgetType,
+  budget_min: row.budgetMin,
+  budget_max: row.budgetMax,
+  currency: row.currency,
+  remote: row.remote,
+  location: row.location,
+  status: row.status,
+  posted_by: { name: row.posterName },
+  created_at: row.createdAt,
+  expires_on: row.expiresOn,
+});
+
+export async function postGig(db: Db, userId: string, input: CreateGigInput): Promise<GigRow> {
+  const poster = await db.select({ name: users.name }).from(users).where(eq(users.id, userId)).get();
+  const now = nowIso();
+  const [row] = await db
+    .insert(gigs)
+    .values({
+      id: newId('gig'),
+      userId,
+      posterName: poster?.name ?? 'Anonymous',
+      title: input.title,
+      description: input.description,
+      skills: JSON.stringify([...new Set(input.skills)]),
+      budgetType: input.budget_type,
+      budgetMin: input.budget_min,
+      budgetMax: input.budget_max,
+      currency: input.currency,
+      remote: input.remote,
+      location: input.location ?? null,
+      expiresOn: input.expires_on ?? null,
+      status: 'open',
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  return row!;
+}
+
+export async function listGigs(db: Db, filter: GigFilter & { beforeId?: string }) {
+  const match = filter.q ? toFtsQuery(filter.q) : null;
+  return db
+    .select()
+    .from(gigs)
+    .where(
+      and(
+        eq(gigs.status, filter.status),
+        match ? sql`${gigs.rowid} IN (SELECT rowid FROM gigs_fts WHERE gigs_fts MATCH ${match})` : undefined,
+        filter.skill ? sql`EXISTS (SELECT 1 FROM json_each(${gigs.skills}) WHERE value = ${filter.skill})` : undefined,
+        filter.remote !== undefined ? eq(gigs.remote, filter.remote) : undefined,
+        filter.budget_type ? eq(gigs.budgetType, filter.budget_type) : undefined,
+        filter.currency ? eq(gigs.currency, filter.currency) : undefined,
+        filter.min_budget !== undefined ? gte(gigs.budgetMax, filter.min_budget) : undefined,
+        filter.beforeId ? lt(gigs.id, filter.beforeId) : undefined,
+      ),
+    )
+    .orderBy(desc(gigs.id))
+    .limit(filter.limit + 1);
+}
+
+export async function getGig(db: Db, id: string): Promise<GigRow> {
+  const row = await db.query.gigs.findFirst({ where: eq(gigs.id, id) });
+  if (!row) throw notFound('Gig');
+  return row;
+}
+
+/** The caller's own gig; someone else's is as good as missing. */
+async function ownGig(db: Db, userId: string, id: string): Promise<GigRow> {
+  const row = await db.query.gigs.findFirst({ where: and(eq(gigs.id, id), eq(gigs.userId, userId)) });
+  if (!row) throw notFound('Gig');
+  return row;
+}
+
+export async function updateGig(db: Db, userId: string, id: string, input: UpdateGigInput): Promise<GigRow> {
+  const current = await ownGig(db, userId, id);
+  const min = input.budget_min ?? current.budgetMin;
+  const max = input.budget_max ?? current.budgetMax;
+  if (min > max) throw invalidField('budget_max', 'budget_max must be at least budget_min.');
+  const set: Partial<GigRow> = { updatedAt: nowIso(), budgetMin: min, budgetMax: max };
+  if (input.title !== undefined) set.title = input.title;
+  if (input.description !== undefined) set.description = input.description;
+  if (input.skills !== undefined) set.skills = JSON.stringify([...new Set(input.skills)]);
+  if (input.budget_type !== undefined) set.budgetType = input.budget_type;
+  if (input.currency !== undefined) set.currency = input.currency;
+  if (input.remote !== undefined) set.remote = input.remote;
+  if (input.location !== undefined) set.location = input.location;
+  if (input.expires_on !== undefined) set.expiresOn = input.expires_on;
+  if (input.status !== undefined) set.status = input.status;
+  const [row] = await db.update(gigs).set(set).where(and(eq(gigs.id, id), eq(gigs.userId, userId))).returning();
+  if (!row) throw notFound('Gig');
+  return row;
+}
+
+export async function deleteGig(db: Db, userId: string, id: string): Promise<void> {
+  const deleted = await db.delete(gigs).where(and(eq(gigs.id, id), eq(gigs.userId, userId))).returning({ id: gigs.id });
+  if (!deleted.length) throw notFound('Gig');
+}
