@@ -1,11 +1,13 @@
 // What the cron trigger runs. Each task is independent: one failing does not stop the others.
 import { purgeExpiredIdempotencyKeys } from './middleware/idempotency';
 import { refreshRates } from './modules/rates/refresh';
+import { sweepStrandedTransfers } from './modules/transfers/sweep';
 
 export type CronTask = { name: string; run: (env: Env) => Promise<void> };
 
 export const cronTasks: CronTask[] = [
   { name: 'refresh-rates', run: async (env) => void (await refreshRates(env)) },
+  { name: 'sweep-stranded-transfers', run: async (env) => void (await sweepStrandedTransfers(env)) },
   { name: 'purge-idempotency-keys', run: purgeExpiredIdempotencyKeys },
 ];
 

@@ -1,7 +1,13 @@
 // Which consumer handles which queue (names as in wrangler.toml).
+import { consumeTransfers } from './modules/transfers/consumer';
+import { consumeTransferDeadLetters } from './modules/transfers/dead-letter';
+
 export type QueueConsumer = (batch: MessageBatch<unknown>, env: Env) => Promise<void>;
 
-export const queueConsumers: Record<string, QueueConsumer> = {};
+export const queueConsumers: Record<string, QueueConsumer> = {
+  'workspace-transfers': (batch, env) => consumeTransfers(batch, env),
+  'workspace-transfers-dlq': consumeTransferDeadLetters,
+};
 
 export async function consumeQueue(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   const consume = queueConsumers[batch.queue];

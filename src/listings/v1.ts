@@ -5,9 +5,11 @@ import { clientRoutes } from '../modules/clients/routes';
 import { gigRoutes } from '../modules/gigs/routes';
 import { invoiceRoutes } from '../modules/invoices/routes';
 import { projectRoutes } from '../modules/projects/routes';
+import { transferRoutes } from '../modules/transfers/routes';
 
 export const v1Listing = createRouter()
   .route('/', clientRoutes)
   .route('/', projectRoutes)
   .route('/', invoiceRoutes)
-  .route('/', gigRoutes);
+  .route('/', gigRoutes)
+  .route('/', transferRoutes);

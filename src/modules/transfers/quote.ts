@@ -1,0 +1,39 @@
+// The price of a transfer, to the minor unit, from the cached rates:
+//   fee    = ceil(source_amount × fee_bps / 10 000) + the source-currency equivalent of the fixed USD
+//            fee, rounded up;
+//   rate   = target per source, rounded half away from zero to 10 decimals, and shown as used;
+//   target = (source_amount − fee) × rate, rounded down.
+import { invalidField } from '../../errors';
+import { convertMinor, crossRate, decimalToRatio, divCeil, ratioToDecimal } from '../../lib/money';
+import { isStale, ratesUnavailable, type RatesSnapshot } from '../rates/snapshot';
+
+export const RATE_DECIMALS = 10;
+
+export type Pricing = { feeBps: number; fixedFeeUsdCents: number };
+export type Quote = { fee: number; rate: string; rateAsOf: string; targetAmount: number };
+
+export function pricingFrom(env: Env): Pricing {
+  return { feeBps: Number(env.TRANSFER_FEE_BPS), fixedFeeUsdCents: Number(env.TRANSFER_FIXED_FEE_USD_CENTS) };
+}
+
+export function quoteTransfer(
+  snapshot: RatesSnapshot | null,
+  pricing: Pricing,
+  input: { source_currency: string; target_currency: string; source_amount: number },
+  now = Date.now(),
+): Quote {
+  // No money moves on rates older than 24 hours.
+  if (!snapshot || isStale(snapshot, now)) throw ratesUnavailable('Exchange rates are missing or older than 24 hours; transfers are paused until they refresh.');
+  for (const code of [input.source_currency, input.target_currency]) {
+    if (code !== 'USD' && snapshot.rates[code] === undefined) throw ratesUnavailable(`No exchange rate for ${code}.`);
+  }
+  const percentFee = Number(divCeil(BigInt(input.source_amount) * BigInt(pricing.feeBps), 10_000n));
+  const fixedFee = convertMinor(pricing.fixedFeeUsdCents, 'USD', input.source_currency, crossRate(snapshot.rates, 'USD', input.source_currency), 'up');
+  const fee = percentFee + fixedFee;
+  if (input.source_amount <= fee) {
+    throw invalidField('source_amount', `Must be more than the fee of ${fee} (minor units of ${input.source_currency}).`);
+  }
+  const rate = ratioToDecimal(crossRate(snapshot.rates, input.source_currency, input.target_currency), RATE_DECIMALS);
+  const targetAmount = convertMinor(input.source_amount - fee, input.source_currency, input.target_currency, decimalToRatio(rate), 'down');
+  return { fee, rate, rateAsOf: snapshot.as_of, targetAmount };
+}

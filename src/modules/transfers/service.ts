@@ -1,0 +1,119 @@
+// Transfers: quote, store and enqueue; read; cancel while pending. The queue consumer
+// (consumer.ts) moves them on; the cron (sweep.ts) re-enqueues any whose enqueue was lost.
+import { and, desc, eq, inArray, lt } from 'drizzle-orm';
+import { transfers } from '../../db/schema';
+import { invalidState, notFound } from '../../errors';
+import type { Db } from '../../lib/db';
+import { newId } from '../../lib/ids';
+import { nowIso } from '../../lib/time';
+import { getRatesSnapshot } from '../rates/refresh';
+import { pricingFrom, quoteTransfer } from './quote';
+import type { RecipientValue } from './recipient';
+import type { CreateTransferInput } from './schemas';
+
+export type TransferRow = typeof transfers.$inferSelect;
+export type TransferStatus = TransferRow['status'];
+export type HistoryEntry = { status: TransferStatus; at: string };
+export type TransferMessage = { transfer_id: string };
+
+export const serializeTransfer = (row: TransferRow) => ({
+  id: row.id,
+  status: row.status,
+  source_currency: row.sourceCurrency,
+  source_amount: row.sourceAmount,
+  fee: row.fee,
+  target_currency: row.targetCurrency,
+  target_amount: row.targetAmount,
+  rate: row.rate,
+  rate_as_of: row.rateAsOf,
+  recipient: JSON.parse(row.recipient) as RecipientValue,
+  reference: row.reference,
+  failure_reason: row.failureReason,
+  status_history: JSON.parse(row.statusHistory) as HistoryEntry[],
+  created_at: row.createdAt,
+  updated_at: row.updatedAt,
+});
+
+export const withHistory = (row: TransferRow, status: TransferStatus, at: string) =>
+  JSON.stringify([...(JSON.parse(row.statusHistory) as HistoryEntry[]), { status, at }]);
+
+export async function createTransfer(db: Db, env: Env, userId: string, input: CreateTransferInput): Promise<TransferRow> {
+  const quote = quoteTransfer(await getRatesSnapshot(env), pricingFrom(env), input);
+  const now = nowIso();
+  const [row] = await db
+    .insert(transfers)
+    .values({
+      id: newId('transfer'),
+      userId,
+      status: 'pending',
+      sourceCurrency: input.source_currency,
+      sourceAmount: input.source_amount,
+      fee: quote.fee,
+      targetCurrency: input.target_currency,
+      targetAmount: quote.targetAmount,
+      rate: quote.rate,
+      rateAsOf: quote.rateAsOf,
+      recipient: JSON.stringify(input.recipient),
+      reference: input.reference ?? null,
+      failureReason: null,
+      statusHistory: JSON.stringify([{ status: 'pending', at: now }]),
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  await enqueueTransfers(db, env, [row!.id]);
+  return row!;
+}
+
+/**
+ * Puts transfers on the queue and notes when. A failed send is logged, not thrown: the transfer
+ * is safely stored as pending, and the sweep enqueues it again.
+ */
+export async function enqueueTransfers(db: Db, env: Env, ids: string[]): Promise<void> {
+  if (!ids.length) return;
+  try {
+    await env.TRANSFERS_QUEUE.sendBatch(ids.map((id) => ({ body: { transfer_id: id } satisfies TransferMessage })));
+  } catch (err) {
+    console.error(JSON.stringify({ level: 'error', message: 'transfer enqueue failed; the sweep will retry', transfer_ids: ids, reason: String(err) }));
+    return;
+  }
+  const at = nowIso();
+  // Chunked under D1's 100 bound parameters per statement.
+  for (let i = 0; i < ids.length; i += 90) {
+    await db.update(transfers).set({ enqueuedAt: at }).where(inArray(transfers.id, ids.slice(i, i + 90)));
+  }
+}
+
+export async function listTransfers(db: Db, userId: string, filter: { status?: TransferStatus; limit: number; beforeId?: string }) {
+  return db
+    .select()
+    .from(transfers)
+    .where(
+      and(
+        eq(transfers.userId, userId),
+        filter.status ? eq(transfers.status, filter.status) : undefined,
+        filter.beforeId ? lt(transfers.id, filter.beforeId) : undefined,
+      ),
+    )
+    .orderBy(desc(transfers.id))
+    .limit(filter.limit + 1);
+}
+
+export async function getTransfer(db: Db, userId: string, id: string): Promise<TransferRow> {
+  const row = await db.query.transfers.findFirst({ where: and(eq(transfers.id, id), eq(transfers.userId, userId)) });
+  if (!row) throw notFound('Transfer');
+  return row;
+}
+
+export async function cancelTransfer(db: Db, userId: string, id: string): Promise<TransferRow> {
+  const current = await getTransfer(db, userId, id);
+  const now = nowIso();
+  const [row] = await db
+    .update(transfers)
+    .set({ status: 'cancelled', statusHistory: withHistory(current, 'cancelled', now), updatedAt: now })
+    .where(and(eq(transfers.id, id), eq(transfers.userId, userId), eq(transfers.status, 'pending')))
+    .returning();
+  if (row) return row;
+  const latest = await getTransfer(db, userId, id);
+  throw invalidState(`Only a pending transfer can be cancelled; this one is ${latest.status}.`);
+}
