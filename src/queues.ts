@@ -1,4 +1,5 @@
 // Which consumer handles which queue (names as in wrangler.toml).
+import { consumeSuggestionDeadLetters, consumeSuggestions } from './modules/suggestions/consumer';
 import { consumeTransfers } from './modules/transfers/consumer';
 import { consumeTransferDeadLetters } from './modules/transfers/dead-letter';
 
@@ -7,6 +8,8 @@ export type QueueConsumer = (batch: MessageBatch<unknown>, env: Env) => Promise<
 export const queueConsumers: Record<string, QueueConsumer> = {
   'workspace-transfers': (batch, env) => consumeTransfers(batch, env),
   'workspace-transfers-dlq': consumeTransferDeadLetters,
+  'workspace-suggestions': (batch, env) => consumeSuggestions(batch, env),
+  'workspace-suggestions-dlq': consumeSuggestionDeadLetters,
 };
 
 export async function consumeQueue(batch: MessageBatch<unknown>, env: Env): Promise<void> {

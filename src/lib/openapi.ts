@@ -68,7 +68,7 @@ export function defineRoute<R extends RouteConfig>(
   const idempotent = route.method === 'post' && access === 'user';
   const mode = idempotencyMode ?? 'optional';
   if (idempotent) {
-    extra.unshift(idempotency(mode));
+    extra.push(idempotency(mode));
     errors.push(409, 422);
     if (mode === 'required') errors.push(400);
   }

@@ -5,6 +5,7 @@ import { clientRoutes } from '../modules/clients/routes';
 import { gigRoutes } from '../modules/gigs/routes';
 import { invoiceRoutes } from '../modules/invoices/routes';
 import { projectRoutes } from '../modules/projects/routes';
+import { suggestionRoutes } from '../modules/suggestions/routes';
 import { transferRoutes } from '../modules/transfers/routes';
 
 export const v1Listing = createRouter()
@@ -12,4 +13,5 @@ export const v1Listing = createRouter()
   .route('/', projectRoutes)
   .route('/', invoiceRoutes)
   .route('/', gigRoutes)
-  .route('/', transferRoutes);
+  .route('/', transferRoutes)
+  .route('/', suggestionRoutes);

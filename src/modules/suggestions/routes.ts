@@ -1,0 +1,37 @@
+// The co-pilot under /v1/ai: ask (queued, 202), then read the job.
+import { createDb } from '../../lib/db';
+import { defineRoute, jsonBody, jsonContent } from '../../lib/openapi';
+import { createRouter } from '../../lib/router';
+import { idParams } from '../../lib/schemas';
+import { aiRateLimit } from '../../middleware/rate-limit';
+import * as S from './schemas';
+import { getSuggestion, requestSuggestion, serializeSuggestion } from './service';
+
+const tags = ['Co-pilot'];
+
+export const suggestionRoutes = createRouter()
+  .openapi(
+    defineRoute({
+      method: 'post', path: '/ai/suggest', tags, access: 'user', middleware: aiRateLimit,
+      summary: 'Ask the co-pilot for help with a task',
+      description: 'Queued: answers 202 with `Location` of the job; poll it until `completed` or `failed`. With Workers AI configured the model answers (validated before it is stored); otherwise a deterministic local provider works from the task text and your own invoices and projects. At most 10 requests a minute per key.',
+      request: { body: jsonBody(S.SuggestBody) },
+      responses: {
+        202: { ...jsonContent(S.QueuedSuggestion, 'Queued.'), headers: { Location: { schema: { type: 'string' }, description: 'The job: /v1/ai/suggestions/{id}.' } } },
+      },
+    }),
+    async (c) => {
+      const row = await requestSuggestion(createDb(c.env.DB), c.env, c.get('caller').userId, c.req.valid('json'));
+      c.header('Location', `/v1/ai/suggestions/${row.id}`);
+      return c.json({ id: row.id, status: 'queued' as const, kind: row.kind, task: row.task, created_at: row.createdAt }, 202);
+    },
+  )
+  .openapi(
+    defineRoute({
+      method: 'get', path: '/ai/suggestions/{id}', tags, access: 'user',
+      summary: 'A co-pilot job and its suggestions',
+      request: { params: idParams('suggestion') },
+      responses: { 200: jsonContent(S.Suggestion, 'The job.') },
+    }),
+    async (c) => c.json(serializeSuggestion(await getSuggestion(createDb(c.env.DB), c.get('caller').userId, c.req.valid('param').id)), 200),
+  );

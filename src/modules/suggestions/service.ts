@@ -1,0 +1,59 @@
+// Co-pilot jobs: stored as queued, run by the suggestions queue consumer, read back by id.
+import { and, eq } from 'drizzle-orm';
+import { projects, suggestions } from '../../db/schema';
+import { invalidField, notFound } from '../../errors';
+import type { Db } from '../../lib/db';
+import { newId } from '../../lib/ids';
+import { nowIso } from '../../lib/time';
+import type { SuggestionItemValue, SuggestionKindValue } from './schemas';
+
+export type SuggestionRow = typeof suggestions.$inferSelect;
+export type SuggestionMessage = { suggestion_id: string };
+
+export const serializeSuggestion = (row: SuggestionRow) => ({
+  id: row.id,
+  status: row.status,
+  kind: row.kind,
+  task: row.task,
+  project_id: row.projectId,
+  provider: row.provider,
+  suggestions: row.suggestions ? (JSON.parse(row.suggestions) as SuggestionItemValue[]) : [],
+  error: row.error,
+  created_at: row.createdAt,
+  completed_at: row.completedAt,
+});
+
+export async function requestSuggestion(
+  db: Db,
+  env: Env,
+  userId: string,
+  input: { task: string; kind: SuggestionKindValue; project_id?: string | null },
+): Promise<SuggestionRow> {
+  if (input.project_id) {
+    const owned = await db.select({ id: projects.id }).from(projects).where(and(eq(projects.id, input.project_id), eq(projects.userId, userId))).get();
+    if (!owned) throw invalidField('project_id', 'No such project.');
+  }
+  const [row] = await db
+    .insert(suggestions)
+    .values({ id: newId('suggestion'), userId, kind: input.kind, task: input.task, projectId: input.project_id ?? null, status: 'queued', createdAt: nowIso() })
+    .returning();
+  try {
+    await env.SUGGESTIONS_QUEUE.send({ suggestion_id: row!.id } satisfies SuggestionMessage);
+  } catch (err) {
+    // Without a message the job would wait forever: say so on the job itself.
+    console.error(JSON.stringify({ level: 'error', message: 'suggestion enqueue failed', suggestion_id: row!.id, reason: String(err) }));
+    const [failed] = await db
+      .update(suggestions)
+      .set({ status: 'failed', error: 'The job could not be queued; please try again.', completedAt: nowIso() })
+      .where(eq(suggestions.id, row!.id))
+      .returning();
+    return failed!;
+  }
+  return row!;
+}
+
+export async function getSuggestion(db: Db, userId: string, id: string): Promise<SuggestionRow> {
+  const row = await db.query.suggestions.findFirst({ where: and(eq(suggestions.id, id), eq(suggestions.userId, userId)) });
+  if (!row) throw notFound('Suggestion');
+  return row;
+}
