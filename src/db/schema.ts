@@ -147,6 +147,18 @@ export const invoices = sqliteTable(
   ],
 );
 
+// How many invoices each user has in each status, kept by triggers on invoices (migration 0004),
+// so the dashboard's counts cost the same at a hundred invoices or a hundred thousand.
+export const invoiceStatusCounts = sqliteTable(
+  'invoice_status_counts',
+  {
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ['draft', 'open', 'paid', 'void'] }).notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.status] })],
+);
+
 export const invoiceLineItems = sqliteTable(
   'invoice_line_items',
   {

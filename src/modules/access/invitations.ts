@@ -69,7 +69,7 @@ export async function acceptInvitation(db: Db, d1: D1Database, kv: KVNamespace, 
     }
     throw err;
   }
-  if (results[0]!.meta.changes !== 1) {
+  if (results[0]!.meta.changes === 0) {
     // Lost the race: someone redeemed it (or it expired) between our read and our batch.
     const latest = await db.query.invitations.findFirst({ where: eq(invitations.id, invitation.id) });
     throw latest?.acceptedAt ? used() : expired();

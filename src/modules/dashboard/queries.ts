@@ -2,7 +2,7 @@
 // Each reads a covering index that leads with user_id and bounds the range (period or status), so the
 // cost follows the rows in the period, not the size of the account.
 import { and, count, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
-import { activities, clients, expenses, invoices, payments, projects } from '../../db/schema';
+import { activities, clients, expenses, invoiceStatusCounts, invoices, payments, projects } from '../../db/schema';
 import type { Db } from '../../lib/db';
 
 export type Period = { from: string; to: string };
@@ -34,7 +34,7 @@ export function dashboardQueries(db: Db, userId: string, period: Period, today: 
       .from(expenses)
       .where(and(eq(expenses.userId, userId), gte(expenses.incurredOn, period.from), lte(expenses.incurredOn, period.to)))
       .groupBy(expenses.currency),
-    db.select({ status: invoices.status, n: count() }).from(invoices).where(eq(invoices.userId, userId)).groupBy(invoices.status),
+    db.select({ status: invoiceStatusCounts.status, n: invoiceStatusCounts.count }).from(invoiceStatusCounts).where(eq(invoiceStatusCounts.userId, userId)),
     db.select({ n: count() }).from(clients).where(eq(clients.userId, userId)),
     db.select({ n: count() }).from(projects).where(and(eq(projects.userId, userId), eq(projects.status, 'active'))),
     db.select().from(activities).where(eq(activities.userId, userId)).orderBy(desc(activities.id)).limit(20),

@@ -1,7 +1,8 @@
 // The invoice's life: draft → open (send) → paid (payments reaching zero due), or open → void while
 // nothing is paid. Each action is one batch whose first statement is a guarded UPDATE; the rows
 // after it (payment, activity) are written only if that UPDATE changed the invoice (`changes() = 1`),
-// so a lost race writes nothing and is answered with the state that won.
+// so a lost race writes nothing and is answered with the state that won. (D1 counts rows that
+// triggers change in meta.changes, so "did it happen" is changes > 0, not = 1.)
 import { ApiError, invalidState } from '../../errors';
 import type { Db } from '../../lib/db';
 import { newId } from '../../lib/ids';
@@ -33,7 +34,7 @@ export async function sendInvoice(db: Db, d1: D1Database, userId: string, id: st
       .bind(now, now, id, userId),
     activityIfChanged(d1, userId, id, 'invoice.sent', now, 'Invoice ', ' sent'),
   ]);
-  if (updated!.meta.changes !== 1) await refuse(db, userId, id, 'send');
+  if (updated!.meta.changes === 0) await refuse(db, userId, id, 'send');
   return getInvoice(db, userId, id);
 }
 
@@ -45,7 +46,7 @@ export async function voidInvoice(db: Db, d1: D1Database, userId: string, id: st
       .bind(now, now, id, userId),
     activityIfChanged(d1, userId, id, 'invoice.voided', now, 'Invoice ', ' voided'),
   ]);
-  if (updated!.meta.changes !== 1) await refuse(db, userId, id, 'void');
+  if (updated!.meta.changes === 0) await refuse(db, userId, id, 'void');
   return getInvoice(db, userId, id);
 }
 
@@ -78,7 +79,7 @@ export async function recordPayment(db: Db, d1: D1Database, userId: string, id: 
       )
       .bind(newId('activity'), userId, now, id, now),
   ]);
-  if (updated!.meta.changes === 1) return getInvoice(db, userId, id);
+  if (updated!.meta.changes > 0) return getInvoice(db, userId, id);
 
   const { row } = await getInvoice(db, userId, id);
   if (row.status !== 'open') await refuse(db, userId, id, 'record a payment on');

@@ -127,7 +127,7 @@ export async function updateInvoice(db: Db, d1: D1Database, userId: string, id: 
     if (isNumberTaken(err)) throw numberTaken(input.number!);
     throw err;
   }
-  if (results[0]!.meta.changes !== 1) await draftInvoice(db, userId, id); // lost a race: explains why
+  if (results[0]!.meta.changes === 0) await draftInvoice(db, userId, id); // lost a race: explains why
   return getInvoice(db, userId, id);
 }
 
