@@ -10,7 +10,7 @@ import { apiListing } from './listings/api';
 import { v1Listing } from './listings/v1';
 import { jsonBody } from './middleware/json-body';
 import { requestId } from './middleware/request-id';
-import { OPENAPI_INFO } from './openapi-info';
+import { OPENAPI_INFO, withOperationIds } from './openapi-info';
 
 export const app = new OpenAPIHono<AppEnv>({ defaultHook: (result) => throwOnInvalid(result) });
 
@@ -45,7 +45,9 @@ app.openAPIRegistry.registerComponent('securitySchemes', 'AdminToken', {
   scheme: 'bearer',
   description: 'The operator\'s ADMIN_TOKEN.',
 });
-app.doc31('/openapi.json', (c) => ({ ...OPENAPI_INFO, servers: [{ url: new URL(c.req.url).origin }] }));
+app.get('/openapi.json', (c) =>
+  c.json(withOperationIds(app.getOpenAPI31Document({ ...OPENAPI_INFO, servers: [{ url: new URL(c.req.url).origin }] }))),
+);
 
 app.get('/docs', (c) => c.html(docsPage));
 app.get('/docs/init.js', (c) => c.body(docsInitScript, 200, { 'Content-Type': 'text/javascript; charset=utf-8' }));

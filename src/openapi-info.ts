@@ -4,6 +4,7 @@ export const OPENAPI_INFO = {
   info: {
     title: 'Workspace API',
     version: '0.1.0',
+    license: { name: 'Proprietary' },
     description: `The back end of a workspace for freelancers and small studios: clients, projects, invoices,
 expenses, a dashboard in USD, exchange rates, a public gig board, transfers abroad and an AI co-pilot.
 
@@ -32,3 +33,17 @@ Every response to a keyed request carries \`RateLimit-Limit\` and \`RateLimit-Po
 **Request ids.** Every response carries \`X-Request-Id\` (yours, if you sent a sane one).`,
   },
 };
+
+type Operations = Record<string, Record<string, { operationId?: string }>>;
+
+/**
+ * The same routers serve /api/workflow and /v1, so an operationId cannot live on the route: each
+ * listing's copy gets one from its method and path (GET /v1/clients/{id} → get_v1_clients_by_id).
+ */
+export function withOperationIds<T extends { paths?: unknown }>(doc: T): T {
+  for (const [path, operations] of Object.entries((doc.paths ?? {}) as Operations)) {
+    const words = path.replace(/\{(\w+)\}/g, 'by_$1').split(/[^A-Za-z0-9]+/).filter(Boolean);
+    for (const [method, operation] of Object.entries(operations)) operation.operationId ??= [method, ...words].join('_');
+  }
+  return doc;
+}

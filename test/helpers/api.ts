@@ -1,6 +1,7 @@
 // Requests through the real worker (its default export's fetch), as a client would send them.
 import { exports } from 'cloudflare:workers';
 import { expect } from 'vitest';
+import { checkAgainstDocument, primeContract } from './contract';
 
 export const ADMIN_TOKEN = 'test-admin-token';
 
@@ -20,10 +21,13 @@ export async function call<T = any>(method: string, path: string, options: CallO
     body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
     headers['Content-Type'] ??= 'application/json';
   }
-  const res = await exports.default.fetch(new Request(`https://workspace.test${path}`, { method, headers, body }));
+  const url = `https://workspace.test${path}`;
+  const res = await exports.default.fetch(new Request(url, { method, headers, body }));
   const text = await res.text();
   let parsed: unknown = text;
   if (text && res.headers.get('Content-Type')?.includes('application/json')) parsed = JSON.parse(text);
+  await primeContract();
+  await checkAgainstDocument(method, url, res.status, res.headers.get('Content-Type'), parsed);
   return { status: res.status, headers: res.headers, body: parsed as T };
 }
 
