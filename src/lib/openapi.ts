@@ -54,7 +54,7 @@ const ACCESS_MIDDLEWARE: Record<Access, MiddlewareHandler[]> = {
 /**
  * createRoute plus what every operation shares. Access: `user` routes authenticate the key and
  * rate-limit it before anything else runs, `admin` routes need ADMIN_TOKEN. Errors documented:
- * 500 always; 401/429 with a key (403 for admin); 400/413/415/422 with a body; 422 with a query;
+ * 500 always; 401/429 with a key (403 for admin); 400/413/415 on any non-GET; 422 with a body or a query;
  * 404 with path ids; `errors` adds the operation's own. Keyed POSTs take `Idempotency-Key`
  * (`idempotency: 'required'` for money-moving ones).
  */
@@ -75,7 +75,9 @@ export function defineRoute<R extends RouteConfig>(
   const statuses = [500, ...errors];
   if (access !== 'public') statuses.push(401, 429);
   if (access === 'admin') statuses.push(403);
-  if (route.request?.body) statuses.push(400, 413, 415, 422);
+  // Any body sent to a non-GET route is read, so even a body-less action can answer 400/413/415.
+  if (route.method !== 'get') statuses.push(400, 413, 415);
+  if (route.request?.body) statuses.push(422);
   if (route.request?.query) statuses.push(422);
   if (route.request?.params) statuses.push(404);
   const security = access === 'public' ? [] : [{ [access === 'admin' ? 'AdminToken' : 'ApiKey']: [] }];

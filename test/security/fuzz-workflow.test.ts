@@ -1,0 +1,3 @@
+import { fuzzRoutes } from '../helpers/fuzz';
+
+fuzzRoutes('generated input: clients, projects, invoices and expenses', (r) => /\/(clients|projects|invoices|expenses)/.test(r.path) && r.path.startsWith('/api'));
