@@ -7,7 +7,7 @@ import { Miniflare } from 'miniflare';
 
 const COMPATIBILITY_DATE = '2026-04-20';
 
-export async function serve({ root, bundlePath, persistDir }) {
+export async function serve({ root, bundlePath, persistDir, ratesUrl = 'http://127.0.0.1:9/unused' }) {
   const distDir = dirname(bundlePath);
   copyFileSync(join(root, 'bench/floors/count-d1.js'), join(distDir, 'count-d1.js'));
   const shared = {
@@ -20,7 +20,7 @@ export async function serve({ root, bundlePath, persistDir }) {
     bindings: {
       APP_VERSION: 'bench',
       ADMIN_TOKEN: 'bench-admin-token',
-      RATES_URL: 'http://127.0.0.1:9/unused',
+      RATES_URL: ratesUrl,
       RATES_TIMEOUT_MS: '100',
       TRANSFER_FEE_BPS: '50',
       TRANSFER_FIXED_FEE_USD_CENTS: '100',
