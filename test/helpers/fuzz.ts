@@ -60,26 +60,26 @@ class KeyPool {
 
 export function fuzzRoutes(title: string, select: (route: Route) => boolean) {
   describe(title, async () => {
-  const { routes: all, doc } = await routeTable();
-  const routes = all.filter(select);
-  const pool = new KeyPool();
+    const { routes: all, doc } = await routeTable();
+    const routes = all.filter(select);
+    const pool = new KeyPool();
 
-  it.each(routes.map((r) => [`${r.method} ${r.path}`, r] as const))('%s never answers 5xx', async (_, route) => {
-    await putRates({ EUR: 0.9213, GBP: 0.7871, JPY: 151.37 });
-    await fc.assert(
-      fc.asyncProperty(caseFor(route, doc), async ({ id, query, body, rawBody }) => {
-        const path = route.path.replace('{id}', encodeURIComponent(id));
-        const search = new URLSearchParams(query as Record<string, string>).toString();
-        const res = await call(route.method, `${path}${search ? `?${search}` : ''}`, {
-          key: await pool.key(route),
-          body: route.method === 'GET' ? undefined : (rawBody ?? body),
-          headers: { 'Idempotency-Key': crypto.randomUUID() },
-        });
-        expect(res.status, `${route.method} ${path}?${search} → ${JSON.stringify(res.body).slice(0, 300)}`).toBeLessThan(500);
-        if (res.status >= 400 && res.status !== 404) expect(res.body.error.code).toEqual(expect.any(String));
-      }),
-      { numRuns: RUNS_PER_ROUTE },
-    );
-  });
+    it.each(routes.map((r) => [`${r.method} ${r.path}`, r] as const))('%s never answers 5xx', async (_, route) => {
+      await putRates({ EUR: 0.9213, GBP: 0.7871, JPY: 151.37 });
+      await fc.assert(
+        fc.asyncProperty(caseFor(route, doc), async ({ id, query, body, rawBody }) => {
+          const path = route.path.replace('{id}', encodeURIComponent(id));
+          const search = new URLSearchParams(query as Record<string, string>).toString();
+          const res = await call(route.method, `${path}${search ? `?${search}` : ''}`, {
+            key: await pool.key(route),
+            body: route.method === 'GET' ? undefined : (rawBody ?? body),
+            headers: { 'Idempotency-Key': crypto.randomUUID() },
+          });
+          expect(res.status, `${route.method} ${path}?${search} → ${JSON.stringify(res.body).slice(0, 300)}`).toBeLessThan(500);
+          if (res.status >= 400 && res.status !== 404) expect(res.body.error.code).toEqual(expect.any(String));
+        }),
+        { numRuns: RUNS_PER_ROUTE },
+      );
+    });
   });
 }

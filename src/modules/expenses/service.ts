@@ -1,8 +1,9 @@
 // Expenses: money spent on a project or on the business. A project_id must be the caller's.
 import { and, desc, eq, gte, isNotNull, isNull, lt, lte } from 'drizzle-orm';
-import { expenses, projects } from '../../db/schema';
-import { invalidField, notFound } from '../../errors';
+import { expenses } from '../../db/schema';
+import { notFound } from '../../errors';
 import type { Db } from '../../lib/db';
+import { assertReferencedProject } from '../../lib/references';
 import { newId } from '../../lib/ids';
 import { nowIso, todayUtc } from '../../lib/time';
 import { recordActivity } from '../activity/service';
@@ -25,14 +26,8 @@ export const serializeExpense = (row: ExpenseRow) => ({
   updated_at: row.updatedAt,
 });
 
-async function assertOwnedProject(db: Db, userId: string, projectId: string | null | undefined) {
-  if (!projectId) return;
-  const row = await db.select({ id: projects.id }).from(projects).where(and(eq(projects.id, projectId), eq(projects.userId, userId))).get();
-  if (!row) throw invalidField('project_id', 'No such project.');
-}
-
 export async function createExpense(db: Db, userId: string, input: CreateExpenseInput): Promise<ExpenseRow> {
-  await assertOwnedProject(db, userId, input.project_id);
+  await assertReferencedProject(db, userId, input.project_id);
   const now = nowIso();
   const row: ExpenseRow = {
     id: newId('expense'),
@@ -82,7 +77,7 @@ export async function getExpense(db: Db, userId: string, id: string): Promise<Ex
 }
 
 export async function updateExpense(db: Db, userId: string, id: string, input: UpdateExpenseInput): Promise<ExpenseRow> {
-  await assertOwnedProject(db, userId, input.project_id);
+  await assertReferencedProject(db, userId, input.project_id);
   const set: Partial<ExpenseRow> = { updatedAt: nowIso() };
   if (input.project_id !== undefined) set.projectId = input.project_id;
   if (input.category !== undefined) set.category = input.category;

@@ -2,9 +2,10 @@
 // Multi-row writes are one D1 batch; the database guards what must hold (unique numbers per user,
 // amounts that add up), and every statement filters by owner.
 import { and, asc, desc, eq, gte, lt, lte, type SQL } from 'drizzle-orm';
-import { clients, invoiceLineItems, invoices, projects } from '../../db/schema';
+import { invoiceLineItems, invoices } from '../../db/schema';
 import { invalidField, invalidState, notFound } from '../../errors';
 import type { Db } from '../../lib/db';
+import { assertReferencedProject, referencedClient } from '../../lib/references';
 import { newId } from '../../lib/ids';
 import { addDays, nowIso, todayUtc } from '../../lib/time';
 import { buildLines, insertLineStatements } from './lines';
@@ -14,21 +15,9 @@ import type { InvoiceRow } from './serialize';
 
 export const INVOICE_DUE_DAYS = 30;
 
-async function ownedClient(db: Db, userId: string, clientId: string) {
-  const client = await db.query.clients.findFirst({ where: and(eq(clients.id, clientId), eq(clients.userId, userId)) });
-  if (!client) throw invalidField('client_id', 'No such client.');
-  return client;
-}
-
-async function assertOwnedProject(db: Db, userId: string, projectId: string | null | undefined) {
-  if (!projectId) return;
-  const project = await db.select({ id: projects.id }).from(projects).where(and(eq(projects.id, projectId), eq(projects.userId, userId))).get();
-  if (!project) throw invalidField('project_id', 'No such project.');
-}
-
 export async function createInvoice(db: Db, d1: D1Database, userId: string, input: CreateInvoiceInput) {
-  const client = await ownedClient(db, userId, input.client_id);
-  await assertOwnedProject(db, userId, input.project_id);
+  const client = await referencedClient(db, userId, input.client_id);
+  await assertReferencedProject(db, userId, input.project_id);
   const issueDate = input.issue_date ?? todayUtc();
   const dueDate = input.due_date ?? addDays(issueDate, INVOICE_DUE_DAYS);
   if (dueDate < issueDate) throw invalidField('due_date', 'due_date must not be before issue_date.');
@@ -93,8 +82,8 @@ async function draftInvoice(db: Db, userId: string, id: string) {
 
 export async function updateInvoice(db: Db, d1: D1Database, userId: string, id: string, input: UpdateInvoiceInput) {
   const current = await draftInvoice(db, userId, id);
-  if (input.client_id) await ownedClient(db, userId, input.client_id);
-  await assertOwnedProject(db, userId, input.project_id);
+  if (input.client_id) await referencedClient(db, userId, input.client_id);
+  await assertReferencedProject(db, userId, input.project_id);
   const issueDate = input.issue_date ?? current.issueDate;
   const dueDate = input.due_date ?? current.dueDate;
   if (dueDate < issueDate) throw invalidField('due_date', 'due_date must not be before issue_date.');

@@ -1,8 +1,9 @@
 // Projects: work for a client (or for no one in particular). Every query filters by owner, and a
 // client_id must name one of the caller's clients.
 import { and, desc, eq, lt, notExists, sql } from 'drizzle-orm';
-import { clients, expenses, invoices, projects } from '../../db/schema';
+import { expenses, invoices, projects } from '../../db/schema';
 import { ApiError, invalidField, notFound } from '../../errors';
+import { referencedClient } from '../../lib/references';
 import type { Db } from '../../lib/db';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
@@ -40,15 +41,8 @@ function toColumns(input: UpdateProjectInput): Partial<ProjectRow> {
   return columns;
 }
 
-/** The caller's client, or a 422 on `client_id`: someone else's client is as good as none. */
-async function ownedClient(db: Db, userId: string, clientId: string) {
-  const client = await db.query.clients.findFirst({ where: and(eq(clients.id, clientId), eq(clients.userId, userId)) });
-  if (!client) throw invalidField('client_id', 'No such client.');
-  return client;
-}
-
 export async function createProject(db: Db, userId: string, input: CreateProjectInput): Promise<ProjectRow> {
-  const client = input.client_id ? await ownedClient(db, userId, input.client_id) : null;
+  const client = input.client_id ? await referencedClient(db, userId, input.client_id) : null;
   const now = nowIso();
   const [row] = await db
     .insert(projects)
@@ -90,7 +84,7 @@ export async function getProject(db: Db, userId: string, id: string): Promise<Pr
 
 export async function updateProject(db: Db, userId: string, id: string, input: UpdateProjectInput): Promise<ProjectRow> {
   const current = await getProject(db, userId, id);
-  if (input.client_id) await ownedClient(db, userId, input.client_id);
+  if (input.client_id) await referencedClient(db, userId, input.client_id);
   const start = input.start_date !== undefined ? input.start_date : current.startDate;
   const due = input.due_date !== undefined ? input.due_date : current.dueDate;
   if (start && due && due < start) throw invalidField('due_date', 'due_date must not be before start_date.');

@@ -1,8 +1,9 @@
 // Co-pilot jobs: stored as queued, run by the suggestions queue consumer, read back by id.
 import { and, eq } from 'drizzle-orm';
-import { projects, suggestions } from '../../db/schema';
-import { invalidField, notFound } from '../../errors';
+import { suggestions } from '../../db/schema';
+import { notFound } from '../../errors';
 import type { Db } from '../../lib/db';
+import { assertReferencedProject } from '../../lib/references';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import type { SuggestionItemValue, SuggestionKindValue } from './schemas';
@@ -29,10 +30,7 @@ export async function requestSuggestion(
   userId: string,
   input: { task: string; kind: SuggestionKindValue; project_id?: string | null },
 ): Promise<SuggestionRow> {
-  if (input.project_id) {
-    const owned = await db.select({ id: projects.id }).from(projects).where(and(eq(projects.id, input.project_id), eq(projects.userId, userId))).get();
-    if (!owned) throw invalidField('project_id', 'No such project.');
-  }
+  await assertReferencedProject(db, userId, input.project_id);
   const [row] = await db
     .insert(suggestions)
     .values({ id: newId('suggestion'), userId, kind: input.kind, task: input.task, projectId: input.project_id ?? null, status: 'queued', createdAt: nowIso() })
