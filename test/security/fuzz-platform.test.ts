@@ -1,0 +1,3 @@
+import { fuzzRoutes } from '../helpers/fuzz';
+
+fuzzRoutes('generated input: gigs, transfers and the co-pilot', (r) => /^\/v1\/(gigs|remit|ai)/.test(r.path));
