@@ -1,6 +1,5 @@
 // The app: shared middleware, the one error envelope, the two listings, and the pages around them.
-import { OpenAPIHono } from '@hono/zod-openapi';
-import { z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { docsInitScript, docsPage } from './docs-page';
 import type { AppEnv } from './env';
 import { notFound, onError } from './errors';
