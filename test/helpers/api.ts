@@ -27,7 +27,7 @@ export async function call<T = any>(method: string, path: string, options: CallO
   let parsed: unknown = text;
   if (text && res.headers.get('Content-Type')?.includes('application/json')) parsed = JSON.parse(text);
   await primeContract();
-  await checkAgainstDocument(method, url, res.status, res.headers.get('Content-Type'), parsed);
+  await checkAgainstDocument(method, url, res.status, res.headers.get('Content-Type'), parsed, res.headers);
   return { status: res.status, headers: res.headers, body: parsed as T };
 }
 
