@@ -21,9 +21,15 @@ export type CallOptions = {
 
 export type ApiResponse<T = any> = { status: number; headers: Headers; body: T };
 
+/** Requests sent with each key in this test file, for tests that must stay under the rate limit. */
+export const requestsPerKey = new Map<string, number>();
+
 export async function call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...options.headers };
-  if (options.key) headers.Authorization = `Bearer ${options.key}`;
+  if (options.key) {
+    headers.Authorization = `Bearer ${options.key}`;
+    requestsPerKey.set(options.key, (requestsPerKey.get(options.key) ?? 0) + 1);
+  }
   let body: string | undefined;
   if (options.body !== undefined) {
     body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
