@@ -23,7 +23,8 @@ export type FuzzCase = {
   body: BodyChoice;
   /** A deliberately broken Authorization header (keyed routes only). */
   badAuth: string | null;
-  idempotencyKey: 'fresh' | null;
+  /** A new key per request, none, or a given (perhaps broken) value. */
+  idempotencyKey: 'fresh' | null | { value: string };
 };
 
 function malformedIds(prefix: string | null, pattern: RegExp) {

@@ -152,6 +152,7 @@ async function send(route: Route, c: FuzzCase, t: Tenant) {
   }
   const headers: Record<string, string> = {};
   if (c.idempotencyKey === 'fresh') headers['Idempotency-Key'] = crypto.randomUUID();
+  else if (c.idempotencyKey) headers['Idempotency-Key'] = c.idempotencyKey.value;
   let key: string | null = isPublic(route) ? null : isAdmin(route) ? ADMIN_TOKEN : t.user.key;
   if (c.badAuth && !isPublic(route)) {
     key = null;
@@ -254,6 +255,19 @@ export function fuzzRoutes(title: string, select: (route: Route) => boolean) {
           count(s, res);
           const { outcomes } = allowedOutcomes(route, c);
           expect(outcomes.some((o) => matches(res, o)), `${mutation.kind} at ${mutation.path}: expected a 422 naming it\n${describeCase(route, url, body, res)}`).toBe(true);
+        }
+      }
+
+      // A header parameter broken against its schema, with an otherwise valid request: a 422 naming it.
+      for (const header of parametersIn(route, 'header').filter((p) => p.name === 'Idempotency-Key')) {
+        const broken = [header.schema?.maxLength !== undefined ? 'k'.repeat(header.schema.maxLength + 1) : null, header.schema?.pattern ? 'has a space' : null];
+        for (const value of broken.filter((v): v is string => v !== null)) {
+          const [valid] = schema ? fc.sample(validValue(schema, components), { seed, numRuns: 1 }) : [undefined];
+          const c: FuzzCase = { id: takesId(route) ? { kind: 'own', state: 0 } : null, query: {}, queryValid: true, badAuth: null, idempotencyKey: { value }, body: schema ? { kind: 'valid', value: valid } : { kind: 'none' } };
+          const { url, body, res } = await sendWithRoom(route, c, tenants);
+          count(s, res);
+          const named = (res.body?.error?.details ?? []).some((d: { path: string }) => d.path === header.name);
+          expect(res.status === 422 && named, `${header.name}: ${JSON.stringify(value).slice(0, 40)} must be a 422 naming it\n${describeCase(route, url, body, res)}`).toBe(true);
         }
       }
 
