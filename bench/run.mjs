@@ -159,19 +159,24 @@ function targets(results, bundle) {
   const find = (test) => results.find(test);
   const dash = [1_000, 100_000].map((size) => find((r) => r.dashboard && r.size === size));
   const pages = ['first', 'deep'].map((page) => find((r) => r.page === page && r.size === 100_000));
-  const ratio = ([a, b], field) => round(b[field] / a[field]);
-  const cpuAndP50 = (pair, limit) => {
+  // Two workloads measured minutes apart are compared through the floor runs beside each, since
+  // the machine's other load moves CPU per request as well as throughput.
+  const growth = (pair, limit) => {
     if (!ok(pair)) return { value: 'not available', met: null };
-    const [cpu, p50] = [ratio(pair, 'cpu_ms_per_request'), ratio(pair, 'p50_ms')];
-    return { value: `${cpu}× CPU per request, ${p50}× p50`, met: cpu <= limit };
+    const [a, b] = pair;
+    const cpu = round(b.vs_floor_cpu / a.vs_floor_cpu);
+    const time = round(a.vs_floor_rps / b.vs_floor_rps);
+    return { value: `${cpu}× CPU per request, ${time}× time per request`, met: cpu <= limit && time <= limit };
   };
-  const minList = ok(lists) ? Math.min(...lists.map((r) => r.vs_floor_rps)) : null;
+  const listed = lists.filter((r) => r.available);
+  const missing = lists.length - listed.length ? ` (${lists.length - listed.length} not available)` : '';
+  const minList = listed.length ? Math.min(...listed.map((r) => r.vs_floor_rps)) : null;
   const maxReadCalls = Math.max(...reads.map((r) => r.d1_calls_per_request));
   return [
-    { target: 'authenticated lists ≥ 0.8× the I/O floor (req/s)', value: minList === null ? 'not available' : `${minList}× (lowest)`, met: minList === null ? null : minList >= 0.8 },
+    { target: 'authenticated lists ≥ 0.8× the I/O floor (req/s)', value: minList === null ? 'not available' : `${minList}× (lowest)${missing}`, met: minList === null ? null : minList >= 0.8 },
     { target: 'every read one D1 round trip once the key is cached', value: `${maxReadCalls} at most`, met: maxReadCalls <= 1 },
-    { target: 'dashboard at 100,000 invoices ≤ 3× its time at 1,000', ...cpuAndP50(dash, 3) },
-    { target: 'page 2,000 deep ≤ 1.2× the first page (100,000 invoices)', ...cpuAndP50(pages, 1.2) },
+    { target: 'dashboard at 100,000 invoices ≤ 3× its time at 1,000', ...growth(dash, 3) },
+    { target: 'page 2,000 deep ≤ 1.2× the first page (100,000 invoices)', ...growth(pages, 1.2) },
     { target: 'bundle ≤ 200 KiB gzipped', value: `${round(bundle.gzipBytes / 1024, 1)} KiB`, met: bundle.gzipBytes <= 200 * 1024 },
   ];
 }
