@@ -20,6 +20,8 @@ export default defineConfig(async () => {
             RATES_TIMEOUT_MS: '200',
           },
           compatibilityFlags: ['service_binding_extra_handlers'],
+          // Nothing in a test reaches the internet: an unmocked outbound fetch gets this answer.
+          outboundService: () => new Response('Outbound network is disabled in tests.', { status: 503 }),
         },
       }),
     ],

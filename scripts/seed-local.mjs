@@ -1,5 +1,5 @@
 // `npm run dev`: applies the local migrations, seeds a demo user with a fresh API key (printed),
-// sample clients, projects and invoices, and a sample exchange-rate snapshot marked source "sample".
+// sample clients, projects, invoices and an expense, and a sample exchange-rate snapshot marked source "sample".
 // Safe to run again: records are only added once; each run mints a new demo key.
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -25,7 +25,9 @@ const ids = {
   keyId: `key_${ulidLike()}`,
   clients: [fixedId('cli', 1), fixedId('cli', 2)],
   projects: [fixedId('prj', 1), fixedId('prj', 2)],
+  invoices: [fixedId('inv', 1), fixedId('inv', 2)],
 };
+const daysAgo = (n) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
 
 const sql = `
 INSERT OR IGNORE INTO users (id, email, name, invoice_seq, created_at) VALUES ('${ids.user}', 'demo@example.com', 'Demo Studio', 0, '${now}');
@@ -36,6 +38,18 @@ INSERT OR IGNORE INTO clients (id, user_id, name, email, company, currency, addr
 INSERT OR IGNORE INTO projects (id, user_id, client_id, name, description, status, currency, budget, hourly_rate, start_date, created_at, updated_at) VALUES
   ('${ids.projects[0]}', '${ids.user}', '${ids.clients[0]}', 'Brand refresh', 'Logo, type and colour system', 'active', 'EUR', 1200000, 9500, '${today}', '${now}', '${now}'),
   ('${ids.projects[1]}', '${ids.user}', '${ids.clients[1]}', 'Checkout rebuild', 'New checkout flow', 'active', 'GBP', 2500000, 11000, '${today}', '${now}', '${now}');
+-- Two invoices: EUR 2,280.00 + 19 % VAT, paid; GBP 1,650.00, open and past due.
+INSERT OR IGNORE INTO invoices (id, user_id, number, status, client_id, project_id, currency, issue_date, due_date, subtotal, tax, total, amount_paid, sent_at, paid_at, created_at, updated_at) VALUES
+  ('${ids.invoices[0]}', '${ids.user}', 'INV-000001', 'paid', '${ids.clients[0]}', '${ids.projects[0]}', 'EUR', '${daysAgo(40)}', '${daysAgo(10)}', 228000, 43320, 271320, 271320, '${now}', '${now}', '${now}', '${now}'),
+  ('${ids.invoices[1]}', '${ids.user}', 'INV-000002', 'open', '${ids.clients[1]}', '${ids.projects[1]}', 'GBP', '${daysAgo(35)}', '${daysAgo(5)}', 165000, 0, 165000, 0, '${now}', NULL, '${now}', '${now}');
+INSERT OR IGNORE INTO invoice_line_items (id, invoice_id, position, description, quantity_milli, unit_amount, tax_rate_milli, amount, tax) VALUES
+  ('${fixedId('li', 1)}', '${ids.invoices[0]}', 0, 'Brand workshop and identity', 24000, 9500, 19000, 228000, 43320),
+  ('${fixedId('li', 2)}', '${ids.invoices[1]}', 0, 'Checkout discovery', 15000, 11000, 0, 165000, 0);
+INSERT OR IGNORE INTO payments (id, user_id, invoice_id, amount, currency, paid_on, method, created_at) VALUES
+  ('${fixedId('pay', 1)}', '${ids.user}', '${ids.invoices[0]}', 271320, 'EUR', '${daysAgo(12)}', 'bank_transfer', '${now}');
+INSERT OR IGNORE INTO expenses (id, user_id, project_id, category, description, vendor, amount, currency, incurred_on, billable, created_at, updated_at) VALUES
+  ('${fixedId('exp', 1)}', '${ids.user}', NULL, 'software', 'Design tools', 'Figma', 4500, 'USD', '${daysAgo(20)}', 0, '${now}', '${now}');
+UPDATE users SET invoice_seq = 2 WHERE id = '${ids.user}' AND invoice_seq < 2;
 `;
 const dir = mkdtempSync(join(tmpdir(), 'seed-'));
 writeFileSync(join(dir, 'seed.sql'), sql);

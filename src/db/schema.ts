@@ -159,6 +159,28 @@ export const invoiceStatusCounts = sqliteTable(
   (t) => [primaryKey({ columns: [t.userId, t.status] })],
 );
 
+// Monthly sums per currency, kept by triggers (migration 0005), so the dashboard reads a period's
+// whole months from here and only its partial months from the rows: constant cost at any size.
+// month is YYYY-MM; amounts are minor units of currency.
+const monthly = (name: string, amount: string) =>
+  sqliteTable(
+    name,
+    {
+      userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+      month: text('month').notNull(),
+      currency: text('currency').notNull(),
+      amount: integer(amount).notNull().default(0),
+    },
+    (t) => [primaryKey({ columns: [t.userId, t.month, t.currency] })],
+  );
+
+/** Totals of open and paid invoices by issue month. */
+export const invoiceMonthlyTotals = monthly('invoice_monthly_totals', 'invoiced');
+/** Payments by the month they were paid on. */
+export const paymentMonthlyTotals = monthly('payment_monthly_totals', 'collected');
+/** Expenses by the month they were incurred. */
+export const expenseMonthlyTotals = monthly('expense_monthly_totals', 'spent');
+
 export const invoiceLineItems = sqliteTable(
   'invoice_line_items',
   {

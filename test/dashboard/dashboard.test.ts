@@ -131,6 +131,12 @@ describe('the dashboard', () => {
     expectError(await call('GET', '/api/workflow/dashboard', { key: user.key }), 503, 'rates_unavailable');
     expect((await call('GET', '/api/workflow/dashboard?currency=EUR', { key: user.key })).body.totals.expenses).toBe(100);
 
+    await putRates({ EUR: 0.9 });
+    const unquoted = await call('GET', '/api/workflow/dashboard?currency=CHF', { key: user.key });
+    expectError(unquoted, 422, 'validation_failed');
+    expect(errorPaths(unquoted)).toEqual(['currency']);
+    expect((await call('GET', '/api/workflow/dashboard', { key: user.key })).body.rates).toEqual({ as_of: expect.any(String), stale: false });
+
     const reversed = await call('GET', '/api/workflow/dashboard?from=2026-05-01&to=2026-04-01', { key: user.key });
     expect(errorPaths(reversed)).toEqual(['from']);
     const bad = await call('GET', '/api/workflow/dashboard?from=yesterday&currency=DOGE', { key: user.key });

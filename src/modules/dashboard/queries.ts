@@ -1,24 +1,45 @@
 // The dashboard's figures as SQL aggregates grouped by currency, all in one batch (one round trip).
-// Each reads a covering index that leads with user_id and bounds the range (period or status), so the
-// cost follows the rows in the period, not the size of the account.
-import { and, count, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
-import { activities, clients, expenses, invoiceStatusCounts, invoices, payments, projects } from '../../db/schema';
+// Period sums read whole months from the trigger-kept monthly roll-ups and only the days at either
+// end from covering indexes; open invoices are read by status. So the cost does not follow the size
+// of the account or the length of the period.
+import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { activities, clients, invoiceStatusCounts, invoices, projects } from '../../db/schema';
 import type { Db } from '../../lib/db';
+import { type Period, type PeriodParts, splitPeriod } from './period';
 
-export type Period = { from: string; to: string };
+export type { Period };
+
+/** Σ per currency over a period: whole months from `rollup`, the edge days from `rows` on `dateColumn`. */
+function periodSum(db: Db, userId: string, parts: PeriodParts, rollup: SQL, rows: SQL, dateColumn: SQL, rowFilter: SQL = sql`1`) {
+  const periodRows = sql`(
+      SELECT currency, amount FROM ${rollup} WHERE user_id = ${userId} AND month BETWEEN ${parts.months[0]} AND ${parts.months[1]}
+      UNION ALL
+      SELECT currency, amount FROM ${rows} WHERE user_id = ${userId} AND ${rowFilter}
+        AND (${dateColumn} BETWEEN ${parts.head[0]} AND ${parts.head[1]} OR ${dateColumn} BETWEEN ${parts.tail[0]} AND ${parts.tail[1]})
+    )`;
+  return db
+    .select({ currency: sql<string>`currency`, amount: sql<number>`sum(amount)` })
+    .from(periodRows)
+    .groupBy(sql`currency`)
+    .having(sql`sum(amount) != 0`);
+}
 
 export function dashboardQueries(db: Db, userId: string, period: Period, today: string) {
+  const parts = splitPeriod(period);
   return db.batch([
-    db
-      .select({ currency: invoices.currency, amount: sql<number>`sum(${invoices.total})` })
-      .from(invoices)
-      .where(and(eq(invoices.userId, userId), gte(invoices.issueDate, period.from), lte(invoices.issueDate, period.to), inArray(invoices.status, ['open', 'paid'])))
-      .groupBy(invoices.currency),
-    db
-      .select({ currency: payments.currency, amount: sql<number>`sum(${payments.amount})` })
-      .from(payments)
-      .where(and(eq(payments.userId, userId), gte(payments.paidOn, period.from), lte(payments.paidOn, period.to)))
-      .groupBy(payments.currency),
+    periodSum(
+      db, userId, parts,
+      sql`(SELECT user_id, month, currency, invoiced AS amount FROM invoice_monthly_totals)`,
+      sql`(SELECT user_id, issue_date, currency, total AS amount, status FROM invoices)`,
+      sql`issue_date`,
+      sql`status IN ('open', 'paid')`,
+    ),
+    periodSum(
+      db, userId, parts,
+      sql`(SELECT user_id, month, currency, collected AS amount FROM payment_monthly_totals)`,
+      sql`payments`,
+      sql`paid_on`,
+    ),
     db
       .select({
         currency: invoices.currency,
@@ -29,11 +50,12 @@ export function dashboardQueries(db: Db, userId: string, period: Period, today: 
       .from(invoices)
       .where(and(eq(invoices.userId, userId), eq(invoices.status, 'open')))
       .groupBy(invoices.currency),
-    db
-      .select({ currency: expenses.currency, amount: sql<number>`sum(${expenses.amount})` })
-      .from(expenses)
-      .where(and(eq(expenses.userId, userId), gte(expenses.incurredOn, period.from), lte(expenses.incurredOn, period.to)))
-      .groupBy(expenses.currency),
+    periodSum(
+      db, userId, parts,
+      sql`(SELECT user_id, month, currency, spent AS amount FROM expense_monthly_totals)`,
+      sql`expenses`,
+      sql`incurred_on`,
+    ),
     db.select({ status: invoiceStatusCounts.status, n: invoiceStatusCounts.count }).from(invoiceStatusCounts).where(eq(invoiceStatusCounts.userId, userId)),
     db.select({ n: count() }).from(clients).where(eq(clients.userId, userId)),
     db.select({ n: count() }).from(projects).where(and(eq(projects.userId, userId), eq(projects.status, 'active'))),

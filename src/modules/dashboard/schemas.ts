@@ -31,7 +31,7 @@ export const Dashboard = z
     ),
     rates: z
       .object({ as_of: timestampSchema.nullable(), stale: z.boolean() })
-      .openapi({ description: 'The rates used for conversion; `as_of` is null when none were needed and none are cached.' }),
+      .openapi({ description: 'The cached rates conversions use; `as_of` is null only when none are cached and none were needed.' }),
     activity: z.array(
       z.object({ id: z.string(), type: z.string(), subject_id: z.string(), summary: z.string(), occurred_at: timestampSchema }),
     ),

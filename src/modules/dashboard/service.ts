@@ -1,11 +1,12 @@
 // The dashboard: what was invoiced, collected and spent in a period, what is owed now, and the
 // latest activity. Sums are taken per currency in SQL; each is converted into the requested
 // currency at the cached rates (half away from zero), while by_currency keeps the originals.
+import { invalidField } from '../../errors';
 import type { Db } from '../../lib/db';
 import { todayUtc } from '../../lib/time';
 import { serializeActivity } from '../activity/service';
 import { getRatesSnapshot } from '../rates/refresh';
-import { convertAtSnapshot, isStale } from '../rates/snapshot';
+import { convertAtSnapshot, isStale, readRatesSnapshot } from '../rates/snapshot';
 import { dashboardQueries, type Period } from './queries';
 
 type Figures = { invoiced: number; collected: number; outstanding: number; expenses: number };
@@ -13,7 +14,11 @@ const FIGURES = ['invoiced', 'collected', 'outstanding', 'expenses'] as const;
 
 export async function buildDashboard(db: Db, env: Env, userId: string, period: Period, currency: string) {
   const today = todayUtc();
-  const [invoiced, collected, open, spent, statusCounts, clientCount, activeProjects, recent] = await dashboardQueries(db, userId, period, today);
+  // The cached rates are read beside the batch, so `rates` always shows what is cached.
+  const [[invoiced, collected, open, spent, statusCounts, clientCount, activeProjects, recent], cached] = await Promise.all([
+    dashboardQueries(db, userId, period, today),
+    readRatesSnapshot(env.RATES_KV),
+  ]);
 
   const byCurrency = new Map<string, Figures>();
   const add = (code: string, field: keyof Figures, amount: number) => {
@@ -27,7 +32,11 @@ export async function buildDashboard(db: Db, env: Env, userId: string, period: P
   spent.forEach((r) => add(r.currency, 'expenses', r.amount));
 
   const needsRates = [...byCurrency.keys()].some((code) => code !== currency);
-  const snapshot = needsRates ? await getRatesSnapshot(env) : null;
+  const snapshot = cached ?? (needsRates ? await getRatesSnapshot(env) : null);
+  // A currency the caller chose but no rate is published for is their input to fix, not our outage.
+  if (needsRates && snapshot && currency !== 'USD' && snapshot.rates[currency] === undefined) {
+    throw invalidField('currency', `No exchange rate is published for ${currency}.`);
+  }
   const convert = (amount: number, from: string) => convertAtSnapshot(snapshot, amount, from, currency);
 
   const totals = { invoiced: 0, collected: 0, outstanding: 0, overdue: 0, expenses: 0, profit: 0 };
