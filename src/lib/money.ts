@@ -6,6 +6,9 @@ import { exponentOf } from './currencies';
  *  100 lines of that, tax included, stay below Number.MAX_SAFE_INTEGER (≈ 9 × 10^15). */
 export const MAX_MINOR_AMOUNT = 10_000_000_000_000;
 
+/** The largest invoice total that can exist: 100 lines of MAX_MINOR_AMOUNT at 100 % tax. */
+export const MAX_INVOICE_TOTAL = 100 * 2 * MAX_MINOR_AMOUNT;
+
 /** num / den rounded half away from zero (den ≠ 0). */
 export function divRoundHalfAwayFromZero(num: bigint, den: bigint): bigint {
   if (den < 0n) return divRoundHalfAwayFromZero(-num, -den);
@@ -37,7 +40,10 @@ export function toScaledInteger(value: number | string, decimals: number): numbe
   const [, sign, whole, fraction = ''] = match;
   if (fraction.replace(/0+$/, '').length > decimals) return null;
   const scaled = Number(BigInt(whole! + fraction.padEnd(decimals, '0').slice(0, decimals)));
-  return sign === '-' ? -scaled : scaled;
+  const result = sign === '-' ? -scaled : scaled;
+  // A number too small for its plain form to show (5e-324) must not pass as zero.
+  if (typeof value === 'number' && result / 10 ** decimals !== value) return null;
+  return result;
 }
 
 /** The inverse: 1500 with 3 decimals → 1.5. Exact for the magnitudes we accept. */

@@ -134,6 +134,25 @@ describe('invoice numbers', () => {
   });
 });
 
+describe('invoice numbers picked by hand', () => {
+  it('never block the default number, however many lie ahead of it', async () => {
+    const user = await createUser();
+    const client = await createClient(user.key);
+    for (let n = 1; n <= 25; n++) await createInvoice(user.key, { client_id: client.id, number: `INV-${String(n).padStart(6, '0')}` });
+    expect((await createInvoice(user.key, { client_id: client.id })).number).toBe('INV-000026');
+  });
+});
+
+describe('quantities too small to bill', () => {
+  it('are refused, not stored as zero', async () => {
+    const user = await createUser();
+    const client = await createClient(user.key);
+    const res = await call('POST', '/v1/invoices', { key: user.key, body: { client_id: client.id, line_items: [{ description: 'x', quantity: 5e-324, unit_amount: 100 }] } });
+    expectError(res, 422, 'validation_failed');
+    expect(errorPaths(res)).toEqual(['line_items.0.quantity']);
+  });
+});
+
 describe('clients with invoices', () => {
   it('cannot be deleted', async () => {
     const user = await createUser();

@@ -34,6 +34,9 @@ describe('invoices across minor units', () => {
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ subtotal: 1e15, tax: 1e15, total: 2e15, amount_due: 2e15 });
     expect(res.body.line_items).toHaveLength(100);
+    await call('POST', `/v1/invoices/${res.body.id}/send`, { key: user.key });
+    const paid = await call('POST', `/v1/invoices/${res.body.id}/payments`, { key: user.key, body: { amount: 2e15 } });
+    expect(paid.body).toMatchObject({ status: 'paid', amount_paid: 2e15, amount_due: 0 });
     const tooBig = await call('POST', '/v1/invoices', { key: user.key, body: { client_id: client.id, line_items: [{ ...line, quantity: 1.001 }] } });
     expect(tooBig.status).toBe(422);
   });

@@ -31,6 +31,13 @@ describe('a draft', () => {
     expect(lines!.n).toBe(0);
   });
 
+  it('with a zero total is paid the moment it is sent', async () => {
+    const user = await createUser();
+    const free = await createInvoice(user.key, { due_date: todayUtc(), line_items: [{ description: 'Goodwill', quantity: 1, unit_amount: 0 }] });
+    const sent = await call('POST', `/v1/invoices/${free.id}/send`, { key: user.key });
+    expect(sent.body).toMatchObject({ status: 'paid', total: 0, amount_due: 0, overdue: false, available_actions: [], paid_at: expect.any(String) });
+  });
+
   it('cannot take payments or be voided', async () => {
     const user = await createUser();
     const draft = await createInvoice(user.key);

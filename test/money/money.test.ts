@@ -52,6 +52,8 @@ describe('currencies', () => {
     expect(toScaledInteger(8.25, 3)).toBe(8_250);
     expect(toScaledInteger(1.0005, 3)).toBeNull();
     expect(toScaledInteger(1e-7, 3)).toBeNull();
+    expect(toScaledInteger(5e-324, 3)).toBeNull(); // would read as 0.000 in plain form
+    expect(toScaledInteger(1_000_000, 3)).toBe(1_000_000_000);
     expect(decimalToRatio(0.9213)).toEqual({ num: 9_213n, den: 10_000n });
   });
 });

@@ -11,11 +11,14 @@ export type { Period };
 
 /** Σ per currency over a period: whole months from `rollup`, the edge days from `rows` on `dateColumn`. */
 function periodSum(db: Db, userId: string, parts: PeriodParts, rollup: SQL, rows: SQL, dateColumn: SQL, rowFilter: SQL = sql`1`) {
+  // Head and tail are separate branches: an OR of two ranges would make SQLite read every row of
+  // the user from the index instead of seeking each range.
+  const edge = (range: [string, string]) =>
+    sql`SELECT currency, amount FROM ${rows} WHERE user_id = ${userId} AND ${rowFilter} AND ${dateColumn} BETWEEN ${range[0]} AND ${range[1]}`;
   const periodRows = sql`(
       SELECT currency, amount FROM ${rollup} WHERE user_id = ${userId} AND month BETWEEN ${parts.months[0]} AND ${parts.months[1]}
-      UNION ALL
-      SELECT currency, amount FROM ${rows} WHERE user_id = ${userId} AND ${rowFilter}
-        AND (${dateColumn} BETWEEN ${parts.head[0]} AND ${parts.head[1]} OR ${dateColumn} BETWEEN ${parts.tail[0]} AND ${parts.tail[1]})
+      UNION ALL ${edge(parts.head)}
+      UNION ALL ${edge(parts.tail)}
     )`;
   return db
     .select({ currency: sql<string>`currency`, amount: sql<number>`sum(amount)` })

@@ -30,8 +30,13 @@ export async function sendInvoice(db: Db, d1: D1Database, userId: string, id: st
   const now = nowIso();
   const [updated] = await d1.batch([
     d1
-      .prepare("UPDATE invoices SET status = 'open', sent_at = ?, updated_at = ? WHERE id = ? AND user_id = ? AND status = 'draft'")
-      .bind(now, now, id, userId),
+      // Nothing to collect on a zero total: it is settled the moment it is sent, never overdue.
+      .prepare(
+        `UPDATE invoices SET status = CASE WHEN total = 0 THEN 'paid' ELSE 'open' END,
+           paid_at = CASE WHEN total = 0 THEN ?1 END, sent_at = ?1, updated_at = ?1
+         WHERE id = ?2 AND user_id = ?3 AND status = 'draft'`,
+      )
+      .bind(now, id, userId),
     activityIfChanged(d1, userId, id, 'invoice.sent', now, 'Invoice ', ' sent'),
   ]);
   if (updated!.meta.changes === 0) await refuse(db, userId, id, 'send');

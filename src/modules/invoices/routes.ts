@@ -84,6 +84,7 @@ export const invoiceRoutes = createRouter()
     defineRoute({
       method: 'post', path: '/invoices/{id}/send', tags, access: 'user', errors: [409],
       summary: 'Send a draft (draft → open)',
+      description: 'An invoice whose total is zero has nothing to collect and becomes `paid` at once.',
       request: { params },
       responses: { 200: invoice('The open invoice.') },
     }),

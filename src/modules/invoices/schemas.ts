@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { lineAmount, MAX_MINOR_AMOUNT, toScaledInteger } from '../../lib/money';
-import { currencySchema, dateSchema, idSchema, listQuery, minorAmount, pageOf, positiveMinorAmount, text, timestampSchema } from '../../lib/schemas';
+import { lineAmount, MAX_INVOICE_TOTAL, MAX_MINOR_AMOUNT, toScaledInteger } from '../../lib/money';
+import { currencySchema, dateSchema, idSchema, listQuery, minorAmount, pageOf, text, timestampSchema } from '../../lib/schemas';
 
 export const InvoiceStatus = z.enum(['draft', 'open', 'paid', 'void']);
 export const InvoiceAction = z.enum(['update', 'delete', 'send', 'record_payment', 'void']);
@@ -75,7 +75,12 @@ export const UpdateInvoiceBody = z
 
 export const PaymentBody = z
   .strictObject({
-    amount: positiveMinorAmount('Amount received, in minor units of the invoice currency; at most amount_due.'),
+    amount: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_INVOICE_TOTAL)
+      .openapi({ description: 'Amount received, in minor units of the invoice currency; at most amount_due.', example: 150000 }),
     paid_on: dateSchema.optional().openapi({ description: 'Defaults to today (UTC).' }),
     method: text(50).nullish().openapi({ example: 'bank_transfer' }),
     reference: text(200).nullish(),
