@@ -19,7 +19,7 @@ import { serve } from './harness/serve.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CONNECTIONS = 10;
 // Many short pairs rather than a few long ones: the other load on the machine changes within seconds.
-const ROUNDS = 8;
+const ROUNDS = 10;
 const RUN = { amount: 600, maxSeconds: 2 }; // each measured run stops at whichever comes first
 const FLOOR_RUN = { amount: 400, maxSeconds: 1.2 };
 const WARM_UP = { amount: 200, maxSeconds: 2 };
@@ -181,9 +181,13 @@ function targets(results, bundle) {
   const listed = lists.filter((r) => r.available);
   const maxReadCalls = reads.length ? Math.max(...reads.map((r) => r.d1_calls_per_request)) : null;
   const missing = lists.length - listed.length ? ` (${lists.length - listed.length} not available)` : '';
-  const minList = listed.length ? Math.min(...listed.map((r) => r.vs_floor_rps)) : null;
+  const lowest = listed.reduce((low, r) => (!low || r.vs_floor_rps < low.vs_floor_rps ? r : low), null);
   return [
-    { target: 'authenticated lists ≥ 0.8× the I/O floor (req/s)', value: minList === null ? 'not available or not measured' : `${minList}× (lowest)${missing}`, met: minList === null ? null : minList >= 0.8 },
+    {
+      target: 'authenticated lists ≥ 0.8× the I/O floor (req/s)',
+      value: lowest ? `${lowest.vs_floor_rps}× at lowest, ${lowest.name} (its CPU per request: ${lowest.vs_floor_cpu}× the floor's)${missing}` : 'not available or not measured',
+      met: lowest ? lowest.vs_floor_rps >= 0.8 : null,
+    },
     { target: 'every read one D1 round trip once the key is cached', value: `${maxReadCalls ?? 'none'} at most`, met: maxReadCalls === null ? null : maxReadCalls <= 1 },
     { target: 'dashboard at 100,000 invoices ≤ 3× its time at 1,000', ...growth(dash, 3) },
     { target: 'page 2,000 deep ≤ 1.2× the first page (100,000 invoices)', ...growth(pages, 1.2) },
