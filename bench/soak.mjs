@@ -10,14 +10,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildBundle } from './harness/build.mjs';
-import { benchId, benchUsers, seed } from './harness/seed.mjs';
+import { invoiceIdAtDepth, seed } from './harness/seed.mjs';
 import { serve } from './harness/serve.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CLIENTS = 50;
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 60);
-const user = benchUsers.small;
-const headers = { host: 'app.bench', authorization: `Bearer ${user.key}`, 'content-type': 'application/json' };
 
 // The rates upstream, misbehaving in turn: down (503), slow (never answers in time), garbage.
 let upstreamMode = 'down';
@@ -30,8 +28,10 @@ await new Promise((r) => upstream.once('listening', r));
 
 const work = mkdtempSync(join(tmpdir(), 'workspace-soak-'));
 const bundle = buildBundle(root, join(work, 'dist'));
-const { mf, url } = await serve({ root, bundlePath: bundle.path, persistDir: join(work, 'state'), ratesUrl: `http://127.0.0.1:${upstream.address().port}/latest` });
-await seed(mf, root);
+const { mf, url } = await serve({ root, bundlePath: bundle.path, persistDir: join(work, 'state'), vars: { RATES_URL: `http://127.0.0.1:${upstream.address().port}/latest`, RATES_TIMEOUT_MS: '100' } });
+const { small: user } = await seed(mf, root);
+const newestSeeded = await invoiceIdAtDepth(mf, user.id, 1);
+const headers = { host: 'app.bench', authorization: `Bearer ${user.key}`, 'content-type': 'application/json' };
 const app = await mf.getWorker('app');
 
 const stats = { requests: 0, statuses: {}, created: [], paid: [], ratesServed: 0, ratesWrong: 0 };
@@ -49,7 +49,7 @@ const deadline = Date.now() + SECONDS * 1000;
 async function clientLoop() {
   while (Date.now() < deadline) {
     const created = await api('POST', '/v1/invoices', {
-      client_id: benchId('cli', 'A', 1),
+      client_id: user.clientId,
       line_items: [{ description: 'Soak', quantity: 1.5, unit_amount: 9_999, tax_rate: 8.25 }],
     });
     if (created.status !== 201) continue;
@@ -77,7 +77,7 @@ const elapsed = (Date.now() - started) / 1000;
 
 const db = await mf.getD1Database('DB', 'app');
 const ids = new Set(stats.created);
-const stored = (await db.prepare("SELECT id, number, status FROM invoices WHERE user_id = ? AND id > ?").bind(user.id, benchId('inv', 'A', user.invoices)).all()).results;
+const stored = (await db.prepare("SELECT id, number, status FROM invoices WHERE user_id = ? AND id > ?").bind(user.id, newestSeeded).all()).results;
 const storedIds = new Set(stored.map((r) => r.id));
 const missing = [...ids].filter((id) => !storedIds.has(id));
 const numbers = stored.map((r) => r.number);

@@ -1,15 +1,24 @@
-// Builds exactly what `npm run deploy` (wrangler deploy --env production) would upload, without uploading it.
+// Builds exactly what `npm run deploy` (wrangler deploy --env production) would upload, without
+// uploading it, and measures the bundle: bytes as built (minified) and gzipped.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
+const wrangler = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.js');
+
 export function buildBundle(root, outdir) {
-  execFileSync('npx', ['wrangler', 'deploy', '--dry-run', '--env', 'production', '--outdir', outdir], {
-    cwd: root,
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  try {
+    execFileSync(process.execPath, [wrangler, 'deploy', '--dry-run', '--env', 'production', '--outdir', outdir], {
+      cwd: root,
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', WRANGLER_LOG_PATH: join(outdir, 'logs') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  } catch (err) {
+    process.stderr.write(`${err.stdout}${err.stderr}`);
+    throw new Error('wrangler deploy --dry-run failed');
+  }
   const code = readFileSync(join(outdir, 'index.js'));
-  return { path: join(outdir, 'index.js'), bytes: code.length, gzipBytes: gzipSync(code).length };
+  return { path: join(outdir, 'index.js'), bytes: code.length, gzipBytes: gzipSync(code, { level: 9 }).length };
 }

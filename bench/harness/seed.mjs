@@ -1,22 +1,31 @@
-// Local state for the run, written in bulk with SQL (not through the API): the migrations, two
-// users (1,000 and 100,000 invoices), their clients, projects, payments and activity, a public
-// gig board, and a rates snapshot. Ids are prefixed ULIDs whose order follows their number.
-import { createHash } from 'node:crypto';
+// Local state for the run, written in bulk with SQL (INSERT … SELECT over recursive CTEs, never
+// through the API): the migrations in order, then accounts with 1,000 and 100,000 invoices over the
+// last seven years, a writer account for the POST workload, a public gig board, the sample rates
+// snapshot, and the keys the I/O floor looks up. Ids are prefixed ULIDs of each row's creation time.
+import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ulid, ulidSql } from './ulid.mjs';
 
-export const SIZES = { small: 1_000, large: 100_000 };
-const NOW = new Date().toISOString();
+const DAY_MS = 86_400_000;
+const SPAN_MS = 7 * 365 * DAY_MS;
+// Seeded history ends an hour ago, so anything the API creates during the run is newer.
+const END_MS = Date.now() - 3_600_000;
+const START_MS = END_MS - SPAN_MS;
 
-/** A valid prefixed ULID whose 26 characters sort like the number n. */
-export const benchId = (prefix, tag, n) => `${prefix}_01J${tag}${String(n).padStart(22, '0')}`;
-
-export const benchUsers = {
-  small: { id: benchId('usr', 'A', 1), key: `wsk_benchSmall${'0'.repeat(30)}`, tag: 'A', invoices: SIZES.small },
-  large: { id: benchId('usr', 'B', 1), key: `wsk_benchLarge${'0'.repeat(30)}`, tag: 'B', invoices: SIZES.large },
-};
+const ACCOUNTS = { small: 1_000, large: 100_000, writer: 0 };
+const CLIENTS = 20;
+const PROJECTS = 30;
+const GIGS = 500;
 
 const sha256 = (text) => createHash('sha256').update(text).digest('hex');
+const iso = (ms) => new Date(ms).toISOString();
+// Timestamps as the app writes them (RFC 3339 with milliseconds), from an SQL millisecond expression.
+const isoSql = (msSql) => `strftime('%Y-%m-%dT%H:%M:%fZ', (${msSql}) / 1000.0, 'unixepoch')`;
+const seq = (count) => `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ${count})`;
+// Clients bill in a mix of currencies; an invoice takes its client's.
+const CLIENT_CURRENCY = `CASE n % 5 WHEN 1 THEN 'EUR' WHEN 2 THEN 'GBP' WHEN 3 THEN 'CAD' ELSE 'USD' END`;
+const CLIENT_COUNTRY = `CASE n % 5 WHEN 1 THEN 'DE' WHEN 2 THEN 'GB' WHEN 3 THEN 'CA' ELSE 'US' END`;
 
 export async function applyMigrations(db, root) {
   const dir = join(root, 'migrations');
@@ -27,59 +36,125 @@ export async function applyMigrations(db, root) {
   }
 }
 
-function userStatements(user) {
-  const { id, tag, invoices: n } = user;
-  const client = benchId('cli', tag, 1);
-  const seq = (count) => `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ${count})`;
-  // Issue dates spread evenly from 2020-01-01 over 2,520 days, so this year holds about a seventh.
-  const issue = `date('2020-01-01', '+' || (n * 2520 / ${n}) || ' days')`;
-  const subtotal = '(10000 + (n % 5000) * 10)';
-  // A tenth drafts, a tenth void; unpaid ("open") invoices are among the newest 3 %, the rest paid:
-  // an account that old does not have thousands of invoices from 2020 still awaiting payment.
-  const status = `CASE WHEN n % 10 = 0 THEN 'draft' WHEN n % 10 = 1 THEN 'void' WHEN n > ${Math.floor(n * 0.97)} AND n % 10 IN (2, 3) THEN 'open' ELSE 'paid' END`;
+function newAccount(name, invoices) {
+  const key = `wsk_${randomBytes(32).toString('base64url')}`; // the shape mintKey gives out
+  return { name, invoices, id: `usr_${ulid(START_MS)}`, key, keyId: `key_${ulid(START_MS)}` };
+}
+
+function accountStatements(account) {
+  const { id: user, invoices: n } = account;
   return [
-    `INSERT INTO users (id, email, name, invoice_seq, created_at) VALUES ('${id}', 'bench-${tag}@example.com', 'Bench ${tag}', ${n}, '${NOW}')`,
-    `INSERT INTO api_keys (id, user_id, name, prefix, key_hash, created_at) VALUES ('${benchId('key', tag, 1)}', '${id}', 'bench', '${user.key.slice(0, 12)}', '${sha256(user.key)}', '${NOW}')`,
-    `INSERT INTO clients (id, user_id, name, email, currency, status, created_at, updated_at) VALUES ('${client}', '${id}', 'Bench Client ${tag}', 'client-${tag}@example.com', 'USD', 'active', '${NOW}', '${NOW}')`,
-    `${seq(30)} INSERT INTO projects (id, user_id, client_id, name, status, currency, budget, hourly_rate, created_at, updated_at)
-       SELECT 'prj_01J${tag}' || printf('%022d', n), '${id}', '${client}', 'Project ' || n, CASE n % 3 WHEN 0 THEN 'completed' ELSE 'active' END, 'USD', 500000, 9500, '${NOW}', '${NOW}' FROM seq`,
-    `${seq(n)} INSERT INTO invoices (id, user_id, number, status, client_id, currency, issue_date, due_date, subtotal, tax, total, amount_paid, sent_at, paid_at, created_at, updated_at)
-       SELECT 'inv_01J${tag}' || printf('%022d', n), '${id}', 'INV-' || printf('%06d', n), ${status}, '${client}',
-         CASE n % 4 WHEN 0 THEN 'EUR' WHEN 1 THEN 'GBP' ELSE 'USD' END, ${issue}, date(${issue}, '+30 days'),
-         ${subtotal}, ${subtotal} / 10, ${subtotal} + ${subtotal} / 10,
-         0, CASE WHEN n % 10 = 0 THEN NULL ELSE '${NOW}' END, NULL, '${NOW}', '${NOW}' FROM seq`,
-    `UPDATE invoices SET amount_paid = total, paid_at = '${NOW}' WHERE user_id = '${id}' AND status = 'paid'`,
+    `INSERT INTO users (id, email, name, invoice_seq, created_at) VALUES ('${user}', '${account.name}@bench.example', 'Bench ${account.name}', ${n}, '${iso(START_MS)}')`,
+    // The key is stored as its SHA-256 hex, as src/modules/access/api-keys.ts does.
+    `INSERT INTO api_keys (id, user_id, name, prefix, key_hash, created_at) VALUES ('${account.keyId}', '${user}', 'bench', '${account.key.slice(0, 12)}', '${sha256(account.key)}', '${iso(START_MS)}')`,
+    `${seq(CLIENTS)}, t AS (SELECT n, ${START_MS} + n * 60000 AS ms FROM seq)
+     INSERT INTO clients (id, user_id, name, email, company, currency, address_country, status, created_at, updated_at)
+     SELECT 'cli_' || ${ulidSql('ms')}, '${user}', 'Client ' || n, 'billing@client' || n || '.example', 'Client ' || n || ' Ltd',
+       ${CLIENT_CURRENCY}, ${CLIENT_COUNTRY}, CASE WHEN n % 10 = 0 THEN 'archived' ELSE 'active' END, ${isoSql('ms')}, ${isoSql('ms')} FROM t`,
+    `${seq(PROJECTS)}, t AS (SELECT n, ${START_MS} + n * ${Math.floor(SPAN_MS / PROJECTS)} AS ms FROM seq),
+       c AS (SELECT id, currency, row_number() OVER (ORDER BY id) - 1 AS k FROM clients WHERE user_id = '${user}')
+     INSERT INTO projects (id, user_id, client_id, name, description, status, currency, budget, hourly_rate, start_date, created_at, updated_at)
+     SELECT 'prj_' || ${ulidSql('ms')}, '${user}', c.id, 'Project ' || n, 'Design and build, phase ' || n,
+       CASE WHEN n > ${PROJECTS - 8} THEN 'active' WHEN n % 4 = 0 THEN 'archived' ELSE 'completed' END,
+       c.currency, 500000 + n * 10000, 9500, date(ms / 1000, 'unixepoch'), ${isoSql('ms')}, ${isoSql('ms')}
+     FROM t JOIN c ON c.k = n % ${CLIENTS}`,
+  ];
+}
+
+function invoiceStatements(account) {
+  const { id: user, invoices: n } = account;
+  const step = Math.floor(SPAN_MS / n);
+  const recent = Math.ceil(n * 0.02); // the newest 2 %: where drafts and most unpaid invoices are
+  const tax = '(subtotal * tax_pct / 100)';
+  return [
+    // Amounts: subtotals of 5.00–4,999.00 with 0, 10 or 20 % tax (exact, so total = subtotal + tax).
+    // Status: among the newest 2 %, a fifth drafts and half open; older ones are paid, but for 3 % void
+    // and 1 % still open (overdue). A quarter of open ones are half paid.
+    `${seq(n)},
+       t AS (SELECT n, ${START_MS} + n * ${step} AS ms, (n * 7919) % 1000 AS r FROM seq),
+       shaped AS (SELECT n, ms, r, date(ms / 1000, 'unixepoch') AS issue, ${isoSql('ms')} AS at,
+         (5 + (r * 37) % 4995) * 100 AS subtotal, (r % 3) * 10 AS tax_pct,
+         CASE WHEN n > ${n - recent} THEN (CASE WHEN r % 10 < 2 THEN 'draft' WHEN r % 10 < 7 THEN 'open' ELSE 'paid' END)
+              WHEN r % 33 = 0 THEN 'void' WHEN r % 97 = 1 THEN 'open' ELSE 'paid' END AS status
+         FROM t),
+       c AS (SELECT id, currency, row_number() OVER (ORDER BY id) - 1 AS k FROM clients WHERE user_id = '${user}'),
+       p AS (SELECT id, row_number() OVER (ORDER BY id) - 1 AS k FROM projects WHERE user_id = '${user}')
+     INSERT INTO invoices (id, user_id, number, status, client_id, project_id, currency, issue_date, due_date,
+       subtotal, tax, total, amount_paid, notes, sent_at, paid_at, voided_at, created_at, updated_at)
+     SELECT 'inv_' || ${ulidSql('ms')}, '${user}', 'INV-' || printf('%06d', n), status, c.id, p.id, c.currency,
+       issue, date(issue, CASE r % 2 WHEN 0 THEN '+14 days' ELSE '+30 days' END),
+       subtotal, ${tax}, subtotal + ${tax},
+       CASE WHEN status = 'paid' THEN subtotal + ${tax} WHEN status = 'open' AND r % 4 = 0 THEN (subtotal + ${tax}) / 2 ELSE 0 END,
+       CASE WHEN n % 7 = 0 THEN 'PO ' || n END,
+       CASE WHEN status != 'draft' THEN at END,
+       CASE WHEN status = 'paid' THEN min(date(issue, '+' || (r % 30) || ' days'), date('now')) || 'T12:00:00.000Z' END,
+       CASE WHEN status = 'void' THEN at END,
+       at, at
+     FROM shaped JOIN c ON c.k = n % ${CLIENTS} LEFT JOIN p ON n % 3 = 0 AND p.k = (n / 3) % ${PROJECTS}`,
     `INSERT INTO invoice_line_items (id, invoice_id, position, description, quantity_milli, unit_amount, tax_rate_milli, amount, tax)
-       SELECT 'li_' || substr(id, 5), id, 0, 'Work', 1000, subtotal, 10000, subtotal, tax FROM invoices WHERE user_id = '${id}'`,
-    `INSERT INTO payments (id, user_id, invoice_id, amount, currency, paid_on, created_at)
-       SELECT 'pay_' || substr(id, 5), user_id, id, total, currency, date(issue_date, '+10 days'), '${NOW}' FROM invoices WHERE user_id = '${id}' AND status = 'paid'`,
-    `${seq(40)} INSERT INTO activities (id, user_id, type, subject_id, summary, occurred_at)
-       SELECT 'act_01J${tag}' || printf('%022d', n), '${id}', 'invoice.created', 'inv_01J${tag}' || printf('%022d', n), 'Invoice created', '${NOW}' FROM seq`,
+     SELECT 'li_' || substr(id, 5), id, 0, 'Design and build, ' || issue_date, 1000, subtotal, tax * 100000 / subtotal, subtotal, tax
+     FROM invoices WHERE user_id = '${user}'`,
+    `WITH t AS (SELECT *, CASE status WHEN 'paid' THEN substr(paid_at, 1, 10) ELSE min(date(issue_date, '+7 days'), date('now')) END AS paid_on
+                FROM invoices WHERE user_id = '${user}' AND amount_paid > 0),
+          timed AS (SELECT *, min(strftime('%s', paid_on) * 1000 + 43200000 + (strftime('%s', created_at) % 3600) * 1000, ${END_MS}) AS ms FROM t)
+     INSERT INTO payments (id, user_id, invoice_id, amount, currency, paid_on, method, reference, created_at)
+     SELECT 'pay_' || ${ulidSql('ms')}, user_id, id, amount_paid, currency, paid_on, 'bank_transfer', number, ${isoSql('ms')} FROM timed`,
+    `${seq(Math.ceil(n / 10))}, t AS (SELECT n, ${START_MS} + n * ${step * 10} + 3600000 AS ms FROM seq)
+     INSERT INTO expenses (id, user_id, category, description, vendor, amount, currency, incurred_on, billable, created_at, updated_at)
+     SELECT 'exp_' || ${ulidSql('ms')}, '${user}',
+       json_extract('["software","hardware","travel","meals","office","contractors","fees","marketing"]', '$[' || (n % 8) || ']'),
+       'Expense ' || n, 'Vendor ' || (n % 12), (1 + (n * 7919) % 500) * 100, CASE n % 4 WHEN 1 THEN 'EUR' ELSE 'USD' END,
+       date(ms / 1000, 'unixepoch'), n % 4 = 0, ${isoSql('ms')}, ${isoSql('ms')} FROM t`,
+    `INSERT INTO activities (id, user_id, type, subject_id, summary, occurred_at)
+     SELECT 'act_' || substr(id, 5), user_id, 'invoice.created', id, 'Invoice ' || number || ' created', created_at
+     FROM invoices WHERE user_id = '${user}' ORDER BY id DESC LIMIT 40`,
   ];
 }
 
-const GIG_WORDS = ['design', 'website', 'logo', 'api', 'mobile', 'copywriting', 'seo', 'video', 'data', 'brand'];
+const GIG_WORDS = JSON.stringify(['design', 'website', 'logo', 'api', 'mobile', 'copywriting', 'seo', 'video', 'data', 'brand']);
+const word = (expr) => `json_extract('${GIG_WORDS}', '$[' || ((${expr}) % 10) || ']')`;
 
+/** Public gigs posted over the last 90 days; `design` is in about a quarter of them. */
 function gigStatements(posterId) {
+  const start = END_MS - 90 * DAY_MS;
   return [
-    `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < 500)
-     INSERT INTO gigs (id, user_id, poster_name, title, description, skills, budget_type, budget_min, budget_max, currency, remote, status, created_at, updated_at)
-       SELECT 'gig_01JG' || printf('%022d', n), '${posterId}', 'Bench Poster',
-         'Gig ' || n || ' ' || json_extract('${JSON.stringify(GIG_WORDS)}', '$[' || (n % 10) || ']'),
-         'A ' || json_extract('${JSON.stringify(GIG_WORDS)}', '$[' || ((n * 7) % 10) || ']') || ' project for a small studio',
-         json_array(json_extract('${JSON.stringify(GIG_WORDS)}', '$[' || ((n * 3) % 10) || ']')),
-         CASE n % 2 WHEN 0 THEN 'fixed' ELSE 'hourly' END, 10000, 100000 + n * 100, 'USD', n % 3 != 0, CASE n % 5 WHEN 0 THEN 'closed' ELSE 'open' END, '${NOW}', '${NOW}' FROM seq`,
+    `${seq(GIGS)}, t AS (SELECT n, ${start} + n * ${Math.floor((90 * DAY_MS) / GIGS)} AS ms FROM seq)
+     INSERT INTO gigs (id, user_id, poster_name, title, description, skills, budget_type, budget_min, budget_max, currency, remote, location, status, expires_on, created_at, updated_at)
+     SELECT 'gig_' || ${ulidSql('ms')}, '${posterId}', 'Studio ' || (n % 40), 'Gig ' || n || ': ' || ${word('n')},
+       'A ' || ${word('n * 7')} || ' project for a small studio', json_array(${word('n * 3')}, ${word('n * 3 + 1')}),
+       CASE n % 2 WHEN 0 THEN 'fixed' ELSE 'hourly' END, 10000, 100000 + n * 100, 'USD', n % 3 != 0,
+       CASE WHEN n % 3 = 0 THEN 'Berlin' END, CASE n % 5 WHEN 0 THEN 'closed' ELSE 'open' END,
+       date(ms / 1000, 'unixepoch', '+60 days'), ${isoSql('ms')}, ${isoSql('ms')} FROM t`,
   ];
 }
 
+/** Seeds a fresh Miniflare; returns the accounts (id, key, invoice count). */
 export async function seed(mf, root) {
   const db = await mf.getD1Database('DB', 'app');
   await applyMigrations(db, root);
-  for (const user of Object.values(benchUsers)) for (const sql of userStatements(user)) await db.prepare(sql).run();
-  for (const sql of gigStatements(benchUsers.small.id)) await db.prepare(sql).run();
+  const accounts = Object.fromEntries(Object.entries(ACCOUNTS).map(([name, n]) => [name, newAccount(name, n)]));
+  for (const account of Object.values(accounts)) {
+    const statements = [...accountStatements(account), ...(account.invoices ? invoiceStatements(account) : [])];
+    for (const sql of statements) await db.prepare(sql).run();
+  }
+  for (const sql of gigStatements(accounts.writer.id)) await db.prepare(sql).run();
 
-  const kv = await mf.getKVNamespace('RATES_KV', 'app');
+  const rates = await mf.getKVNamespace('RATES_KV', 'app');
   const sample = JSON.parse(readFileSync(join(root, 'scripts/sample-rates.json'), 'utf8'));
-  await kv.put('rates:v1:USD', JSON.stringify({ base: 'USD', rates: sample.rates, as_of: NOW, fetched_at: NOW, source: 'sample' }));
-  for (const user of Object.values(benchUsers)) await kv.put(`floor:key:${sha256(user.key)}`, user.id);
+  const now = new Date().toISOString();
+  await rates.put('rates:v1:USD', JSON.stringify({ base: 'USD', rates: sample.rates, as_of: now, fetched_at: now, source: 'sample' }));
+  const floorKeys = await mf.getKVNamespace('KEYS', 'io-floor');
+  for (const account of Object.values(accounts)) await floorKeys.put(`key:${sha256(account.key)}`, account.id);
+
+  for (const account of Object.values(accounts)) {
+    account.clientId = (await db.prepare('SELECT id FROM clients WHERE user_id = ? ORDER BY id LIMIT 1').bind(account.id).first()).id;
+  }
+  return accounts;
+}
+
+/** The id of the invoice `depth` rows below the newest: the cursor there gives the page after it. */
+export async function invoiceIdAtDepth(mf, userId, depth) {
+  const db = await mf.getD1Database('DB', 'app');
+  const row = await db.prepare('SELECT id FROM invoices WHERE user_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?').bind(userId, depth - 1).first();
+  return row.id;
 }

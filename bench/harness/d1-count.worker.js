@@ -1,5 +1,7 @@
-// Wraps the app so each response says how many D1 round trips it made (X-Bench-D1-Calls):
-// a statement run (first/all/run/raw), a batch, or an exec each count as one.
+// A worker around the built app (index.js beside it) whose D1 binding counts round trips and whose
+// responses say how many they made (X-Bench-D1-Calls): a statement run (first/all/run/raw), a batch
+// or an exec each count as one. Statements are proxied so bind() keeps counting and batch() gets
+// the real ones back.
 import app from './index.js';
 
 const ROUND_TRIPS = new Set(['first', 'all', 'run', 'raw']);

@@ -1,0 +1,17 @@
+// D1 round trips per request, counted by a copy of the app whose D1 binding is wrapped
+// (d1-count.worker.js: a statement's first/all/run/raw, a batch or an exec each count one). It runs on
+// requests of its own, after a warm-up so the API key is cached as it is under load, and never
+// during the timed load, which goes to the unwrapped app.
+export async function countD1Calls(mf, { host, path, method = 'GET', headers = {}, body, freshHeaders = () => ({}) }) {
+  const worker = await mf.getWorker('count');
+  const calls = [];
+  let status;
+  for (let i = 0; i < 3; i++) {
+    const response = await worker.fetch(`http://${host}${path}`, { method, headers: { ...headers, ...freshHeaders() }, body });
+    await response.arrayBuffer();
+    status = response.status;
+    if (status === 404) break; // the route is not mounted (yet)
+    if (i > 0) calls.push(Number(response.headers.get('X-Bench-D1-Calls')));
+  }
+  return { status, calls: calls.length ? Math.max(...calls) : null };
+}
