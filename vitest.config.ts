@@ -2,6 +2,10 @@ import path from 'node:path';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
 
+// The contract fuzzer's seed: random unless FUZZ_SEED replays a run; printed by the fuzz tests.
+const fuzzSeed = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
+const fuzzRuns = Number(process.env.FUZZ_RUNS ?? 50);
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, 'migrations'));
   return {
@@ -28,6 +32,7 @@ export default defineConfig(async () => {
     test: {
       setupFiles: ['./test/helpers/setup.ts'],
       include: ['test/**/*.test.ts'],
+      provide: { fuzzSeed, fuzzRuns },
       testTimeout: 20_000,
       hookTimeout: 30_000,
     },

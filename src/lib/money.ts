@@ -1,5 +1,6 @@
 // Money is an integer count of the currency's minor unit from request to database and back.
 // This module owns every rounding rule of the contract; all of it is integer (BigInt) arithmetic.
+import { ApiError } from '../errors';
 import { exponentOf } from './currencies';
 
 /** The largest unit_amount or line amount accepted: 10^13 minor units (100 billion dollars).
@@ -134,9 +135,22 @@ export function convertMinor(amount: number, from: string, to: string, rate: Rat
   let den = rate.den;
   if (shift >= 0) num *= 10n ** BigInt(shift);
   else den *= 10n ** BigInt(-shift);
-  if (rounding === 'down') return Number(divFloor(num, den));
-  if (rounding === 'up') return Number(divCeil(num, den));
-  return Number(divRoundHalfAwayFromZero(num, den));
+  const converted = rounding === 'down' ? divFloor(num, den) : rounding === 'up' ? divCeil(num, den) : divRoundHalfAwayFromZero(num, den);
+  return exactNumber(converted, to);
+}
+
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * A converted amount beyond 2^53 would be rounded by Number() and by every JSON client: refused
+ * (422), never answered inexactly. It takes a huge amount into a currency with a large rate
+ * (10^11 USD is 4 × 10^17 minor units of IRR).
+ */
+function exactNumber(value: bigint, currency: string): number {
+  if (value > SAFE || value < -SAFE) {
+    throw new ApiError('validation_failed', `The amount converted into ${currency} is too large to be exact; use a smaller amount or another currency.`);
+  }
+  return Number(value);
 }
 
 /** A rate as a decimal string with `places` decimals (rounded half away from zero), for display. */

@@ -5,6 +5,7 @@ import type { MiddlewareHandler } from 'hono';
 import { requireAdmin, requireKey } from '../middleware/auth';
 import { idempotency, type IdempotencyMode } from '../middleware/idempotency';
 import { apiRateLimit } from '../middleware/rate-limit';
+import type { ErrorCode } from '../errors';
 import { ErrorSchema } from './schemas';
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
@@ -22,11 +23,27 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   503: 'No usable exchange rates (`rates_unavailable`).',
 };
 
+// The code each status's example shows (the schema alone would show the first code for every status).
+const EXAMPLE_CODES: Record<number, ErrorCode> = {
+  400: 'invalid_json', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 409: 'invalid_state', 410: 'invitation_expired',
+  413: 'payload_too_large', 415: 'unsupported_media_type', 422: 'validation_failed', 429: 'rate_limited', 500: 'internal_error',
+  503: 'rates_unavailable',
+};
+
+function errorExample(status: number) {
+  const code = EXAMPLE_CODES[status] ?? 'internal_error';
+  const details = status === 422 ? { details: [{ path: 'currency', message: 'Unknown currency: use an ISO 4217 code in upper case, such as USD.' }] } : {};
+  return { error: { code, message: ERROR_DESCRIPTIONS[status] ?? 'Error.', request_id: 'req_01JD5ZQ5X8Y4V1N2K3M4P5Q6R7', ...details } };
+}
+
 export function errorResponses(statuses: number[]) {
   return Object.fromEntries(
     [...new Set(statuses)].sort().map((status) => [
       status,
-      { description: ERROR_DESCRIPTIONS[status] ?? 'Error.', content: { 'application/json': { schema: ErrorSchema } } },
+      {
+        description: ERROR_DESCRIPTIONS[status] ?? 'Error.',
+        content: { 'application/json': { schema: ErrorSchema, example: errorExample(status) } },
+      },
     ]),
   );
 }
@@ -86,7 +103,8 @@ export function defineRoute<R extends RouteConfig>(
     in: 'header' as const,
     required: mode === 'required',
     description: 'Makes a retry safe: the same key and body within 24 hours replays the first answer with `Idempotent-Replayed: true`; the same key with another body is 422 `idempotency_key_reused`; while the first request runs, 409 `conflict`.',
-    schema: { type: 'string' as const, minLength: 1, maxLength: 255 },
+    // Visible ASCII, as the middleware checks (a header cannot carry more anyway).
+    schema: { type: 'string' as const, minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
   };
   return createRoute({
     ...route,

@@ -1,14 +1,57 @@
-// The response check itself must be able to fail.
+// The response check itself must be able to fail: each rule it enforces is shown failing here.
 import { describe, expect, it } from 'vitest';
-import { checkAgainstDocument, primeContract } from '../helpers/contract';
+import { checkAgainstDocument, matchRoute, primeContract, templatePattern } from '../helpers/contract';
+
+const base = 'https://workspace.test';
+const clientUrl = `${base}/v1/clients/cli_01JD5ZQ5X8Y4V1N2K3M4P5Q6R7`;
+const json = 'application/json';
+const envelope = (code: string) => ({ error: { code, message: 'x', request_id: 'r' } });
 
 describe('responses are checked against /openapi.json', () => {
   it('rejects an undocumented status and a field of the wrong type', async () => {
     await primeContract();
-    const url = 'https://workspace.test/v1/clients/cli_01JD5ZQ5X8Y4V1N2K3M4P5Q6R7';
-    await expect(checkAgainstDocument('GET', url, 418, 'application/json', {})).rejects.toThrow(/does not document/);
-    await expect(checkAgainstDocument('GET', 'https://workspace.test/v1/clients', 200, 'application/json', { data: 'nope', has_more: false, next_cursor: null })).rejects.toThrow(/does not match/);
-    await expect(checkAgainstDocument('GET', url, 404, 'application/json', { error: { code: 'teapot', message: 'x', request_id: 'r' } })).rejects.toThrow(/does not match/);
-    await expect(checkAgainstDocument('GET', url, 404, 'application/json', { error: { code: 'not_found', message: 'x', request_id: 'r' } })).resolves.toBeUndefined();
+    await expect(checkAgainstDocument('GET', clientUrl, 418, json, {})).rejects.toThrow(/does not document/);
+    await expect(checkAgainstDocument('GET', `${base}/v1/clients`, 200, json, { data: 'nope', has_more: false, next_cursor: null })).rejects.toThrow(/does not match/);
+    await expect(checkAgainstDocument('GET', clientUrl, 404, json, envelope('teapot'))).rejects.toThrow(/does not match/);
+    await expect(checkAgainstDocument('GET', clientUrl, 404, json, envelope('not_found'))).resolves.toBeUndefined();
+  });
+
+  it('allows no body on a 204 or a 304, and requires JSON where JSON is declared', async () => {
+    await primeContract();
+    await expect(checkAgainstDocument('DELETE', clientUrl, 204, null, '')).resolves.toBeUndefined();
+    await expect(checkAgainstDocument('DELETE', clientUrl, 204, json, { deleted: true })).rejects.toThrow(/does not declare/);
+    await expect(checkAgainstDocument('GET', `${base}/api/rates?symbols=EUR`, 304, null, '')).resolves.toBeUndefined();
+    await expect(checkAgainstDocument('GET', clientUrl, 404, 'text/plain', 'Not Found')).rejects.toThrow(/declared as JSON/);
+  });
+
+  it('requires the envelope for errors outside the document, and an X-Request-Id everywhere', async () => {
+    await primeContract();
+    await expect(checkAgainstDocument('GET', `${base}/nowhere`, 404, 'text/plain', 'Not Found')).rejects.toThrow(/envelope/);
+    await expect(checkAgainstDocument('PUT', `${base}/health`, 404, json, envelope('not_found'))).resolves.toBeUndefined();
+    await expect(checkAgainstDocument('GET', `${base}/docs`, 200, 'text/html', '<html>')).resolves.toBeUndefined();
+    await expect(checkAgainstDocument('GET', `${base}/health`, 200, json, { status: 'ok', version: '1' }, new Headers())).rejects.toThrow(/X-Request-Id/);
+  });
+
+  it('refuses money beyond 2^53, which a JSON client would round', async () => {
+    await primeContract();
+    const page = { data: [], has_more: false, next_cursor: null };
+    await expect(checkAgainstDocument('GET', `${base}/v1/clients`, 200, json, page)).resolves.toBeUndefined();
+    const dashboardUrl = `${base}/api/workflow/dashboard`;
+    const money = { invoiced: 2 ** 60, collected: 0, outstanding: 0, overdue: 0, expenses: 0, profit: 0 };
+    const dashboard = {
+      currency: 'USD', period: { from: '2026-01-01', to: '2026-11-22' }, totals: money,
+      counts: { clients: 0, active_projects: 0, invoices: { draft: 0, open: 0, paid: 0, void: 0, overdue: 0 } },
+      by_currency: [], rates: { as_of: null, stale: false }, activity: [],
+    };
+    await expect(checkAgainstDocument('GET', dashboardUrl, 200, json, dashboard)).rejects.toThrow(/beyond 2\^53/);
+  });
+
+  it('matches ids to path templates, a literal segment first', async () => {
+    expect(templatePattern('/v1/invoices/{id}/send').test('/v1/invoices/inv_01JD5ZQ5X8Y4V1N2K3M4P5Q6R7/send')).toBe(true);
+    expect(templatePattern('/v1/invoices/{id}').test('/v1/invoices/inv_1/send')).toBe(false);
+    expect(templatePattern('/v1/invoices/{id}').test('/v1/invoices/')).toBe(false);
+    expect(await matchRoute('/v1/remit/transfers/trf_01JD5ZQ5X8Y4V1N2K3M4P5Q6R7/cancel')).toBe('/v1/remit/transfers/{id}/cancel');
+    expect(await matchRoute('/v1/remit/transfer')).toBe('/v1/remit/transfer');
+    expect(await matchRoute('/api/keys/not-an-id')).toBe('/api/keys/{id}');
   });
 });

@@ -33,8 +33,10 @@ export async function checkDocsInBrowser(base, executablePath) {
     const shown = (await status.innerText()).trim();
     if (shown !== '200') throw new Error(`"Try it out" on /health showed ${shown}`);
 
+    // The operation as a reader sees it after Execute: the request, and the live 200 under it.
     const screenshot = join(tmpdir(), 'workspace-docs.png');
-    await page.screenshot({ path: screenshot, fullPage: false });
+    await status.scrollIntoViewIfNeeded();
+    await health.screenshot({ path: screenshot });
     const foreign = requested.filter((url) => !url.startsWith(base) && !url.startsWith('data:') && !url.startsWith('blob:'));
     if (foreign.length) throw new Error(`/docs requested other hosts: ${foreign.join(', ')}`);
     console.log(`e2e: /docs rendered ${operations} operations, made ${requested.length} requests (all to ${base}), "Try it out" on /health showed 200; screenshot ${screenshot}`);

@@ -1,51 +1,85 @@
 // Every response a test receives is checked against /openapi.json: the operation must document the
-// status, and a JSON body must match the schema declared for it. An undocumented status or a field
-// of the wrong type fails the test that made the request.
+// status, and a JSON body must match the schema declared for it. An undocumented status, a body
+// where none is declared (204, 304), a field of the wrong type, or a number too large to be exact
+// in JSON fails the test that made the request. Responses outside the document (unknown routes)
+// must still be the error envelope when they are errors.
 import { Validator } from '@cfworker/json-schema';
 import { exports } from 'cloudflare:workers';
 
 type Schema = Record<string, unknown>;
 type Operation = { responses: Record<string, { content?: { 'application/json'?: { schema: Schema } } }> };
 type Document = { paths: Record<string, Record<string, Operation>>; components: Record<string, unknown> };
+type Route = { path: string; pattern: RegExp; literals: number };
 
-let documentPromise: Promise<{ doc: Document; routes: { pattern: RegExp; path: string }[] }> | undefined;
+// Loaded once per test file (each file has its own module graph in the pool), through the worker.
+let documentPromise: Promise<{ doc: Document; routes: Route[] }> | undefined;
 const validators = new Map<string, Validator>();
 
 function load() {
   documentPromise ??= (async () => {
     const res = await exports.default.fetch(new Request('https://workspace.test/openapi.json'));
+    if (res.status !== 200) throw new Error(`/openapi.json answered ${res.status}`);
     const doc = (await res.json()) as Document;
-    const routes = Object.keys(doc.paths).map((path) => ({ path, pattern: templatePattern(path) }));
+    const routes = Object.keys(doc.paths).map((path) => ({ path, pattern: templatePattern(path), literals: literalSegments(path) }));
+    // A literal segment beats a template: /v1/things/export must not be read as /v1/things/{id}.
+    routes.sort((a, b) => b.literals - a.literals);
     return { doc, routes };
   })();
   return documentPromise;
 }
 
-/** /v1/clients/{id} → ^/v1/clients/[^/]+$ */
-function templatePattern(path: string): RegExp {
-  const segments = path.split('/').map((segment) => (/^\{.+\}$/.test(segment) ? '[^/]+' : segment.replace(/[.*+?^$()|[\]\\]/g, '\\$&')));
+const isTemplate = (segment: string) => /^\{[^/]+\}$/.test(segment);
+const literalSegments = (path: string) => path.split('/').filter((s) => s && !isTemplate(s)).length;
+
+/** /v1/clients/{id} → ^/v1/clients/[^/]+$ (a template segment is one non-empty path segment). */
+export function templatePattern(path: string): RegExp {
+  const segments = path.split('/').map((segment) => (isTemplate(segment) ? '[^/]+' : segment.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&')));
   return new RegExp(`^${segments.join('/')}$`);
 }
 
-/** Throws when the response breaks the document; returns quietly for pages outside it (/docs). */
-export async function checkAgainstDocument(method: string, url: string, status: number, contentType: string | null, body: unknown) {
-  const { doc, routes } = await load();
+/** The documented path template a concrete path falls under, if any. */
+export async function matchRoute(path: string): Promise<string | undefined> {
+  const { routes } = await load();
+  return routes.find((r) => r.pattern.test(path))?.path;
+}
+
+const ENVELOPE = { $ref: '#/components/schemas/Error' };
+
+/** Throws when the response breaks the document. */
+export async function checkAgainstDocument(
+  method: string,
+  url: string,
+  status: number,
+  contentType: string | null,
+  body: unknown,
+  headers?: Headers,
+) {
+  const { doc } = await load();
+  if (headers && !headers.get('X-Request-Id')) throw new Error(`${method} ${url} ${status} has no X-Request-Id`);
   const path = new URL(url).pathname;
-  const route = routes.find((r) => r.pattern.test(path));
-  const operation = route ? doc.paths[route.path]![method.toLowerCase()] : undefined;
+  const template = await matchRoute(path);
+  const operation = template ? doc.paths[template]![method.toLowerCase()] : undefined;
   if (!operation) {
-    // Unknown routes and methods answer the error envelope; anything else here is not an API route.
-    if (status === 404 && contentType?.includes('application/json')) return validate('Error', { $ref: '#/components/schemas/Error' }, body);
+    // Not an operation of the document: /docs and its script are pages; anything else that fails
+    // (an unknown route or method, a body refused before routing) must be the envelope.
+    if (status >= 400) {
+      if (!contentType?.includes('application/json')) throw new Error(`${method} ${path} answered ${status} without the JSON error envelope`);
+      validate(`envelope ${status}`, ENVELOPE, body);
+    }
     return;
   }
+  const label = `${method} ${template}`;
   const declared = operation.responses[String(status)] ?? operation.responses.default;
-  if (!declared) throw new Error(`${method} ${route!.path} answered ${status}, which /openapi.json does not document`);
+  if (!declared) throw new Error(`${label} answered ${status}, which /openapi.json does not document (documented: ${Object.keys(operation.responses).join(', ')})\n${JSON.stringify(body).slice(0, 500)}`);
   const schema = declared.content?.['application/json']?.schema;
   if (!schema) {
-    if (body !== '' && body !== undefined) throw new Error(`${method} ${route!.path} ${status} has a body the document does not declare`);
+    if (body !== '' && body !== undefined && body !== null) throw new Error(`${label} ${status} has a body the document does not declare`);
     return;
   }
-  validate(`${method} ${route!.path} ${status}`, schema, body);
+  if (!contentType?.includes('application/json')) throw new Error(`${label} ${status} is declared as JSON but came as ${contentType ?? 'no content type'}`);
+  validate(`${label} ${status}`, schema, body);
+  const unsafe = unsafeNumbers(body);
+  if (unsafe.length) throw new Error(`${label} ${status} has numbers beyond 2^53, which JSON clients cannot read exactly: ${unsafe.slice(0, 3).join(', ')}`);
 }
 
 function validate(key: string, schema: Schema, body: unknown) {
@@ -59,6 +93,14 @@ function validate(key: string, schema: Schema, body: unknown) {
     const errors = result.errors.slice(0, 5).map((e) => `${e.instanceLocation}: ${e.error}`).join('; ');
     throw new Error(`Response to ${key} does not match /openapi.json: ${errors}\n${JSON.stringify(body).slice(0, 500)}`);
   }
+}
+
+/** Paths of numbers a JSON client would round (money must be exact). */
+function unsafeNumbers(value: unknown, at = ''): string[] {
+  if (typeof value === 'number') return Number.isSafeInteger(value) || !Number.isInteger(value) ? [] : [`${at || '/'}=${value}`];
+  if (Array.isArray(value)) return value.flatMap((v, i) => unsafeNumbers(v, `${at}/${i}`));
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => unsafeNumbers(v, `${at}/${k}`));
+  return [];
 }
 
 let components: unknown;

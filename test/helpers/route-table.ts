@@ -2,14 +2,17 @@
 // route added later is covered without anyone remembering to add it here.
 import { call } from './api';
 
+export type Parameter = { name: string; in: 'path' | 'query' | 'header' | 'cookie'; required?: boolean; schema?: Record<string, any> };
+
 export type Route = {
   method: string;
   path: string;
   operation: {
+    operationId?: string;
     security?: unknown[];
-    parameters?: { name: string; in: string; schema?: { pattern?: string; enum?: string[] } }[];
+    parameters?: Parameter[];
     requestBody?: { content: { 'application/json': { schema: Record<string, unknown> } } };
-    responses: Record<string, unknown>;
+    responses: Record<string, any>;
   };
 };
 
@@ -22,13 +25,37 @@ export async function routeTable(): Promise<{ routes: Route[]; doc: any }> {
   return { routes, doc };
 }
 
+export const label = (route: Route) => `${route.method} ${route.path}`;
 export const isPublic = (route: Route) => Array.isArray(route.operation.security) && route.operation.security.length === 0;
 export const isAdmin = (route: Route) => JSON.stringify(route.operation.security ?? []).includes('AdminToken');
+export const parametersIn = (route: Route, where: Parameter['in']) => (route.operation.parameters ?? []).filter((p) => p.in === where);
+export const takesId = (route: Route) => parametersIn(route, 'path').length > 0;
 
-/** The id prefix a path's {id} takes (cli, prj, …), read from the parameter's pattern. */
+/** The id prefix (cli, prj, …) a parameter takes, read from its pattern; null for free text. */
+export const paramPrefix = (param: Parameter): string | null => param.schema?.pattern?.match(/^\^([a-z]+)_/)?.[1] ?? null;
+
+/**
+ * The id prefix of the record the route acts on (its last path parameter). A path parameter
+ * without an id pattern is reported as "?name", which no factory has, so it fails loudly.
+ */
 export function idPrefix(route: Route): string | null {
-  const param = route.operation.parameters?.find((p) => p.in === 'path' && p.name === 'id');
-  return param?.schema?.pattern?.match(/^\^([a-z]+)_/)?.[1] ?? null;
+  const last = parametersIn(route, 'path').at(-1);
+  return last ? (paramPrefix(last) ?? `?${last.name}`) : null;
 }
 
-export const fill = (path: string, id: string) => path.replace('{id}', id);
+// Lone surrogates cannot be URL-encoded; they are sent as U+FFFD, as a browser would.
+const wellFormed = (s: string) => s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+
+/** The path with its template parameters filled in (one value for all, or by name), URL-encoded. */
+export function fill(path: string, values: Record<string, string> | string): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(wellFormed(typeof values === 'string' ? values : (values[name] ?? ''))));
+}
+
+/** The success statuses (2xx) the operation documents. */
+export const successStatuses = (route: Route) => Object.keys(route.operation.responses).filter((s) => /^2\d\d$/.test(s)).map(Number);
+
+/** The operation that reads one record of the kind a route acts on: GET on the path up to its id. */
+export function readRouteFor(route: Route, routes: Route[]): Route | undefined {
+  const itemPath = route.path.slice(0, route.path.lastIndexOf('}') + 1);
+  return routes.find((r) => r.method === 'GET' && r.path === itemPath);
+}

@@ -1,0 +1,61 @@
+// One way to make a record of every kind, keyed by the id prefix its routes take in /openapi.json
+// (cli, prj, inv, …). The isolation matrix and the contract fuzzer walk the route table and look
+// the prefix up here, so a route for a new kind of record fails both until a factory is added:
+// that is the reminder, on purpose.
+//
+// `states` lists ways to make the record in each state worth reaching; the first is the freshly
+// created one, which its owner may still edit and delete. Actions (send, pay, void, cancel) are
+// tried on every state. `settle` finishes the background work a new record starts (a queue
+// message), for tests that compare a record before and after.
+import { call } from './api';
+import { createClient, createInvoice, createProject, createSentInvoice } from './factories';
+import { sendTransfer } from './transfers';
+import { deliver } from './worker';
+
+export type RecordKind = {
+  states: ((key: string) => Promise<string>)[];
+  settle?: (id: string) => Promise<void>;
+};
+
+const created = (what: string, res: { status: number; body: any }) => {
+  if (res.status >= 300) throw new Error(`Could not create ${what}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+  return res.body.id as string;
+};
+
+export const recordKinds: Record<string, RecordKind> = {
+  cli: { states: [async (key) => (await createClient(key)).id] },
+  prj: { states: [async (key) => (await createProject(key)).id] },
+  inv: {
+    states: [
+      async (key) => (await createInvoice(key)).id, // draft
+      async (key) => (await createSentInvoice(key)).id, // open
+    ],
+  },
+  exp: {
+    states: [async (key) => created('an expense', await call('POST', '/api/workflow/expenses', { key, body: { category: 'software', amount: 4_900, vendor: 'Tools Inc.' } }))],
+  },
+  gig: {
+    states: [
+      async (key) =>
+        created('a gig', await call('POST', '/v1/gigs', { key, body: { title: 'Landing page', description: 'One page, responsive.', budget_type: 'fixed', budget_min: 50_000, budget_max: 90_000 } })),
+    ],
+  },
+  // The quote needs rates in the cache (putRates) first.
+  trf: {
+    states: [async (key) => (await sendTransfer(key)).id],
+    settle: async (id) => void (await deliver('workspace-transfers', [{ id: `settle-${id}`, body: { transfer_id: id } }])),
+  },
+  sug: {
+    states: [async (key) => created('a suggestion', await call('POST', '/v1/ai/suggest', { key, body: { task: 'Plan a website relaunch' } }))],
+    settle: async (id) => void (await deliver('workspace-suggestions', [{ id: `settle-${id}`, body: { suggestion_id: id } }])),
+  },
+  key: { states: [async (key) => created('an API key', await call('POST', '/api/keys', { key, body: { name: 'spare' } }))] },
+};
+
+export function recordKind(prefix: string, where: string): RecordKind {
+  const kind = recordKinds[prefix];
+  if (!kind?.states.length) {
+    throw new Error(`No factory for records with ids "${prefix}_…" (${where}). Add one to recordKinds in test/helpers/records.ts.`);
+  }
+  return kind;
+}
