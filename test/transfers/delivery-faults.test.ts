@@ -87,7 +87,7 @@ async function simulate(schedule: Schedule) {
   let crashes = 0;
   for (let step = 0; step < 300 && (queue.length || deadLetters.length); step++) {
     if (deadLetters.length) {
-      await consumeTransferDeadLetters(toBatch(`${QUEUE}-dlq`, deadLetters.splice(0)), env);
+      await consumeTransferDeadLetters(toBatch(`${QUEUE}-dlq`, deadLetters.splice(0)), env, ledger.provider);
       continue;
     }
     const visible = queue.filter((m) => m.visibleAt <= now);
@@ -184,12 +184,10 @@ describe('transfers under duplicate delivery and crashing consumers', () => {
     );
   }, 120_000);
 
-  // Known defect, kept visible: once consumers have died often enough (three deaths can do it, as
-  // lease waits also count as attempts), the retries run out and the dead-letter consumer marks the
-  // transfer failed, "no money was sent", although the provider had paid it. dead-letter.ts should
-  // ask the provider (by the transfer id, its idempotency key) before failing a transfer that
-  // reached `processing`. When that is fixed this test passes, vitest says so: then drop `.fails`.
-  it.fails('never marks failed a transfer the provider paid', async () => {
+  // Once consumers have died often enough (three deaths can do it, as lease waits also count as
+  // attempts), the message reaches the dead-letter queue after the provider has paid. The
+  // dead-letter consumer must ask the provider before failing a transfer that reached processing.
+  it('never marks failed a transfer the provider paid', async () => {
     const always = { atPayout: 1, afterPaying: true };
     const schedule: Schedule = { transfers: 1, duplicates: [0], batchSizes: [1], crashes: [always], order: [0], maxCrashes: MAX_RETRIES + 1 };
     expectFailedOnlyIfUnpaid(await simulate(schedule), 'every consumer dies right after paying');
