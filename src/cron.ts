@@ -1,5 +1,6 @@
 // What the cron trigger runs. Each task is independent: one failing does not stop the others.
 import { purgeExpiredIdempotencyKeys } from './middleware/idempotency';
+import { purgeOldEvents } from './modules/events/service';
 import { refreshRates } from './modules/rates/refresh';
 import { sweepStrandedTransfers } from './modules/transfers/sweep';
 
@@ -9,6 +10,7 @@ export const cronTasks: CronTask[] = [
   { name: 'refresh-rates', run: async (env) => void (await refreshRates(env)) },
   { name: 'sweep-stranded-transfers', run: async (env) => void (await sweepStrandedTransfers(env)) },
   { name: 'purge-idempotency-keys', run: purgeExpiredIdempotencyKeys },
+  { name: 'purge-old-events', run: async (env) => void (await purgeOldEvents(env)) },
 ];
 
 export async function runCron(env: Env): Promise<void> {

@@ -1,11 +1,12 @@
 // The Hono environment of the app: bindings from `wrangler types` (worker-configuration.d.ts)
 // and the values middleware puts on the context.
-export type Caller = { userId: string; keyId: string };
+import type { ServiceContext } from './lib/context';
 
 export type AppEnv = {
   Bindings: Env;
   Variables: {
     requestId: string;
-    caller: Caller;
+    /** Set by requireKey on every keyed route: the workspace, the user and their role. */
+    ctx: ServiceContext;
   };
 };

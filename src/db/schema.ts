@@ -1,9 +1,15 @@
 // The database, as drizzle sees it: the source of truth for migrations (`npm run db:generate`).
 // Money columns are integers in the currency's minor unit. Timestamps are RFC 3339 strings with
 // milliseconds; calendar dates are YYYY-MM-DD strings, so both sort and compare as text.
-// Every user-owned table leads its indexes with user_id: each query filters by owner first.
+// Records belong to a workspace: every such table leads its indexes with workspace_id, since each
+// query filters by workspace first. `user_id` on a record says which user made it.
 import { sql } from 'drizzle-orm';
-import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { type AnySQLiteColumn, check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+// The workspace a record belongs to. Migration 0006 added it to tables that already had rows, as a
+// nullable column (SQLite cannot add a NOT NULL reference), backfilled every row and every write
+// sets it; so the schema, and the types drizzle derives from it, treat it as NOT NULL.
+const workspaceColumn = () => text('workspace_id').notNull().references((): AnySQLiteColumn => workspaces.id, { onDelete: 'cascade' });
 
 const timestamps = {
   createdAt: text('created_at').notNull(),
@@ -14,16 +20,55 @@ export const users = sqliteTable('users', {
   id: text('id').primaryKey(),
   email: text('email').notNull().unique(),
   name: text('name').notNull(),
-  // The last default invoice number handed out (INV-000001 is 1); bumped in the same batch as the insert.
+  // Before workspaces: the user's invoice counter. Migration 0006 carried it over to the personal
+  // workspace (workspaces.invoice_seq); nothing reads it since.
   invoiceSeq: integer('invoice_seq').notNull().default(0),
   createdAt: text('created_at').notNull(),
 });
+
+export const workspaces = sqliteTable(
+  'workspaces',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    // Set on the one personal workspace each user gets at signup; null on the ones made later.
+    personalUserId: text('personal_user_id').unique().references(() => users.id, { onDelete: 'cascade' }),
+    // The last default invoice number handed out (prefix + 000001 is 1); bumped in the same batch as the insert.
+    invoiceSeq: integer('invoice_seq').notNull().default(0),
+    invoicePrefix: text('invoice_prefix').notNull().default('INV-'),
+    timeZone: text('time_zone').notNull().default('UTC'),
+    locale: text('locale').notNull().default('en-US'),
+    // JSON {legal_name, email, address:{…}, tax_id}, or null while unset.
+    issuer: text('issuer'),
+    paymentInstructions: text('payment_instructions'),
+    remindersEnabled: integer('reminders_enabled', { mode: 'boolean' }).notNull().default(false),
+    // JSON array of whole days after the due date, e.g. [3,10].
+    reminderDays: text('reminder_days').notNull().default('[3,10]'),
+    ...timestamps,
+  },
+);
+
+export const ROLES = ['viewer', 'member', 'admin', 'owner'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const memberships = sqliteTable(
+  'memberships',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: ROLES }).notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('memberships_workspace_user_uq').on(t.workspaceId, t.userId), index('memberships_user_idx').on(t.userId)],
+);
 
 export const apiKeys = sqliteTable(
   'api_keys',
   {
     id: text('id').primaryKey(),
     userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceColumn(),
     name: text('name').notNull(),
     prefix: text('prefix').notNull(),
     // SHA-256 of the whole key, hex. The key itself is never stored.
@@ -57,13 +102,21 @@ export const invitations = sqliteTable('invitations', {
   createdAt: text('created_at').notNull(),
   acceptedAt: text('accepted_at'),
   acceptedBy: text('accepted_by').references(() => users.id, { onDelete: 'set null' }),
-});
+  // signup: a new person (user + personal workspace); recovery: a new owner key for an existing
+  // account's personal workspace; workspace: a membership in workspace_id with role.
+  kind: text('kind', { enum: ['signup', 'recovery', 'workspace'] }).notNull().default('signup'),
+  workspaceId: text('workspace_id').references(() => workspaces.id, { onDelete: 'cascade' }),
+  role: text('role', { enum: ROLES }),
+  invitedBy: text('invited_by').references(() => users.id, { onDelete: 'set null' }),
+  withdrawnAt: text('withdrawn_at'),
+}, (t) => [index('invitations_workspace_idx').on(t.workspaceId, t.id)]);
 
 export const clients = sqliteTable(
   'clients',
   {
     id: text('id').primaryKey(),
     userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceColumn(),
     name: text('name').notNull(),
     email: text('email'),
     company: text('company'),
@@ -80,7 +133,7 @@ export const clients = sqliteTable(
     status: text('status', { enum: ['active', 'archived'] }).notNull().default('active'),
     ...timestamps,
   },
-  (t) => [index('clients_user_idx').on(t.userId, t.id), index('clients_user_status_idx').on(t.userId, t.status, t.id)],
+  (t) => [index('clients_workspace_idx').on(t.workspaceId, t.id), index('clients_workspace_status_idx').on(t.workspaceId, t.status, t.id)],
 );
 
 export const projects = sqliteTable(
@@ -88,6 +141,7 @@ export const projects = sqliteTable(
   {
     id: text('id').primaryKey(),
     userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceColumn(),
     clientId: text('client_id').references(() => clients.id, { onDelete: 'set null' }),
     name: text('name').notNull(),
     description: text('description'),
@@ -100,9 +154,9 @@ export const projects = sqliteTable(
     ...timestamps,
   },
   (t) => [
-    index('projects_user_idx').on(t.userId, t.id),
-    index('projects_user_status_idx').on(t.userId, t.status, t.id),
-    index('projects_user_client_idx').on(t.userId, t.clientId, t.id),
+    index('projects_workspace_idx').on(t.workspaceId, t.id),
+    index('projects_workspace_status_idx').on(t.workspaceId, t.status, t.id),
+    index('projects_workspace_client_idx').on(t.workspaceId, t.clientId, t.id),
     check('projects_budget_nonneg', sql`${t.budget} IS NULL OR ${t.budget} >= 0`),
     check('projects_rate_nonneg', sql`${t.hourlyRate} IS NULL OR ${t.hourlyRate} >= 0`),
   ],
@@ -113,6 +167,7 @@ export const invoices = sqliteTable(
   {
     id: text('id').primaryKey(),
     userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceColumn(),
     number: text('number').notNull(),
     status: text('status', { enum: ['draft', 'open', 'paid', 'void'] }).notNull().default('draft'),
     // RESTRICT: a client or project with invoices cannot be deleted (the API answers 409 first).
@@ -132,54 +187,54 @@ export const invoices = sqliteTable(
     ...timestamps,
   },
   (t) => [
-    uniqueIndex('invoices_user_number_uq').on(t.userId, t.number),
-    index('invoices_user_idx').on(t.userId, t.id),
-    index('invoices_user_status_idx').on(t.userId, t.status, t.id),
-    index('invoices_user_status_due_idx').on(t.userId, t.status, t.dueDate),
+    uniqueIndex('invoices_workspace_number_uq').on(t.workspaceId, t.number),
+    index('invoices_workspace_idx').on(t.workspaceId, t.id),
+    index('invoices_workspace_status_idx').on(t.workspaceId, t.status, t.id),
+    index('invoices_workspace_status_due_idx').on(t.workspaceId, t.status, t.dueDate),
     // Covering indexes for the dashboard's aggregates: the sums are read from the index alone.
-    index('invoices_user_issue_totals_idx').on(t.userId, t.issueDate, t.status, t.currency, t.total),
-    index('invoices_user_open_due_idx').on(t.userId, t.status, t.currency, t.dueDate, t.total, t.amountPaid),
-    index('invoices_user_client_idx').on(t.userId, t.clientId, t.id),
-    index('invoices_user_project_idx').on(t.userId, t.projectId, t.id),
+    index('invoices_workspace_issue_totals_idx').on(t.workspaceId, t.issueDate, t.status, t.currency, t.total),
+    index('invoices_workspace_open_due_idx').on(t.workspaceId, t.status, t.currency, t.dueDate, t.total, t.amountPaid),
+    index('invoices_workspace_client_idx').on(t.workspaceId, t.clientId, t.id),
+    index('invoices_workspace_project_idx').on(t.workspaceId, t.projectId, t.id),
     check('invoices_amounts_valid', sql`${t.subtotal} >= 0 AND ${t.tax} >= 0 AND ${t.total} = ${t.subtotal} + ${t.tax}`),
     check('invoices_paid_within_total', sql`${t.amountPaid} >= 0 AND ${t.amountPaid} <= ${t.total}`),
     check('invoices_dates_ordered', sql`${t.dueDate} >= ${t.issueDate}`),
   ],
 );
 
-// How many invoices each user has in each status, kept by triggers on invoices (migration 0004),
+// How many invoices each workspace has in each status, kept by triggers on invoices (migration 0006),
 // so the dashboard's counts cost the same at a hundred invoices or a hundred thousand.
 export const invoiceStatusCounts = sqliteTable(
-  'invoice_status_counts',
+  'workspace_invoice_status_counts',
   {
-    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    workspaceId: text('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
     status: text('status', { enum: ['draft', 'open', 'paid', 'void'] }).notNull(),
     count: integer('count').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.status] })],
+  (t) => [primaryKey({ columns: [t.workspaceId, t.status] })],
 );
 
-// Monthly sums per currency, kept by triggers (migration 0005), so the dashboard reads a period's
+// Monthly sums per currency and workspace, kept by triggers (migration 0006), so the dashboard reads a period's
 // whole months from here and only its partial months from the rows: constant cost at any size.
 // month is YYYY-MM; amounts are minor units of currency.
 const monthly = (name: string, amount: string) =>
   sqliteTable(
     name,
     {
-      userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+      workspaceId: text('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
       month: text('month').notNull(),
       currency: text('currency').notNull(),
       amount: integer(amount).notNull().default(0),
     },
-    (t) => [primaryKey({ columns: [t.userId, t.month, t.currency] })],
+    (t) => [primaryKey({ columns: [t.workspaceId, t.month, t.currency] })],
   );
 
 /** Totals of open and paid invoices by issue month. */
-export const invoiceMonthlyTotals = monthly('invoice_monthly_totals', 'invoiced');
+export const invoiceMonthlyTotals = monthly('workspace_invoice_monthly_totals', 'invoiced');
 /** Payments by the month they were paid on. */
-export const paymentMonthlyTotals = monthly('payment_monthly_totals', 'collected');
+export const paymentMonthlyTotals = monthly('workspace_payment_monthly_totals', 'collected');
 /** Expenses by the month they were incurred. */
-export const expenseMonthlyTotals = monthly('expense_monthly_totals', 'spent');
+export const expenseMonthlyTotals = monthly('workspace_expense_monthly_totals', 'spent');
 
 export const invoiceLineItems = sqliteTable(
   'invoice_line_items',
@@ -204,6 +259,7 @@ export const payments = sqliteTable(
   {
     id: text('id').primaryKey(),
     userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceColumn(),
     invoiceId: text('invoice_id').notNull().references(() => invoices.id, { onDelete: 'cascade' }),
     amount: integer('amount').notNull(),
     currency: text('currency').notNull(),
@@ -213,7 +269,7 @@ export const payments = sqliteTable(
     createdAt: text('created_at').notNull(),
   },
   (t) => [
-    index('payments_user_paid_on_idx').on(t.userId, t.paidOn, t.currency, t.amount),
+    index('payments_workspace_paid_on_idx').on(t.workspaceId, t.paidOn, t.currency, t.amount),
     index('payments_invoice_idx').on(t.invoiceId),
     check('payments_amount_positive', sql`${t.amount} > 0`),
   ],
@@ -224,6 +280,7 @@ export const expenses = sqliteTable(
   {
     id: text('id').primaryKey(),
     userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceColumn(),
     projectId: text('project_id').references(() => projects.id, { onDelete: 'restrict' }),
     category: text('category').notNull(),
     description: text('description'),
@@ -235,13 +292,39 @@ export const expenses = sqliteTable(
     ...timestamps,
   },
   (t) => [
-    index('expenses_user_idx').on(t.userId, t.id),
-    index('expenses_user_incurred_idx').on(t.userId, t.incurredOn, t.currency, t.amount),
-    index('expenses_user_project_idx').on(t.userId, t.projectId, t.id),
+    index('expenses_workspace_idx').on(t.workspaceId, t.id),
+    index('expenses_workspace_incurred_idx').on(t.workspaceId, t.incurredOn, t.currency, t.amount),
+    index('expenses_workspace_project_idx').on(t.workspaceId, t.projectId, t.id),
     check('expenses_amount_positive', sql`${t.amount} > 0`),
   ],
 );
 
+// One event per change, written in the same batch as the change (modules/events/record.ts): the
+// activity feed, and what webhooks and reminders read. `data` is JSON {object, previous_attributes?};
+// `summary` is the one line the dashboard shows.
+export const events = sqliteTable(
+  'events',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    actorType: text('actor_type', { enum: ['user', 'system', 'operator'] }).notNull(),
+    actorId: text('actor_id'),
+    actorName: text('actor_name').notNull(),
+    objectId: text('object_id').notNull(),
+    summary: text('summary').notNull(),
+    data: text('data').notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [
+    index('events_workspace_idx').on(t.workspaceId, t.id),
+    index('events_workspace_type_idx').on(t.workspaceId, t.type, t.id),
+    index('events_created_idx').on(t.createdAt),
+  ],
+);
+
+// Before workspaces, the dashboard's feed. Migration 0006 copied every row into events; nothing
+// writes here any more. Kept, not dropped: migrations only add.
 export const activities = sqliteTable(
   'activities',
   {
@@ -255,10 +338,12 @@ export const activities = sqliteTable(
   (t) => [index('activities_user_idx').on(t.userId, t.id)],
 );
 
-// One row per (caller, Idempotency-Key): the first request's fingerprint and, once it finished, its answer.
+// One row per (workspace, user, Idempotency-Key): the first request's fingerprint and, once it
+// finished, its answer. Scoped by workspace, so a key reused in another workspace is a new request.
 export const idempotencyKeys = sqliteTable(
-  'idempotency_keys',
+  'idempotency_requests',
   {
+    workspaceId: text('workspace_id').notNull(),
     userId: text('user_id').notNull(),
     key: text('key').notNull(),
     method: text('method').notNull(),
@@ -272,7 +357,7 @@ export const idempotencyKeys = sqliteTable(
     createdAt: text('created_at').notNull(),
     expiresAt: text('expires_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.key] }), index('idempotency_expires_idx').on(t.expiresAt)],
+  (t) => [primaryKey({ columns: [t.workspaceId, t.userId, t.key] }), index('idempotency_requests_expires_idx').on(t.expiresAt)],
 );
 
 export const gigs = sqliteTable(
@@ -282,6 +367,7 @@ export const gigs = sqliteTable(
     rowid: integer('rowid').primaryKey({ autoIncrement: true }),
     id: text('id').notNull().unique(),
     userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceColumn(),
     posterName: text('poster_name').notNull(),
     title: text('title').notNull(),
     description: text('description').notNull(),
@@ -299,7 +385,7 @@ export const gigs = sqliteTable(
   },
   (t) => [
     index('gigs_status_idx').on(t.status, t.id),
-    index('gigs_user_idx').on(t.userId, t.id),
+    index('gigs_workspace_idx').on(t.workspaceId, t.id),
     check('gigs_budget_ordered', sql`${t.budgetMin} >= 0 AND ${t.budgetMin} <= ${t.budgetMax}`),
   ],
 );
@@ -309,6 +395,7 @@ export const transfers = sqliteTable(
   {
     id: text('id').primaryKey(),
     userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceColumn(),
     status: text('status', { enum: ['pending', 'processing', 'completed', 'failed', 'cancelled'] }).notNull(),
     sourceCurrency: text('source_currency').notNull(),
     sourceAmount: integer('source_amount').notNull(),
@@ -332,7 +419,7 @@ export const transfers = sqliteTable(
     ...timestamps,
   },
   (t) => [
-    index('transfers_user_idx').on(t.userId, t.id),
+    index('transfers_workspace_idx').on(t.workspaceId, t.id),
     index('transfers_status_updated_idx').on(t.status, t.updatedAt),
     check('transfers_amounts_valid', sql`${t.sourceAmount} > 0 AND ${t.fee} >= 0 AND ${t.targetAmount} >= 0`),
   ],
@@ -343,6 +430,7 @@ export const suggestions = sqliteTable(
   {
     id: text('id').primaryKey(),
     userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceColumn(),
     kind: text('kind', { enum: ['plan', 'estimate', 'pricing', 'message'] }).notNull(),
     task: text('task').notNull(),
     projectId: text('project_id'),
@@ -354,5 +442,5 @@ export const suggestions = sqliteTable(
     createdAt: text('created_at').notNull(),
     completedAt: text('completed_at'),
   },
-  (t) => [index('suggestions_user_idx').on(t.userId, t.id)],
+  (t) => [index('suggestions_workspace_idx').on(t.workspaceId, t.id)],
 );

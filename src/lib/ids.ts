@@ -15,6 +15,9 @@ export const ID_PREFIXES = {
   transfer: 'trf',
   suggestion: 'sug',
   activity: 'act',
+  workspace: 'wsp',
+  membership: 'mem',
+  event: 'evt',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

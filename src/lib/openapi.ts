@@ -2,7 +2,8 @@
 // so /openapi.json describes each failure a client can meet, not just the happy path.
 import { createRoute, type RouteConfig, type z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import { requireAdmin, requireKey } from '../middleware/auth';
+import { requireAdmin, requireKey, requireRole } from '../middleware/auth';
+import type { Role } from './context';
 import { idempotency, type IdempotencyMode } from '../middleware/idempotency';
 import { apiRateLimit } from '../middleware/rate-limit';
 import type { ErrorCode } from '../errors';
@@ -11,7 +12,7 @@ import { ErrorSchema } from './schemas';
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Malformed JSON (`invalid_json`) or a missing `Idempotency-Key` where one is required.',
   401: 'No API key, an unknown or revoked key, or a malformed `Authorization` header (`unauthorized`).',
-  403: 'A valid key where it is not allowed (`forbidden`).',
+  403: 'A valid key where it is not allowed: an admin route, or a role below the one the operation needs (`forbidden`; the message names the role).',
   404: 'No such record, or one that belongs to someone else (`not_found`).',
   409: 'The record\'s state or a uniqueness rule does not allow this (`invalid_state`, `conflict`).',
   410: 'Gone (`invitation_expired`).',
@@ -60,25 +61,46 @@ export const jsonBody = <T extends z.ZodType>(schema: T) => ({
 
 export const noContent = { description: 'Done; no body.' };
 
-type Access = 'public' | 'user' | 'admin';
 
-const ACCESS_MIDDLEWARE: Record<Access, MiddlewareHandler[]> = {
-  public: [],
-  user: [requireKey, apiRateLimit],
-  admin: [requireAdmin],
+/** Who may call an operation. A keyed route must name the lowest role that may: `any` admits
+ *  every member (account routes), `viewer` and up are the workspace roles of §9. */
+export type AccessRule = { access: 'public' | 'admin'; role?: never } | { access: 'user'; role: Role | 'any' };
+
+/** The role as the document states it (`x-required-role`). */
+const requiredRole = (rule: AccessRule) => (rule.access === 'user' ? rule.role : rule.access === 'admin' ? 'operator' : 'public');
+
+const ROLE_SENTENCES: Record<string, string> = {
+  public: 'Public: no key needed.',
+  operator: 'Needs the operator\'s `ADMIN_TOKEN`.',
+  any: 'Any member of the workspace may call this.',
+  viewer: 'Needs the `viewer` role or higher in the key\'s workspace.',
+  member: 'Needs the `member` role or higher in the key\'s workspace.',
+  admin: 'Needs the `admin` role or higher in the key\'s workspace.',
+  owner: 'Needs the `owner` role in the key\'s workspace.',
 };
 
+function accessMiddleware(rule: AccessRule): MiddlewareHandler[] {
+  if (rule.access === 'public') return [];
+  if (rule.access === 'admin') return [requireAdmin];
+  // 401, then 403 for the role, before the rate limit counts the request or anything reads it.
+  const role = rule.role as Role | 'any';
+  return role === 'any' || role === 'viewer' ? [requireKey, apiRateLimit] : [requireKey, requireRole(role), apiRateLimit];
+}
+
 /**
- * createRoute plus what every operation shares. Access: `user` routes authenticate the key and
- * rate-limit it before anything else runs, `admin` routes need ADMIN_TOKEN. Errors documented:
+ * createRoute plus what every operation shares. Access: `user` routes authenticate the key, check
+ * the role the route names (`role`, required) and rate-limit before anything else runs; `admin`
+ * routes need ADMIN_TOKEN. The role is stated in the document as `x-required-role` and in words. Errors documented:
  * 500 always; 401/429 with a key (403 for admin); 400/413/415 on any non-GET; 422 with a body or a query;
  * 404 with path ids; `errors` adds the operation's own. Keyed POSTs take `Idempotency-Key`
  * (`idempotency: 'required'` for money-moving ones).
  */
 export function defineRoute<R extends RouteConfig>(
-  config: R & { access: Access; errors?: number[]; idempotency?: IdempotencyMode },
+  config: R & AccessRule & { errors?: number[]; idempotency?: IdempotencyMode },
 ) {
-  const { access, errors: ownErrors = [], idempotency: idempotencyMode, ...route } = config;
+  const { access, role: _role, errors: ownErrors = [], idempotency: idempotencyMode, ...route } = config;
+  const rule = { access, role: _role } as AccessRule;
+  const roleNeeded = requiredRole(rule);
   const errors = [...ownErrors];
   const extra: MiddlewareHandler[] = route.middleware ? ([route.middleware].flat() as MiddlewareHandler[]) : [];
   // Every keyed POST honours Idempotency-Key; money-moving ones require it.
@@ -91,7 +113,7 @@ export function defineRoute<R extends RouteConfig>(
   }
   const statuses = [500, ...errors];
   if (access !== 'public') statuses.push(401, 429);
-  if (access === 'admin') statuses.push(403);
+  if (access === 'admin' || (access === 'user' && roleNeeded !== 'any' && roleNeeded !== 'viewer')) statuses.push(403);
   // Any body sent to a non-GET route is read, so even a body-less action can answer 400/413/415.
   if (route.method !== 'get') statuses.push(400, 413, 415);
   if (route.request?.body) statuses.push(422);
@@ -109,8 +131,10 @@ export function defineRoute<R extends RouteConfig>(
   return createRoute({
     ...route,
     ...(idempotent ? { parameters: [...((route as { parameters?: unknown[] }).parameters ?? []), idempotencyHeader] } : {}),
-    middleware: [...ACCESS_MIDDLEWARE[access], ...extra],
+    middleware: [...accessMiddleware(rule), ...extra],
     security,
+    'x-required-role': roleNeeded,
+    description: [route.description, ROLE_SENTENCES[roleNeeded]].filter(Boolean).join('\n\n'),
     responses: { ...errorResponses(statuses), ...route.responses },
   } as unknown as R) as R;
 }

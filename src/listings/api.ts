@@ -3,6 +3,7 @@ import { createRouter } from '../lib/router';
 import { accountRoutes, adminRoutes, publicAccessRoutes } from '../modules/access/routes';
 import { clientRoutes } from '../modules/clients/routes';
 import { dashboardRoutes } from '../modules/dashboard/routes';
+import { eventRoutes } from '../modules/events/routes';
 import { expenseRoutes } from '../modules/expenses/routes';
 import { invoiceRoutes } from '../modules/invoices/routes';
 import { projectRoutes } from '../modules/projects/routes';
@@ -20,4 +21,5 @@ export const apiListing = createRouter()
   .route('/admin', adminRoutes)
   .route('/', accountRoutes)
   .route('/workflow', workflow)
-  .route('/', rateRoutes);
+  .route('/', rateRoutes)
+  .route('/', eventRoutes);

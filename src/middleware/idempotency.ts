@@ -1,6 +1,6 @@
 // Idempotency-Key on POST: a retry with the same key and the same request replays the first answer
 // (with `Idempotent-Replayed: true`) instead of doing the work twice; the same key with another
-// request is a 422; a retry while the first is still running is a 409. Keys are per caller and kept
+// request is a 422; a retry while the first is still running is a 409. Keys are per user and workspace, kept
 // 24 hours. A first attempt that ended in a 5xx is forgotten, so it can be retried for real.
 import { and, eq, lt } from 'drizzle-orm';
 import type { Context } from 'hono';
@@ -18,6 +18,10 @@ const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 const REPLAYED_HEADERS = ['Location'];
 
 type StoredResponse = { headers: Record<string, string>; body: string };
+type Scope = { workspaceId: string; userId: string };
+
+const ofKey = (scope: Scope, key: string) =>
+  and(eq(idempotencyKeys.workspaceId, scope.workspaceId), eq(idempotencyKeys.userId, scope.userId), eq(idempotencyKeys.key, key));
 
 export type IdempotencyMode = 'optional' | 'required';
 
@@ -37,40 +41,41 @@ export function idempotency(mode: IdempotencyMode) {
     }
 
     const db = createDb(c.env.DB);
-    const { userId } = c.get('caller');
+    const { workspaceId, userId } = c.get('ctx');
+    const scope: Scope = { workspaceId, userId };
     const fingerprint = await sha256Hex(`${c.req.method} ${c.req.path}\n${JSON.stringify(await c.req.json())}`);
-    const claimed = await claim(db, userId, key, c, fingerprint);
+    const claimed = await claim(db, scope, key, c, fingerprint);
     if (claimed !== true) return claimed;
 
     try {
       await next();
     } catch (err) {
-      await release(db, userId, key);
+      await release(db, scope, key);
       throw err;
     }
     if (c.res.status >= 500) {
-      await release(db, userId, key);
+      await release(db, scope, key);
       return;
     }
     const stored: StoredResponse = { headers: pickHeaders(c.res.headers), body: await c.res.clone().text() };
     await db
       .update(idempotencyKeys)
       .set({ state: 'done', responseStatus: c.res.status, responseBody: JSON.stringify(stored) })
-      .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
+      .where(ofKey(scope, key));
   });
 }
 
 /** true when this request now owns the key; otherwise the response to give (a replay) or a throw. */
-async function claim(db: Db, userId: string, key: string, c: Context<AppEnv>, fingerprint: string): Promise<true | Response> {
+async function claim(db: Db, scope: Scope, key: string, c: Context<AppEnv>, fingerprint: string): Promise<true | Response> {
   const now = new Date();
   // An expired record no longer counts: clear it so the insert below can take the key.
   await db
     .delete(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key), lt(idempotencyKeys.expiresAt, now.toISOString())));
+    .where(and(ofKey(scope, key), lt(idempotencyKeys.expiresAt, now.toISOString())));
   const inserted = await db
     .insert(idempotencyKeys)
     .values({
-      userId,
+      ...scope,
       key,
       method: c.req.method,
       path: c.req.path,
@@ -84,9 +89,9 @@ async function claim(db: Db, userId: string, key: string, c: Context<AppEnv>, fi
   if (inserted.length) return true;
 
   const existing = await db.query.idempotencyKeys.findFirst({
-    where: and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)),
+    where: ofKey(scope, key),
   });
-  if (!existing) return claim(db, userId, key, c, fingerprint); // released meanwhile: try again
+  if (!existing) return claim(db, scope, key, c, fingerprint); // released meanwhile: try again
   if (existing.fingerprint !== fingerprint) {
     throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different request; use a new key for a new request.');
   }
@@ -100,8 +105,8 @@ async function claim(db: Db, userId: string, key: string, c: Context<AppEnv>, fi
   });
 }
 
-async function release(db: Db, userId: string, key: string) {
-  await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
+async function release(db: Db, scope: Scope, key: string) {
+  await db.delete(idempotencyKeys).where(ofKey(scope, key));
 }
 
 function pickHeaders(headers: Headers): Record<string, string> {

@@ -11,7 +11,7 @@ const WINDOW_SECONDS = 60;
 export function rateLimit(pick: (env: Env) => RateLimit, limit: number, scope: string) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const policy = { 'RateLimit-Limit': String(limit), 'RateLimit-Policy': `${limit};w=${WINDOW_SECONDS}` };
-    const { success } = await pick(c.env).limit({ key: `${scope}:${c.get('caller').keyId}` });
+    const { success } = await pick(c.env).limit({ key: `${scope}:${c.get('ctx').keyId}` });
     if (!success) {
       const reset = String(WINDOW_SECONDS - (Math.floor(Date.now() / 1000) % WINDOW_SECONDS));
       throw new ApiError('rate_limited', `Too many requests: at most ${limit} a minute per key.`, undefined, {

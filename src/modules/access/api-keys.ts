@@ -1,10 +1,12 @@
 // API keys: `wsk_` + 43 characters of base64url randomness, shown once and stored as a SHA-256 hash.
-// Lookups are cached in this isolate for 30 s; revoking drops the entry here at once, and other
-// isolates forget it within 30 s (the contract promises 60 s everywhere).
+// A key belongs to one user and acts in one workspace, with the role its user has there.
+// Lookups are cached in this isolate for 30 s; revoking a key, or removing or changing a member,
+// drops the entries here at once, and other isolates forget them within 30 s (the contract
+// promises 60 s everywhere).
 import { and, desc, eq, isNull, lt } from 'drizzle-orm';
-import { apiKeys } from '../../db/schema';
-import type { Caller } from '../../env';
+import { apiKeys, memberships, users, type Role } from '../../db/schema';
 import { notFound } from '../../errors';
+import { inWorkspace, type ServiceContext } from '../../lib/context';
 import { sha256Hex, randomToken } from '../../lib/crypto';
 import type { Db } from '../../lib/db';
 import { newId } from '../../lib/ids';
@@ -14,7 +16,10 @@ export const KEY_PREFIX = 'wsk_';
 export const KEY_PATTERN = /^wsk_[A-Za-z0-9_-]{32,128}$/;
 const CACHE_TTL_MS = 30_000;
 
-type CachedKey = { caller: Caller | null; expires: number };
+/** Who a presented key stands for. */
+export type KeyPrincipal = { keyId: string; userId: string; userName: string; workspaceId: string; role: Role };
+
+type CachedKey = { principal: KeyPrincipal | null; expires: number };
 const cache = new Map<string, CachedKey>();
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
@@ -23,16 +28,18 @@ export const serializeKey = (row: ApiKeyRow) => ({
   id: row.id,
   name: row.name,
   prefix: row.prefix,
+  workspace_id: row.workspaceId,
   created_at: row.createdAt,
   revoked_at: row.revokedAt,
 });
 
 /** A new key's secret, its hash, and the row to insert (the caller decides how to write it). */
-export async function mintKey(userId: string, name: string) {
+export async function mintKey(userId: string, workspaceId: string, name: string) {
   const key = KEY_PREFIX + randomToken(32);
   const row: ApiKeyRow = {
     id: newId('key'),
     userId,
+    workspaceId,
     name,
     prefix: key.slice(0, 12),
     keyHash: await sha256Hex(key),
@@ -42,17 +49,19 @@ export async function mintKey(userId: string, name: string) {
   return { key, row };
 }
 
-export async function createKey(db: Db, userId: string, name: string) {
-  const { key, row } = await mintKey(userId, name);
-  await db.insert(apiKeys).values(row);
+/** A new key for the caller, acting in the caller's workspace. */
+export async function createKey(ctx: ServiceContext, name: string) {
+  const { key, row } = await mintKey(ctx.userId, ctx.workspaceId, name);
+  await ctx.db.insert(apiKeys).values(row);
   return { ...serializeKey(row), key };
 }
 
-export async function listKeys(db: Db, userId: string, limit: number, beforeId?: string) {
-  return db
+/** The caller's own keys in the caller's workspace. */
+export async function listKeys(ctx: ServiceContext, limit: number, beforeId?: string) {
+  return ctx.db
     .select()
     .from(apiKeys)
-    .where(and(eq(apiKeys.userId, userId), beforeId ? lt(apiKeys.id, beforeId) : undefined))
+    .where(and(eq(apiKeys.userId, ctx.userId), inWorkspace(ctx, apiKeys), beforeId ? lt(apiKeys.id, beforeId) : undefined))
     .orderBy(desc(apiKeys.id))
     .limit(limit + 1);
 }
@@ -74,20 +83,31 @@ export async function revokeKey(db: Db, userId: string, keyId: string): Promise<
   cache.delete(row.keyHash);
 }
 
-/** The caller a presented key belongs to, or null for an unknown or revoked key. */
-export async function authenticateKey(db: Db, key: string): Promise<Caller | null> {
+/** The principal a presented key stands for, or null for an unknown or revoked key, or one whose
+ *  user is no longer a member of the key's workspace. One query: key, membership and name together. */
+export async function authenticateKey(db: Db, key: string): Promise<KeyPrincipal | null> {
   const hash = await sha256Hex(key);
   const now = Date.now();
   const hit = cache.get(hash);
-  if (hit && hit.expires > now) return hit.caller;
+  if (hit && hit.expires > now) return hit.principal;
 
   const row = await db
-    .select({ id: apiKeys.id, userId: apiKeys.userId, revokedAt: apiKeys.revokedAt })
+    .select({ keyId: apiKeys.id, userId: apiKeys.userId, userName: users.name, workspaceId: memberships.workspaceId, role: memberships.role })
     .from(apiKeys)
-    .where(eq(apiKeys.keyHash, hash))
+    .innerJoin(memberships, and(eq(memberships.workspaceId, apiKeys.workspaceId), eq(memberships.userId, apiKeys.userId)))
+    .innerJoin(users, eq(users.id, apiKeys.userId))
+    .where(and(eq(apiKeys.keyHash, hash), isNull(apiKeys.revokedAt)))
     .get();
-  const caller = row && !row.revokedAt ? { userId: row.userId, keyId: row.id } : null;
-  cache.set(hash, { caller, expires: now + CACHE_TTL_MS });
+  const principal = row ?? null;
+  cache.set(hash, { principal, expires: now + CACHE_TTL_MS });
   if (cache.size > 10_000) cache.delete(cache.keys().next().value!);
-  return caller;
+  return principal;
+}
+
+/** Forget cached lookups for one member of a workspace (removed, or their role changed), so the
+ *  change holds at once on this isolate. */
+export function forgetMemberKeys(workspaceId: string, userId: string): void {
+  for (const [hash, entry] of cache) {
+    if (entry.principal?.workspaceId === workspaceId && entry.principal.userId === userId) cache.delete(hash);
+  }
 }

@@ -45,8 +45,11 @@ export async function acceptInvitation(db: Db, d1: D1Database, kv: KVNamespace, 
   if (invitation.expiresAt <= now) throw expired();
 
   const userId = newId('user');
-  const { key, row: keyRow } = await mintKey(userId, 'Default key');
+  // The personal workspace and the user share a ULID (usr_X, wsp_X), as migration 0006 made them.
+  const workspaceId = `wsp_${userId.slice(4)}`;
+  const { key, row: keyRow } = await mintKey(userId, workspaceId, 'Default key');
   const stillOpen = 'SELECT 1 FROM invitations WHERE id = ?1 AND accepted_at IS NULL AND expires_at > ?2';
+  const userMade = 'EXISTS (SELECT 1 FROM invitations WHERE id = ?1 AND accepted_by = ?3)';
   let results: D1Result[];
   try {
     results = await d1.batch([
@@ -57,8 +60,14 @@ export async function acceptInvitation(db: Db, d1: D1Database, kv: KVNamespace, 
         .prepare('UPDATE invitations SET accepted_at = ?2, accepted_by = ?3 WHERE id = ?1 AND accepted_at IS NULL AND expires_at > ?2 AND EXISTS (SELECT 1 FROM users WHERE id = ?3)')
         .bind(invitation.id, now, userId),
       d1
-        .prepare('INSERT INTO api_keys (id, user_id, name, prefix, key_hash, created_at) SELECT ?2, ?3, ?4, ?5, ?6, ?7 WHERE EXISTS (SELECT 1 FROM invitations WHERE id = ?1 AND accepted_by = ?3)')
-        .bind(invitation.id, keyRow.id, userId, keyRow.name, keyRow.prefix, keyRow.keyHash, keyRow.createdAt),
+        .prepare(`INSERT INTO workspaces (id, name, personal_user_id, created_at, updated_at) SELECT ?4, ?5, ?3, ?2, ?2 WHERE ${userMade}`)
+        .bind(invitation.id, now, userId, workspaceId, input.name),
+      d1
+        .prepare(`INSERT INTO memberships (id, workspace_id, user_id, role, created_at) SELECT ?4, ?5, ?3, 'owner', ?2 WHERE ${userMade}`)
+        .bind(invitation.id, now, userId, `mem_${userId.slice(4)}`, workspaceId),
+      d1
+        .prepare(`INSERT INTO api_keys (id, user_id, workspace_id, name, prefix, key_hash, created_at) SELECT ?2, ?3, ?4, ?5, ?6, ?7, ?8 WHERE ${userMade}`)
+        .bind(invitation.id, keyRow.id, userId, workspaceId, keyRow.name, keyRow.prefix, keyRow.keyHash, keyRow.createdAt),
       d1
         .prepare("UPDATE waitlist SET status = 'joined', updated_at = ?2 WHERE email = ?3 AND EXISTS (SELECT 1 FROM users WHERE id = ?1)")
         .bind(userId, now, invitation.email),
@@ -78,7 +87,8 @@ export async function acceptInvitation(db: Db, d1: D1Database, kv: KVNamespace, 
   const user = await db.query.users.findFirst({ where: eq(users.id, userId) });
   return {
     user: serializeUser(user!),
-    api_key: { id: keyRow.id, name: keyRow.name, prefix: keyRow.prefix, created_at: keyRow.createdAt, key },
+    workspace: { id: workspaceId, name: input.name, role: 'owner' as const },
+    api_key: { id: keyRow.id, name: keyRow.name, prefix: keyRow.prefix, workspace_id: workspaceId, created_at: keyRow.createdAt, key },
   };
 }
 

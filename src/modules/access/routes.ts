@@ -74,19 +74,19 @@ export const adminRoutes = createRouter()
 export const accountRoutes = createRouter()
   .openapi(
     defineRoute({
-      method: 'get', path: '/me', tags, access: 'user',
+      method: 'get', path: '/me', tags, access: 'user', role: 'any',
       summary: 'The caller',
       responses: { 200: jsonContent(S.User, 'The user the key belongs to.') },
     }),
     async (c) => {
-      const user = await createDb(c.env.DB).query.users.findFirst({ where: eq(users.id, c.get('caller').userId) });
+      const user = await createDb(c.env.DB).query.users.findFirst({ where: eq(users.id, c.get('ctx').userId) });
       if (!user) throw notFound('User');
       return c.json(serializeUser(user), 200);
     },
   )
   .openapi(
     defineRoute({
-      method: 'get', path: '/keys', tags, access: 'user',
+      method: 'get', path: '/keys', tags, access: 'user', role: 'any',
       summary: 'List API keys',
       description: 'Never shows a secret. Revoked keys are listed with `revoked_at`.',
       request: { query: listQuery },
@@ -94,30 +94,30 @@ export const accountRoutes = createRouter()
     }),
     async (c) => {
       const { limit, cursor } = c.req.valid('query');
-      const rows = await listKeys(createDb(c.env.DB), c.get('caller').userId, limit, decodeCursor(cursor, 'key'));
+      const rows = await listKeys(c.get('ctx'), limit, decodeCursor(cursor, 'key'));
       return c.json(toPage(rows, limit, serializeKey), 200);
     },
   )
   .openapi(
     defineRoute({
-      method: 'post', path: '/keys', tags, access: 'user',
+      method: 'post', path: '/keys', tags, access: 'user', role: 'any',
       summary: 'Create an API key',
       description: 'The secret `key` is in this response only; it is stored as a hash.',
       request: { body: jsonBody(S.CreateKeyBody) },
       responses: { 201: jsonContent(S.NewApiKey, 'The new key, secret included.') },
     }),
-    async (c) => c.json(await createKey(createDb(c.env.DB), c.get('caller').userId, c.req.valid('json').name), 201),
+    async (c) => c.json(await createKey(c.get('ctx'), c.req.valid('json').name), 201),
   )
   .openapi(
     defineRoute({
-      method: 'delete', path: '/keys/{id}', tags, access: 'user',
+      method: 'delete', path: '/keys/{id}', tags, access: 'user', role: 'any',
       summary: 'Revoke an API key',
       description: 'The key stops working at once on the machine that revoked it and within 60 seconds everywhere.',
       request: { params: idParams('key') },
       responses: { 204: noContent },
     }),
     async (c) => {
-      await revokeKey(createDb(c.env.DB), c.get('caller').userId, c.req.valid('param').id);
+      await revokeKey(createDb(c.env.DB), c.get('ctx').userId, c.req.valid('param').id);
       return c.body(null, 204);
     },
   );

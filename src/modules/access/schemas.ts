@@ -63,6 +63,7 @@ export const ApiKey = z
     id: idSchema('key'),
     name: z.string(),
     prefix: z.string().openapi({ description: 'The first characters of the key, to recognise it.', example: 'wsk_Ab3dE5gH' }),
+    workspace_id: idSchema('workspace').openapi({ description: 'The workspace the key acts in.' }),
     created_at: timestampSchema,
     revoked_at: timestampSchema.nullable(),
   })
@@ -72,8 +73,14 @@ export const NewApiKey = ApiKey.extend({
   key: z.string().openapi({ description: 'The secret. Shown only in this response; store it now.' }),
 }).openapi('NewApiKey');
 
+export const RoleSchema = z.enum(['viewer', 'member', 'admin', 'owner']).openapi('Role');
+
+export const WorkspaceRef = z
+  .object({ id: idSchema('workspace'), name: z.string(), role: RoleSchema })
+  .openapi('WorkspaceRef');
+
 export const AcceptedInvitation = z
-  .object({ user: User, api_key: NewApiKey.omit({ revoked_at: true }) })
+  .object({ user: User, workspace: WorkspaceRef, api_key: NewApiKey.omit({ revoked_at: true }) })
   .openapi('AcceptedInvitation');
 
 export const CreateKeyBody = z.strictObject({ name: text(100).min(1) }).openapi('CreateApiKey');

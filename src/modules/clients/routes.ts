@@ -1,5 +1,4 @@
 // Clients, mounted under /api/workflow and /v1 alike.
-import { createDb } from '../../lib/db';
 import { defineRoute, jsonBody, jsonContent, noContent } from '../../lib/openapi';
 import { decodeCursor, toPage } from '../../lib/pagination';
 import { createRouter } from '../../lib/router';
@@ -13,58 +12,58 @@ const params = idParams('client');
 export const clientRoutes = createRouter()
   .openapi(
     defineRoute({
-      method: 'get', path: '/clients', tags, access: 'user',
+      method: 'get', path: '/clients', tags, access: 'user', role: 'viewer',
       summary: 'List clients',
       request: { query: S.ClientQuery },
       responses: { 200: jsonContent(S.ClientPage, 'A page of clients, newest first.') },
     }),
     async (c) => {
       const query = c.req.valid('query');
-      const rows = await listClients(createDb(c.env.DB), c.get('caller').userId, { ...query, beforeId: decodeCursor(query.cursor, 'client') });
+      const rows = await listClients(c.get('ctx'), { ...query, beforeId: decodeCursor(query.cursor, 'client') });
       return c.json(toPage(rows, query.limit, serializeClient), 200);
     },
   )
   .openapi(
     defineRoute({
-      method: 'post', path: '/clients', tags, access: 'user',
+      method: 'post', path: '/clients', tags, access: 'user', role: 'member',
       summary: 'Create a client',
       request: { body: jsonBody(S.CreateClientBody) },
       responses: { 201: jsonContent(S.Client, 'The new client.') },
     }),
-    async (c) => c.json(serializeClient(await createClient(createDb(c.env.DB), c.get('caller').userId, c.req.valid('json'))), 201),
+    async (c) => c.json(serializeClient(await createClient(c.get('ctx'), c.req.valid('json'))), 201),
   )
   .openapi(
     defineRoute({
-      method: 'get', path: '/clients/{id}', tags, access: 'user',
+      method: 'get', path: '/clients/{id}', tags, access: 'user', role: 'viewer',
       summary: 'Get a client',
       request: { params },
       responses: { 200: jsonContent(S.Client, 'The client.') },
     }),
-    async (c) => c.json(serializeClient(await getClient(createDb(c.env.DB), c.get('caller').userId, c.req.valid('param').id)), 200),
+    async (c) => c.json(serializeClient(await getClient(c.get('ctx'), c.req.valid('param').id)), 200),
   )
   .openapi(
     defineRoute({
-      method: 'patch', path: '/clients/{id}', tags, access: 'user',
+      method: 'patch', path: '/clients/{id}', tags, access: 'user', role: 'member',
       summary: 'Update a client',
       description: 'Only the fields sent change. `address`, when sent, replaces the whole address.',
       request: { params, body: jsonBody(S.UpdateClientBody) },
       responses: { 200: jsonContent(S.Client, 'The updated client.') },
     }),
     async (c) => {
-      const row = await updateClient(createDb(c.env.DB), c.get('caller').userId, c.req.valid('param').id, c.req.valid('json'));
+      const row = await updateClient(c.get('ctx'), c.req.valid('param').id, c.req.valid('json'));
       return c.json(serializeClient(row), 200);
     },
   )
   .openapi(
     defineRoute({
-      method: 'delete', path: '/clients/{id}', tags, access: 'user', errors: [409],
+      method: 'delete', path: '/clients/{id}', tags, access: 'user', role: 'member', errors: [409],
       summary: 'Delete a client',
       description: '409 `conflict` while invoices reference the client; archive it instead. Its projects stay, without a client.',
       request: { params },
       responses: { 204: noContent },
     }),
     async (c) => {
-      await deleteClient(createDb(c.env.DB), c.get('caller').userId, c.req.valid('param').id);
+      await deleteClient(c.get('ctx'), c.req.valid('param').id);
       return c.body(null, 204);
     },
   );

@@ -1,10 +1,13 @@
-// Clients: the people and companies a user bills. Every query filters by owner.
+// Clients: the people and companies a workspace bills. Every query is scoped to the workspace, and
+// every change writes its event in the same batch.
 import { and, desc, eq, lt, notExists, or, sql } from 'drizzle-orm';
 import { clients, invoices } from '../../db/schema';
 import { ApiError, notFound } from '../../errors';
-import type { Db } from '../../lib/db';
+import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
+import { changedRows, retryOnRace } from '../../lib/guarded-write';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
+import { changedAttributes, recordEvent } from '../events/record';
 import type { ClientFilter, CreateClientInput, UpdateClientInput } from './schemas';
 
 export type ClientRow = typeof clients.$inferSelect;
@@ -57,23 +60,26 @@ function toColumns(input: UpdateClientInput): Partial<ClientRow> {
   return columns;
 }
 
-export async function createClient(db: Db, userId: string, input: CreateClientInput): Promise<ClientRow> {
+export async function createClient(ctx: ServiceContext, input: CreateClientInput): Promise<ClientRow> {
   const now = nowIso();
-  const [row] = await db
-    .insert(clients)
-    .values({ currency: 'USD', ...toColumns(input), name: input.name, id: newId('client'), userId, createdAt: now, updatedAt: now })
-    .returning();
-  return row!;
+  const row: ClientRow = {
+    id: newId('client'), userId: ctx.userId, workspaceId: ctx.workspaceId, name: input.name, email: null, company: null,
+    phone: null, addressLine1: null, addressLine2: null, addressCity: null, addressRegion: null, addressPostalCode: null,
+    addressCountry: null, currency: 'USD', taxId: null, notes: null, status: 'active', createdAt: now, updatedAt: now,
+    ...toColumns(input),
+  };
+  await ctx.db.batch([ctx.db.insert(clients).values(row), recordEvent(ctx, 'client.created', serializeClient(row))]);
+  return row;
 }
 
-export async function listClients(db: Db, userId: string, filter: ClientFilter & { beforeId?: string }) {
+export async function listClients(ctx: WorkspaceContext, filter: ClientFilter & { beforeId?: string }) {
   const pattern = filter.q ? `%${escapeLike(filter.q)}%` : undefined;
-  return db
+  return ctx.db
     .select()
     .from(clients)
     .where(
       and(
-        eq(clients.userId, userId),
+        inWorkspace(ctx, clients),
         filter.status ? eq(clients.status, filter.status) : undefined,
         pattern ? or(sql`${clients.name} LIKE ${pattern} ESCAPE '\\'`, sql`${clients.email} LIKE ${pattern} ESCAPE '\\'`) : undefined,
         filter.beforeId ? lt(clients.id, filter.beforeId) : undefined,
@@ -83,36 +89,47 @@ export async function listClients(db: Db, userId: string, filter: ClientFilter &
     .limit(filter.limit + 1);
 }
 
-export async function getClient(db: Db, userId: string, id: string): Promise<ClientRow> {
-  const row = await db.query.clients.findFirst({ where: and(eq(clients.id, id), eq(clients.userId, userId)) });
+export async function getClient(ctx: WorkspaceContext, id: string): Promise<ClientRow> {
+  const row = await ctx.db.query.clients.findFirst({ where: and(eq(clients.id, id), inWorkspace(ctx, clients)) });
   if (!row) throw notFound('Client');
   return row;
 }
 
-export async function updateClient(db: Db, userId: string, id: string, input: UpdateClientInput): Promise<ClientRow> {
-  const [row] = await db
-    .update(clients)
-    .set({ ...toColumns(input), updatedAt: nowIso() })
-    .where(and(eq(clients.id, id), eq(clients.userId, userId)))
-    .returning();
-  if (!row) throw notFound('Client');
-  return row;
+export async function updateClient(ctx: ServiceContext, id: string, input: UpdateClientInput): Promise<ClientRow> {
+  return retryOnRace('client', async () => {
+    const before = await getClient(ctx, id);
+    const after: ClientRow = { ...before, ...toColumns(input), updatedAt: nowIso() };
+    const [updated] = await ctx.db.batch([
+      ctx.db
+        .update(clients)
+        .set({ ...toColumns(input), updatedAt: after.updatedAt })
+        .where(and(eq(clients.id, id), inWorkspace(ctx, clients), eq(clients.updatedAt, before.updatedAt))),
+      recordEvent(ctx, 'client.updated', serializeClient(after), {
+        previous: changedAttributes(serializeClient(before), serializeClient(after)),
+        ifChanged: true,
+      }),
+    ]);
+    return changedRows(updated) > 0 ? after : undefined;
+  });
 }
 
-export async function deleteClient(db: Db, userId: string, id: string): Promise<void> {
+export async function deleteClient(ctx: ServiceContext, id: string): Promise<void> {
+  const before = await getClient(ctx, id);
   // One guarded statement, so an invoice created meanwhile cannot slip in between check and delete.
-  const deleted = await db
-    .delete(clients)
-    .where(
-      and(
-        eq(clients.id, id),
-        eq(clients.userId, userId),
-        notExists(db.select({ one: sql`1` }).from(invoices).where(eq(invoices.clientId, id))),
+  const [deleted] = await ctx.db.batch([
+    ctx.db
+      .delete(clients)
+      .where(
+        and(
+          eq(clients.id, id),
+          inWorkspace(ctx, clients),
+          notExists(ctx.db.select({ one: sql`1` }).from(invoices).where(eq(invoices.clientId, id))),
+        ),
       ),
-    )
-    .returning({ id: clients.id });
-  if (deleted.length) return;
-  await getClient(db, userId, id);
+    recordEvent(ctx, 'client.deleted', serializeClient(before), { ifChanged: true }),
+  ]);
+  if (changedRows(deleted) > 0) return;
+  await getClient(ctx, id); // 404 if it went meanwhile
   throw new ApiError('conflict', 'This client has invoices; archive it instead (PATCH status "archived").');
 }
 

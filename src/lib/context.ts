@@ -1,0 +1,40 @@
+// What every service verb is handed: the database, the bindings, the workspace it acts in and who
+// is acting. Built once per request by the auth middleware (`c.get('ctx')`), or by a cron or queue
+// job with a `system` actor. Services never see Hono and never take a bare user id.
+import { eq } from 'drizzle-orm';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { ROLES, type Role } from '../db/schema';
+import { createDb, type Db } from './db';
+
+export { ROLES, type Role };
+
+/** Who did it: a user with a key, the worker's own job, or the operator's admin token (§9). */
+export type Actor =
+  | { type: 'user'; id: string; name: string }
+  | { type: 'system'; id: null; name: string }
+  | { type: 'operator'; id: null; name: string };
+
+/** Enough to read and write one workspace's records and their events. */
+export type WorkspaceContext = { db: Db; env: Env; workspaceId: string; actor: Actor };
+
+/** A request made with an API key: the key's user, acting in the key's workspace with their role there. */
+export type ServiceContext = WorkspaceContext & {
+  actor: Extract<Actor, { type: 'user' }>;
+  userId: string;
+  keyId: string;
+  role: Role;
+};
+
+/** The context a cron or queue job acts in: `job` names it in the events it writes (e.g. `transfers`). */
+export function systemContext(env: Env, workspaceId: string, job: string): WorkspaceContext {
+  return { db: createDb(env.DB), env, workspaceId, actor: { type: 'system', id: null, name: job } };
+}
+
+/** Roles from lowest to highest; each can do everything the ones below it can. */
+export const roleRank = (role: Role): number => ROLES.indexOf(role);
+
+export const hasRole = (role: Role, needed: Role): boolean => roleRank(role) >= roleRank(needed);
+
+/** The condition every query on a workspace's records starts with. */
+export const inWorkspace = (ctx: Pick<WorkspaceContext, 'workspaceId'>, table: { workspaceId: SQLiteColumn }) =>
+  eq(table.workspaceId, ctx.workspaceId);

@@ -1,0 +1,60 @@
+// The one event writer. recordEvent returns a statement that is not yet run: the caller puts it in
+// the same db.batch as the change it describes, so the event exists if and only if the change
+// happened (D1 runs a batch as one transaction). After a guarded UPDATE or DELETE, pass
+// `{ ifChanged: true }`: the event is then written only when the statement just before it in the
+// batch changed a row, so a lost race writes neither.
+import { sql } from 'drizzle-orm';
+import { events } from '../../db/schema';
+import type { WorkspaceContext } from '../../lib/context';
+import { newId } from '../../lib/ids';
+import { nowIso } from '../../lib/time';
+import { summarize } from './summary';
+import type { EventObject, EventType } from './types';
+
+export type EventOptions = {
+  /** The changed fields' values before the change (every `*.updated` and `member.role_changed`). */
+  previous?: Record<string, unknown>;
+  /** Write only if the previous statement of the batch changed a row. */
+  ifChanged?: boolean;
+  /** When it happened; now by default. */
+  at?: string;
+};
+
+export function recordEvent(ctx: WorkspaceContext, type: EventType, object: EventObject, options: EventOptions = {}) {
+  const data = JSON.stringify(options.previous ? { object, previous_attributes: options.previous } : { object });
+  const row = {
+    id: newId('event'),
+    workspaceId: ctx.workspaceId,
+    type,
+    actorType: ctx.actor.type,
+    actorId: ctx.actor.id,
+    actorName: ctx.actor.name,
+    objectId: object.id,
+    summary: summarize(type, object),
+    data,
+    createdAt: options.at ?? nowIso(),
+  };
+  if (!options.ifChanged) return ctx.db.insert(events).values(row);
+  // changes() is the row count of the statement just before this one on the same connection: the
+  // guarded write this event describes (rows changed by triggers are not counted in it). The
+  // values are in the table's column order, which INSERT … SELECT fills. (Not db.run(sql`…`):
+  // drizzle 0.45 cannot put a raw statement with parameters in a D1 batch.)
+  return ctx.db.insert(events).select(sql`
+    SELECT ${row.id}, ${row.workspaceId}, ${row.type}, ${row.actorType}, ${row.actorId}, ${row.actorName}, ${row.objectId},
+           ${row.summary}, ${row.data}, ${row.createdAt}
+    WHERE changes() > 0`);
+}
+
+/**
+ * The fields of `after` whose value differs from `before`, with their values before: the
+ * `previous_attributes` of an update. Compared as JSON, so nested objects (an address) count as
+ * one field. `updated_at` is left out: it changes on every update and says nothing.
+ */
+export function changedAttributes(before: Record<string, unknown>, after: Record<string, unknown>): Record<string, unknown> {
+  const previous: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(after)) {
+    if (field === 'updated_at') continue;
+    if (JSON.stringify(before[field]) !== JSON.stringify(value)) previous[field] = before[field] ?? null;
+  }
+  return previous;
+}

@@ -1,0 +1,35 @@
+// The event record (§11), mounted under /api. Any member may read it.
+import { defineRoute, jsonContent } from '../../lib/openapi';
+import { decodeCursor, toPage } from '../../lib/pagination';
+import { createRouter } from '../../lib/router';
+import { idParams } from '../../lib/schemas';
+import * as S from './schemas';
+import { serializeEvent } from './serialize';
+import { getEvent, listEvents } from './service';
+
+const tags = ['Events'];
+
+export const eventRoutes = createRouter()
+  .openapi(
+    defineRoute({
+      method: 'get', path: '/events', tags, access: 'user', role: 'viewer',
+      summary: 'List events',
+      description: 'Every change in the workspace, newest first, kept 30 days. `data.object` is the record as the API returned it after the change.',
+      request: { query: S.EventQuery },
+      responses: { 200: jsonContent(S.EventPage, 'A page of events, newest first.') },
+    }),
+    async (c) => {
+      const query = c.req.valid('query');
+      const rows = await listEvents(c.get('ctx'), { ...query, beforeId: decodeCursor(query.cursor, 'event') });
+      return c.json(toPage(rows, query.limit, serializeEvent), 200);
+    },
+  )
+  .openapi(
+    defineRoute({
+      method: 'get', path: '/events/{id}', tags, access: 'user', role: 'viewer',
+      summary: 'Get an event',
+      request: { params: idParams('event') },
+      responses: { 200: jsonContent(S.Event, 'The event.') },
+    }),
+    async (c) => c.json(serializeEvent(await getEvent(c.get('ctx'), c.req.valid('param').id)), 200),
+  );

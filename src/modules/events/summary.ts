@@ -1,0 +1,36 @@
+// The one line the dashboard's activity shows for an event, written when the event is.
+import type { EventObject, EventType } from './types';
+
+const str = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
+
+/** How a record names itself in a sentence: an invoice by number, a client by name, … */
+function label(type: EventType, object: EventObject): string {
+  const noun = type.slice(0, type.indexOf('.'));
+  switch (noun) {
+    case 'invoice':
+      return `Invoice ${str(object.number) ?? object.id}`;
+    case 'recurring_invoice':
+      return `Recurring invoice ${object.id}`;
+    case 'member':
+      return `Member ${str((object.user as { name?: string } | undefined)?.name) ?? object.id}`;
+    case 'transfer':
+      return `Transfer of ${object.source_amount ?? '?'} ${str(object.source_currency) ?? ''} (minor units)`.replace(' )', ')');
+    case 'expense':
+      return `Expense${str(object.vendor) ? ` at ${str(object.vendor)}` : ''} of ${object.amount ?? '?'} ${str(object.currency) ?? ''} (minor units)`;
+    default:
+      return `${noun[0]!.toUpperCase()}${noun.slice(1)} ${str(object.name) ?? str(object.title) ?? object.id}`;
+  }
+}
+
+const VERBS: Partial<Record<string, string>> = {
+  created: 'created', updated: 'updated', deleted: 'deleted', sent: 'sent', viewed: 'viewed by the client',
+  payment_recorded: 'received a payment', paid: 'paid in full', voided: 'voided', overdue: 'is overdue',
+  processing: 'is processing', completed: 'completed', failed: 'failed', canceled: 'canceled',
+  paused: 'paused', resumed: 'resumed', added: 'added', removed: 'removed', role_changed: 'changed role',
+};
+
+export function summarize(type: EventType, object: EventObject): string {
+  const action = type.slice(type.indexOf('.') + 1);
+  const suffix = type === 'member.role_changed' && str(object.role) ? ` to ${str(object.role)}` : '';
+  return `${label(type, object)} ${VERBS[action] ?? action}${suffix}`;
+}

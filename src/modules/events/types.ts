@@ -1,0 +1,23 @@
+// The closed set of event types (§11). A change writes one of these; webhooks, the dashboard's
+// activity and reminders all read them, so adding a type here is adding it to the contract.
+import { z } from '@hono/zod-openapi';
+
+export const EVENT_TYPES = [
+  'client.created', 'client.updated', 'client.deleted',
+  'project.created', 'project.updated', 'project.deleted',
+  'invoice.created', 'invoice.updated', 'invoice.deleted', 'invoice.sent', 'invoice.viewed',
+  'invoice.payment_recorded', 'invoice.paid', 'invoice.voided', 'invoice.overdue',
+  'expense.created', 'expense.updated', 'expense.deleted',
+  'transfer.created', 'transfer.processing', 'transfer.completed', 'transfer.failed', 'transfer.canceled',
+  'suggestion.completed', 'suggestion.failed',
+  'recurring_invoice.created', 'recurring_invoice.updated', 'recurring_invoice.paused', 'recurring_invoice.resumed',
+  'recurring_invoice.canceled', 'recurring_invoice.completed',
+  'member.added', 'member.removed', 'member.role_changed',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const EventTypeSchema = z.enum(EVENT_TYPES).openapi({ description: 'An event type of §11.', example: 'invoice.paid' });
+
+/** The record as the API returns it: at least its id. */
+export type EventObject = { id: string } & Record<string, unknown>;
