@@ -34,7 +34,7 @@ const thousands = (n) => n.toLocaleString('en-US');
 async function workloads(mf, { small, large, writer }) {
   const sized = async (account, depth) => {
     const size = `${thousands(account.invoices)} invoices`;
-    const deepId = await invoiceIdAtDepth(mf, account.id, depth);
+    const deepId = await invoiceIdAtDepth(mf, account.workspaceId, depth);
     return [
       { name: `GET /v1/invoices (${size})`, path: '/v1/invoices', headers: auth(account), list: true, size: account.invoices, page: 'first' },
       { name: `GET /v1/invoices ${thousands(depth)} deep (${size})`, path: `/v1/invoices?cursor=${cursor(deepId)}`, headers: auth(account), list: true, size: account.invoices, page: 'deep' },
@@ -55,6 +55,8 @@ async function workloads(mf, { small, large, writer }) {
     { name: 'POST /v1/invoices, 5 lines, Idempotency-Key', method: 'POST', path: '/v1/invoices', headers: { ...auth(writer), ...json }, body: invoice, freshHeaders: () => ({ 'idempotency-key': randomUUID() }) },
     { name: 'GET /v1/gigs?q=design (public)', path: '/v1/gigs?q=design' },
     { name: 'GET /api/rates', path: '/api/rates', headers: auth(small) },
+    { name: 'GET /api/events (5,000 events)', path: '/api/events', headers: auth(large), list: true },
+    { name: 'GET /api/events?type=invoice.paid (5,000 events)', path: '/api/events?type=invoice.paid', headers: auth(large), list: true },
   ];
 }
 

@@ -1,6 +1,7 @@
-// `npm run dev`: applies the local migrations, seeds a demo user with a fresh API key (printed),
-// sample clients, projects, invoices and an expense, and a sample exchange-rate snapshot marked source "sample".
-// Safe to run again: records are only added once; each run mints a new demo key.
+// `npm run dev`: applies the local migrations, seeds a demo workspace owned by a demo user, with a
+// second member (role `member`), a fresh API key for each (printed), sample clients, projects,
+// invoices and an expense, and a sample exchange-rate snapshot marked source "sample".
+// Safe to run again: records are only added once; each run mints new demo keys.
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -16,13 +17,19 @@ wrangler('d1', 'migrations', 'apply', 'DB', '--local');
 
 const now = new Date().toISOString();
 const today = now.slice(0, 10);
-const key = `wsk_${randomBytes(32).toString('base64url')}`;
-const keyHash = createHash('sha256').update(key).digest('hex');
+const newKey = () => {
+  const key = `wsk_${randomBytes(32).toString('base64url')}`;
+  return { key, hash: createHash('sha256').update(key).digest('hex'), id: `key_${ulidLike()}` };
+};
+const ownerKey = newKey();
+const memberKey = newKey();
 // Fixed ids keep the seed idempotent (INSERT OR IGNORE); they are valid prefixed ULIDs.
 const fixedId = (prefix, n) => `${prefix}_01JDEM${String(n).padStart(20, '0')}`;
 const ids = {
   user: fixedId('usr', 1),
-  keyId: `key_${ulidLike()}`,
+  member: fixedId('usr', 2),
+  // The personal workspace shares its owner's ULID, as every signup's does.
+  workspace: fixedId('wsp', 1),
   clients: [fixedId('cli', 1), fixedId('cli', 2)],
   projects: [fixedId('prj', 1), fixedId('prj', 2)],
   invoices: [fixedId('inv', 1), fixedId('inv', 2)],
@@ -30,26 +37,40 @@ const ids = {
 const daysAgo = (n) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
 
 const sql = `
-INSERT OR IGNORE INTO users (id, email, name, invoice_seq, created_at) VALUES ('${ids.user}', 'demo@example.com', 'Demo Studio', 0, '${now}');
-INSERT INTO api_keys (id, user_id, name, prefix, key_hash, created_at) VALUES ('${ids.keyId}', '${ids.user}', 'Demo key', '${key.slice(0, 12)}', '${keyHash}', '${now}');
-INSERT OR IGNORE INTO clients (id, user_id, name, email, company, currency, address_country, status, created_at, updated_at) VALUES
-  ('${ids.clients[0]}', '${ids.user}', 'Acme GmbH', 'billing@acme.example', 'Acme GmbH', 'EUR', 'DE', 'active', '${now}', '${now}'),
-  ('${ids.clients[1]}', '${ids.user}', 'Globex Ltd', 'ap@globex.example', 'Globex Ltd', 'GBP', 'GB', 'active', '${now}', '${now}');
-INSERT OR IGNORE INTO projects (id, user_id, client_id, name, description, status, currency, budget, hourly_rate, start_date, created_at, updated_at) VALUES
-  ('${ids.projects[0]}', '${ids.user}', '${ids.clients[0]}', 'Brand refresh', 'Logo, type and colour system', 'active', 'EUR', 1200000, 9500, '${today}', '${now}', '${now}'),
-  ('${ids.projects[1]}', '${ids.user}', '${ids.clients[1]}', 'Checkout rebuild', 'New checkout flow', 'active', 'GBP', 2500000, 11000, '${today}', '${now}', '${now}');
+INSERT OR IGNORE INTO users (id, email, name, invoice_seq, created_at) VALUES
+  ('${ids.user}', 'demo@example.com', 'Demo Studio', 0, '${now}'),
+  ('${ids.member}', 'sam@example.com', 'Sam Rivera', 0, '${now}');
+INSERT OR IGNORE INTO workspaces (id, name, personal_user_id, invoice_seq, time_zone, locale, payment_instructions, created_at, updated_at) VALUES
+  ('${ids.workspace}', 'Demo Studio', '${ids.user}', 2, 'Europe/Berlin', 'en-US', 'Bank transfer to DE89 3704 0044 0532 0130 00', '${now}', '${now}'),
+  ('${fixedId('wsp', 2)}', 'Sam Rivera', '${ids.member}', 0, 'UTC', 'en-US', NULL, '${now}', '${now}');
+INSERT OR IGNORE INTO memberships (id, workspace_id, user_id, role, created_at) VALUES
+  ('${fixedId('mem', 1)}', '${ids.workspace}', '${ids.user}', 'owner', '${now}'),
+  ('${fixedId('mem', 2)}', '${fixedId('wsp', 2)}', '${ids.member}', 'owner', '${now}'),
+  ('${fixedId('mem', 3)}', '${ids.workspace}', '${ids.member}', 'member', '${now}');
+INSERT INTO api_keys (id, user_id, workspace_id, name, prefix, key_hash, created_at) VALUES
+  ('${ownerKey.id}', '${ids.user}', '${ids.workspace}', 'Demo key', '${ownerKey.key.slice(0, 12)}', '${ownerKey.hash}', '${now}'),
+  ('${memberKey.id}', '${ids.member}', '${ids.workspace}', 'Demo key', '${memberKey.key.slice(0, 12)}', '${memberKey.hash}', '${now}');
+INSERT OR IGNORE INTO clients (id, user_id, workspace_id, name, email, company, currency, address_country, status, created_at, updated_at) VALUES
+  ('${ids.clients[0]}', '${ids.user}', '${ids.workspace}', 'Acme GmbH', 'billing@acme.example', 'Acme GmbH', 'EUR', 'DE', 'active', '${now}', '${now}'),
+  ('${ids.clients[1]}', '${ids.user}', '${ids.workspace}', 'Globex Ltd', 'ap@globex.example', 'Globex Ltd', 'GBP', 'GB', 'active', '${now}', '${now}');
+INSERT OR IGNORE INTO projects (id, user_id, workspace_id, client_id, name, description, status, currency, budget, hourly_rate, start_date, created_at, updated_at) VALUES
+  ('${ids.projects[0]}', '${ids.user}', '${ids.workspace}', '${ids.clients[0]}', 'Brand refresh', 'Logo, type and colour system', 'active', 'EUR', 1200000, 9500, '${today}', '${now}', '${now}'),
+  ('${ids.projects[1]}', '${ids.user}', '${ids.workspace}', '${ids.clients[1]}', 'Checkout rebuild', 'New checkout flow', 'active', 'GBP', 2500000, 11000, '${today}', '${now}', '${now}');
 -- Two invoices: EUR 2,280.00 + 19 % VAT, paid; GBP 1,650.00, open and past due.
-INSERT OR IGNORE INTO invoices (id, user_id, number, status, client_id, project_id, currency, issue_date, due_date, subtotal, tax, total, amount_paid, sent_at, paid_at, created_at, updated_at) VALUES
-  ('${ids.invoices[0]}', '${ids.user}', 'INV-000001', 'paid', '${ids.clients[0]}', '${ids.projects[0]}', 'EUR', '${daysAgo(40)}', '${daysAgo(10)}', 228000, 43320, 271320, 271320, '${now}', '${now}', '${now}', '${now}'),
-  ('${ids.invoices[1]}', '${ids.user}', 'INV-000002', 'open', '${ids.clients[1]}', '${ids.projects[1]}', 'GBP', '${daysAgo(35)}', '${daysAgo(5)}', 165000, 0, 165000, 0, '${now}', NULL, '${now}', '${now}');
+INSERT OR IGNORE INTO invoices (id, user_id, workspace_id, number, status, client_id, project_id, currency, issue_date, due_date, subtotal, tax, total, amount_paid, sent_at, paid_at, created_at, updated_at) VALUES
+  ('${ids.invoices[0]}', '${ids.user}', '${ids.workspace}', 'INV-000001', 'paid', '${ids.clients[0]}', '${ids.projects[0]}', 'EUR', '${daysAgo(40)}', '${daysAgo(10)}', 228000, 43320, 271320, 271320, '${now}', '${now}', '${now}', '${now}'),
+  ('${ids.invoices[1]}', '${ids.user}', '${ids.workspace}', 'INV-000002', 'open', '${ids.clients[1]}', '${ids.projects[1]}', 'GBP', '${daysAgo(35)}', '${daysAgo(5)}', 165000, 0, 165000, 0, '${now}', NULL, '${now}', '${now}');
 INSERT OR IGNORE INTO invoice_line_items (id, invoice_id, position, description, quantity_milli, unit_amount, tax_rate_milli, amount, tax) VALUES
   ('${fixedId('li', 1)}', '${ids.invoices[0]}', 0, 'Brand workshop and identity', 24000, 9500, 19000, 228000, 43320),
   ('${fixedId('li', 2)}', '${ids.invoices[1]}', 0, 'Checkout discovery', 15000, 11000, 0, 165000, 0);
-INSERT OR IGNORE INTO payments (id, user_id, invoice_id, amount, currency, paid_on, method, created_at) VALUES
-  ('${fixedId('pay', 1)}', '${ids.user}', '${ids.invoices[0]}', 271320, 'EUR', '${daysAgo(12)}', 'bank_transfer', '${now}');
-INSERT OR IGNORE INTO expenses (id, user_id, project_id, category, description, vendor, amount, currency, incurred_on, billable, created_at, updated_at) VALUES
-  ('${fixedId('exp', 1)}', '${ids.user}', NULL, 'software', 'Design tools', 'Figma', 4500, 'USD', '${daysAgo(20)}', 0, '${now}', '${now}');
-UPDATE users SET invoice_seq = 2 WHERE id = '${ids.user}' AND invoice_seq < 2;
+INSERT OR IGNORE INTO payments (id, user_id, workspace_id, invoice_id, amount, currency, paid_on, method, created_at) VALUES
+  ('${fixedId('pay', 1)}', '${ids.user}', '${ids.workspace}', '${ids.invoices[0]}', 271320, 'EUR', '${daysAgo(12)}', 'bank_transfer', '${now}');
+INSERT OR IGNORE INTO expenses (id, user_id, workspace_id, project_id, category, description, vendor, amount, currency, incurred_on, billable, created_at, updated_at) VALUES
+  ('${fixedId('exp', 1)}', '${ids.member}', '${ids.workspace}', NULL, 'software', 'Design tools', 'Figma', 4500, 'USD', '${daysAgo(20)}', 0, '${now}', '${now}');
+-- A little history for the dashboard's activity (the API writes these with every change).
+INSERT OR IGNORE INTO events (id, workspace_id, type, actor_type, actor_id, actor_name, object_id, summary, data, created_at) VALUES
+  ('${fixedId('evt', 1)}', '${ids.workspace}', 'invoice.paid', 'user', '${ids.user}', 'Demo Studio', '${ids.invoices[0]}', 'Invoice INV-000001 paid in full', '{"object":{"id":"${ids.invoices[0]}","number":"INV-000001"}}', '${now}'),
+  ('${fixedId('evt', 2)}', '${ids.workspace}', 'expense.created', 'user', '${ids.member}', 'Sam Rivera', '${fixedId('exp', 1)}', 'Expense at Figma of 4500 USD (minor units) created', '{"object":{"id":"${fixedId('exp', 1)}"}}', '${now}');
 `;
 const dir = mkdtempSync(join(tmpdir(), 'seed-'));
 writeFileSync(join(dir, 'seed.sql'), sql);
@@ -62,10 +83,12 @@ wrangler('kv', 'key', 'put', '--local', '--binding=RATES_KV', 'rates:v1:USD', `-
 
 console.log(`
   Workspace API — local demo
-  Demo user: demo@example.com
-  API key:   ${key}
+  Workspace "Demo Studio"
+  Owner  demo@example.com  API key: ${ownerKey.key}
+  Member sam@example.com   API key: ${memberKey.key}
 
-  curl -H "Authorization: Bearer ${key}" http://localhost:8787/api/me
+  curl -H "Authorization: Bearer ${ownerKey.key}" http://localhost:8787/api/me
+  curl -H "Authorization: Bearer ${ownerKey.key}" http://localhost:8787/api/workspace/members
   Reference: http://localhost:8787/docs
 `);
 

@@ -1,7 +1,8 @@
 // Local state for the run, written in bulk with SQL (INSERT … SELECT over recursive CTEs, never
 // through the API): the migrations in order, then accounts with 1,000 and 100,000 invoices over the
-// last seven years, a writer account for the POST workload, a public gig board, the sample rates
-// snapshot, and the keys the I/O floor looks up. Ids are prefixed ULIDs of each row's creation time.
+// last seven years, each in its own workspace, a writer account for the POST workload, a public gig
+// board, the sample rates snapshot, and the keys the I/O floor looks up. Ids are prefixed ULIDs of
+// each row's creation time.
 import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,6 +18,8 @@ const ACCOUNTS = { small: 1_000, large: 100_000, writer: 0 };
 const CLIENTS = 20;
 const PROJECTS = 30;
 const GIGS = 500;
+// Events in the last 30 days (what the record keeps), per 1,000 invoices of the account.
+const EVENTS_PER_1000_INVOICES = 50;
 
 const sha256 = (text) => createHash('sha256').update(text).digest('hex');
 const iso = (ms) => new Date(ms).toISOString();
@@ -38,23 +41,27 @@ export async function applyMigrations(db, root) {
 
 function newAccount(name, invoices) {
   const key = `wsk_${randomBytes(32).toString('base64url')}`; // the shape mintKey gives out
-  return { name, invoices, id: `usr_${ulid(START_MS)}`, key, keyId: `key_${ulid(START_MS)}` };
+  const id = `usr_${ulid(START_MS)}`;
+  // Each account is its user's personal workspace, which shares the user's ULID (as at signup).
+  return { name, invoices, id, workspaceId: `wsp_${id.slice(4)}`, key, keyId: `key_${ulid(START_MS)}` };
 }
 
 function accountStatements(account) {
-  const { id: user, invoices: n } = account;
+  const { id: user, workspaceId: ws, invoices: n } = account;
   return [
-    `INSERT INTO users (id, email, name, invoice_seq, created_at) VALUES ('${user}', '${account.name}@bench.example', 'Bench ${account.name}', ${n}, '${iso(START_MS)}')`,
+    `INSERT INTO users (id, email, name, created_at) VALUES ('${user}', '${account.name}@bench.example', 'Bench ${account.name}', '${iso(START_MS)}')`,
+    `INSERT INTO workspaces (id, name, personal_user_id, invoice_seq, created_at, updated_at) VALUES ('${ws}', 'Bench ${account.name}', '${user}', ${n}, '${iso(START_MS)}', '${iso(START_MS)}')`,
+    `INSERT INTO memberships (id, workspace_id, user_id, role, created_at) VALUES ('mem_${user.slice(4)}', '${ws}', '${user}', 'owner', '${iso(START_MS)}')`,
     // The key is stored as its SHA-256 hex, as src/modules/access/api-keys.ts does.
-    `INSERT INTO api_keys (id, user_id, name, prefix, key_hash, created_at) VALUES ('${account.keyId}', '${user}', 'bench', '${account.key.slice(0, 12)}', '${sha256(account.key)}', '${iso(START_MS)}')`,
+    `INSERT INTO api_keys (id, user_id, workspace_id, name, prefix, key_hash, created_at) VALUES ('${account.keyId}', '${user}', '${ws}', 'bench', '${account.key.slice(0, 12)}', '${sha256(account.key)}', '${iso(START_MS)}')`,
     `${seq(CLIENTS)}, t AS (SELECT n, ${START_MS} + n * 60000 AS ms FROM seq)
-     INSERT INTO clients (id, user_id, name, email, company, currency, address_country, status, created_at, updated_at)
-     SELECT 'cli_' || ${ulidSql('ms')}, '${user}', 'Client ' || n, 'billing@client' || n || '.example', 'Client ' || n || ' Ltd',
+     INSERT INTO clients (id, user_id, workspace_id, name, email, company, currency, address_country, status, created_at, updated_at)
+     SELECT 'cli_' || ${ulidSql('ms')}, '${user}', '${ws}', 'Client ' || n, 'billing@client' || n || '.example', 'Client ' || n || ' Ltd',
        ${CLIENT_CURRENCY}, ${CLIENT_COUNTRY}, CASE WHEN n % 10 = 0 THEN 'archived' ELSE 'active' END, ${isoSql('ms')}, ${isoSql('ms')} FROM t`,
     `${seq(PROJECTS)}, t AS (SELECT n, ${START_MS} + n * ${Math.floor(SPAN_MS / PROJECTS)} AS ms FROM seq),
-       c AS (SELECT id, currency, row_number() OVER (ORDER BY id) - 1 AS k FROM clients WHERE user_id = '${user}')
-     INSERT INTO projects (id, user_id, client_id, name, description, status, currency, budget, hourly_rate, start_date, created_at, updated_at)
-     SELECT 'prj_' || ${ulidSql('ms')}, '${user}', c.id, 'Project ' || n, 'Design and build, phase ' || n,
+       c AS (SELECT id, currency, row_number() OVER (ORDER BY id) - 1 AS k FROM clients WHERE workspace_id = '${ws}')
+     INSERT INTO projects (id, user_id, workspace_id, client_id, name, description, status, currency, budget, hourly_rate, start_date, created_at, updated_at)
+     SELECT 'prj_' || ${ulidSql('ms')}, '${user}', '${ws}', c.id, 'Project ' || n, 'Design and build, phase ' || n,
        CASE WHEN n > ${PROJECTS - 8} THEN 'active' WHEN n % 4 = 0 THEN 'archived' ELSE 'completed' END,
        c.currency, 500000 + n * 10000, 9500, date(ms / 1000, 'unixepoch'), ${isoSql('ms')}, ${isoSql('ms')}
      FROM t JOIN c ON c.k = n % ${CLIENTS}`,
@@ -62,7 +69,7 @@ function accountStatements(account) {
 }
 
 function invoiceStatements(account) {
-  const { id: user, invoices: n } = account;
+  const { id: user, workspaceId: ws, invoices: n } = account;
   const step = Math.floor(SPAN_MS / n);
   const recent = Math.ceil(n * 0.02); // the newest 2 %: where drafts and most unpaid invoices are
   const tax = '(subtotal * tax_pct / 100)';
@@ -77,11 +84,11 @@ function invoiceStatements(account) {
          CASE WHEN n > ${n - recent} THEN (CASE WHEN r % 10 < 2 THEN 'draft' WHEN r % 10 < 7 THEN 'open' ELSE 'paid' END)
               WHEN r % 33 = 0 THEN 'void' WHEN r % 97 = 1 THEN 'open' ELSE 'paid' END AS status
          FROM t),
-       c AS (SELECT id, currency, row_number() OVER (ORDER BY id) - 1 AS k FROM clients WHERE user_id = '${user}'),
-       p AS (SELECT id, row_number() OVER (ORDER BY id) - 1 AS k FROM projects WHERE user_id = '${user}')
-     INSERT INTO invoices (id, user_id, number, status, client_id, project_id, currency, issue_date, due_date,
+       c AS (SELECT id, currency, row_number() OVER (ORDER BY id) - 1 AS k FROM clients WHERE workspace_id = '${ws}'),
+       p AS (SELECT id, row_number() OVER (ORDER BY id) - 1 AS k FROM projects WHERE workspace_id = '${ws}')
+     INSERT INTO invoices (id, user_id, workspace_id, number, status, client_id, project_id, currency, issue_date, due_date,
        subtotal, tax, total, amount_paid, notes, sent_at, paid_at, voided_at, created_at, updated_at)
-     SELECT 'inv_' || ${ulidSql('ms')}, '${user}', 'INV-' || printf('%06d', n), status, c.id, p.id, c.currency,
+     SELECT 'inv_' || ${ulidSql('ms')}, '${user}', '${ws}', 'INV-' || printf('%06d', n), status, c.id, p.id, c.currency,
        issue, date(issue, CASE r % 2 WHEN 0 THEN '+14 days' ELSE '+30 days' END),
        subtotal, ${tax}, subtotal + ${tax},
        CASE WHEN status = 'paid' THEN subtotal + ${tax} WHEN status = 'open' AND r % 4 = 0 THEN (subtotal + ${tax}) / 2 ELSE 0 END,
@@ -93,21 +100,26 @@ function invoiceStatements(account) {
      FROM shaped JOIN c ON c.k = n % ${CLIENTS} LEFT JOIN p ON n % 3 = 0 AND p.k = (n / 3) % ${PROJECTS}`,
     `INSERT INTO invoice_line_items (id, invoice_id, position, description, quantity_milli, unit_amount, tax_rate_milli, amount, tax)
      SELECT 'li_' || substr(id, 5), id, 0, 'Design and build, ' || issue_date, 1000, subtotal, tax * 100000 / subtotal, subtotal, tax
-     FROM invoices WHERE user_id = '${user}'`,
+     FROM invoices WHERE workspace_id = '${ws}'`,
     `WITH t AS (SELECT *, CASE status WHEN 'paid' THEN substr(paid_at, 1, 10) ELSE min(date(issue_date, '+7 days'), date('now')) END AS paid_on
-                FROM invoices WHERE user_id = '${user}' AND amount_paid > 0),
+                FROM invoices WHERE workspace_id = '${ws}' AND amount_paid > 0),
           timed AS (SELECT *, min(strftime('%s', paid_on) * 1000 + 43200000 + (strftime('%s', created_at) % 3600) * 1000, ${END_MS}) AS ms FROM t)
-     INSERT INTO payments (id, user_id, invoice_id, amount, currency, paid_on, method, reference, created_at)
-     SELECT 'pay_' || ${ulidSql('ms')}, user_id, id, amount_paid, currency, paid_on, 'bank_transfer', number, ${isoSql('ms')} FROM timed`,
+     INSERT INTO payments (id, user_id, workspace_id, invoice_id, amount, currency, paid_on, method, reference, created_at)
+     SELECT 'pay_' || ${ulidSql('ms')}, user_id, workspace_id, id, amount_paid, currency, paid_on, 'bank_transfer', number, ${isoSql('ms')} FROM timed`,
     `${seq(Math.ceil(n / 10))}, t AS (SELECT n, ${START_MS} + n * ${step * 10} + 3600000 AS ms FROM seq)
-     INSERT INTO expenses (id, user_id, category, description, vendor, amount, currency, incurred_on, billable, created_at, updated_at)
-     SELECT 'exp_' || ${ulidSql('ms')}, '${user}',
+     INSERT INTO expenses (id, user_id, workspace_id, category, description, vendor, amount, currency, incurred_on, billable, created_at, updated_at)
+     SELECT 'exp_' || ${ulidSql('ms')}, '${user}', '${ws}',
        json_extract('["software","hardware","travel","meals","office","contractors","fees","marketing"]', '$[' || (n % 8) || ']'),
        'Expense ' || n, 'Vendor ' || (n % 12), (1 + (n * 7919) % 500) * 100, CASE n % 4 WHEN 1 THEN 'EUR' ELSE 'USD' END,
        date(ms / 1000, 'unixepoch'), n % 4 = 0, ${isoSql('ms')}, ${isoSql('ms')} FROM t`,
-    `INSERT INTO activities (id, user_id, type, subject_id, summary, occurred_at)
-     SELECT 'act_' || substr(id, 5), user_id, 'invoice.created', id, 'Invoice ' || number || ' created', created_at
-     FROM invoices WHERE user_id = '${user}' ORDER BY id DESC LIMIT 40`,
+    // The event record of the last 30 days: invoices created, sent and paid, by the account's user.
+    `${seq(Math.ceil((n * EVENTS_PER_1000_INVOICES) / 1000))}, t AS (SELECT n, ${END_MS - 30 * DAY_MS} + n * ${Math.floor((30 * DAY_MS) / Math.max(1, Math.ceil((n * EVENTS_PER_1000_INVOICES) / 1000)))} AS ms FROM seq),
+       i AS (SELECT id, number, row_number() OVER (ORDER BY id DESC) AS k FROM invoices WHERE workspace_id = '${ws}')
+     INSERT INTO events (id, workspace_id, type, actor_type, actor_id, actor_name, object_id, summary, data, created_at)
+     SELECT 'evt_' || ${ulidSql('ms')}, '${ws}', json_extract('["invoice.created","invoice.sent","invoice.paid"]', '$[' || (n % 3) || ']'),
+       'user', '${user}', 'Bench ${account.name}', i.id, 'Invoice ' || i.number || ' changed',
+       json_object('object', json_object('id', i.id, 'number', i.number)), ${isoSql('ms')}
+     FROM t JOIN i ON i.k = 1 + n % ${Math.max(1, n)}`,
   ];
 }
 
@@ -115,12 +127,12 @@ const GIG_WORDS = JSON.stringify(['design', 'website', 'logo', 'api', 'mobile', 
 const word = (expr) => `json_extract('${GIG_WORDS}', '$[' || ((${expr}) % 10) || ']')`;
 
 /** Public gigs posted over the last 90 days; `design` is in about a quarter of them. */
-function gigStatements(posterId) {
+function gigStatements(poster) {
   const start = END_MS - 90 * DAY_MS;
   return [
     `${seq(GIGS)}, t AS (SELECT n, ${start} + n * ${Math.floor((90 * DAY_MS) / GIGS)} AS ms FROM seq)
-     INSERT INTO gigs (id, user_id, poster_name, title, description, skills, budget_type, budget_min, budget_max, currency, remote, location, status, expires_on, created_at, updated_at)
-     SELECT 'gig_' || ${ulidSql('ms')}, '${posterId}', 'Studio ' || (n % 40), 'Gig ' || n || ': ' || ${word('n')},
+     INSERT INTO gigs (id, user_id, workspace_id, poster_name, title, description, skills, budget_type, budget_min, budget_max, currency, remote, location, status, expires_on, created_at, updated_at)
+     SELECT 'gig_' || ${ulidSql('ms')}, '${poster.id}', '${poster.workspaceId}', 'Studio ' || (n % 40), 'Gig ' || n || ': ' || ${word('n')},
        'A ' || ${word('n * 7')} || ' project for a small studio', json_array(${word('n * 3')}, ${word('n * 3 + 1')}),
        CASE n % 2 WHEN 0 THEN 'fixed' ELSE 'hourly' END, 10000, 100000 + n * 100, 'USD', n % 3 != 0,
        CASE WHEN n % 3 = 0 THEN 'Berlin' END, CASE n % 5 WHEN 0 THEN 'closed' ELSE 'open' END,
@@ -137,24 +149,24 @@ export async function seed(mf, root) {
     const statements = [...accountStatements(account), ...(account.invoices ? invoiceStatements(account) : [])];
     for (const sql of statements) await db.prepare(sql).run();
   }
-  for (const sql of gigStatements(accounts.writer.id)) await db.prepare(sql).run();
+  for (const sql of gigStatements(accounts.writer)) await db.prepare(sql).run();
 
   const rates = await mf.getKVNamespace('RATES_KV', 'app');
   const sample = JSON.parse(readFileSync(join(root, 'scripts/sample-rates.json'), 'utf8'));
   const now = new Date().toISOString();
   await rates.put('rates:v1:USD', JSON.stringify({ base: 'USD', rates: sample.rates, as_of: now, fetched_at: now, source: 'sample' }));
   const floorKeys = await mf.getKVNamespace('KEYS', 'io-floor');
-  for (const account of Object.values(accounts)) await floorKeys.put(`key:${sha256(account.key)}`, account.id);
+  for (const account of Object.values(accounts)) await floorKeys.put(`key:${sha256(account.key)}`, account.workspaceId);
 
   for (const account of Object.values(accounts)) {
-    account.clientId = (await db.prepare('SELECT id FROM clients WHERE user_id = ? ORDER BY id LIMIT 1').bind(account.id).first()).id;
+    account.clientId = (await db.prepare('SELECT id FROM clients WHERE workspace_id = ? ORDER BY id LIMIT 1').bind(account.workspaceId).first()).id;
   }
   return accounts;
 }
 
 /** The id of the invoice `depth` rows below the newest: the cursor there gives the page after it. */
-export async function invoiceIdAtDepth(mf, userId, depth) {
+export async function invoiceIdAtDepth(mf, workspaceId, depth) {
   const db = await mf.getD1Database('DB', 'app');
-  const row = await db.prepare('SELECT id FROM invoices WHERE user_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?').bind(userId, depth - 1).first();
+  const row = await db.prepare('SELECT id FROM invoices WHERE workspace_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?').bind(workspaceId, depth - 1).first();
   return row.id;
 }

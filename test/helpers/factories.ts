@@ -42,3 +42,26 @@ export async function createSentInvoice(key: string, body: Record<string, unknow
   expect(sent.status).toBe(200);
   return sent.body;
 }
+
+export type Role = 'viewer' | 'member' | 'admin' | 'owner';
+
+/** A new person invited into `ownerKey`'s workspace with `role`; their key acts in that workspace. */
+export async function addMember(ownerKey: string, role: Role, name = `A ${role}`): Promise<TestUser> {
+  const email = `member${Date.now()}${++counter}${Math.random().toString(36).slice(2, 8)}@example.com`;
+  const invite = await call('POST', '/api/workspace/invitations', { key: ownerKey, body: { email, role } });
+  expect(invite.status, JSON.stringify(invite.body)).toBe(201);
+  const accepted = await call('POST', '/api/invitations/accept', { body: { code: invite.body.code, name } });
+  expect(accepted.status, JSON.stringify(accepted.body)).toBe(201);
+  return { id: accepted.body.user.id, email, key: accepted.body.api_key.key, keyId: accepted.body.api_key.id };
+}
+
+/** One workspace with a key for each role: its owner and three invited members. */
+export async function workspaceWithEveryRole(): Promise<Record<Role, TestUser>> {
+  const owner = await createUser('Owner');
+  return {
+    owner,
+    admin: await addMember(owner.key, 'admin'),
+    member: await addMember(owner.key, 'member'),
+    viewer: await addMember(owner.key, 'viewer'),
+  };
+}

@@ -9,6 +9,9 @@ export type Route = {
   path: string;
   operation: {
     operationId?: string;
+    description?: string;
+    /** The role the operation needs: public, operator, any, viewer, member, admin or owner. */
+    'x-required-role'?: string;
     security?: unknown[];
     parameters?: Parameter[];
     requestBody?: { content: { 'application/json': { schema: Record<string, unknown> } } };

@@ -1,0 +1,163 @@
+// Every write operation in /openapi.json, on both listings, against the event record (§11): each
+// writes exactly the events listed for it, in the same batch as its change, with the record as the
+// API returned it and the caller as actor. A write route missing from this table fails the first
+// test, so a new operation cannot forget its event. A batch that fails writes neither the change
+// nor its event.
+import { env } from 'cloudflare:workers';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { EventType } from '../../src/modules/events/types';
+import { ADMIN_TOKEN, call, type ApiResponse } from '../helpers/api';
+import { addMember, createClient, createInvoice, createProject, createSentInvoice, createUser, type TestUser } from '../helpers/factories';
+import { putRates } from '../helpers/rates';
+import { recipient as transferRecipient, sendTransfer } from '../helpers/transfers';
+import { label, type Route, routeTable } from '../helpers/route-table';
+
+/**
+ * One write operation: `setup` makes the record it acts on (its events are not the operation's),
+ * `act` calls the route. `events` are what the call must write, oldest first; `[]` says why none.
+ */
+type Case = {
+  events: EventType[];
+  why?: string;
+  setup?: (user: TestUser) => Promise<string>;
+  act: (user: TestUser, path: (p: string) => string, id: string) => Promise<ApiResponse>;
+};
+
+const expense = { category: 'software', amount: 4_900, vendor: 'Tools Inc.' };
+const gig = { title: 'Landing page', description: 'One page.', budget_type: 'fixed', budget_min: 50_000, budget_max: 90_000 };
+const lines = [{ description: 'Work', quantity: 2, unit_amount: 5_000 }];
+const NOT_A_RECORD = 'not a record of §11';
+
+const newClient = async (u: TestUser) => (await createClient(u.key)).id;
+const newProject = async (u: TestUser) => (await createProject(u.key)).id;
+const newDraft = async (u: TestUser) => (await createInvoice(u.key)).id;
+const newOpenInvoice = async (u: TestUser) => (await createSentInvoice(u.key)).id;
+const newExpense = async (u: TestUser) => (await call('POST', '/api/workflow/expenses', { key: u.key, body: expense })).body.id;
+const newTransfer = async (u: TestUser) => (await sendTransfer(u.key)).id;
+const newGig = async (u: TestUser) => (await call('POST', '/v1/gigs', { key: u.key, body: gig })).body.id;
+const newKey = async (u: TestUser) => (await call('POST', '/api/keys', { key: u.key, body: { name: 'CI' } })).body.id;
+const newMember = (role: 'member' | 'viewer') => async (u: TestUser) => {
+  const member = await addMember(u.key, role);
+  const members = (await call('GET', '/api/workspace/members', { key: u.key })).body.data;
+  return members.find((m: { user: { id: string } }) => m.user.id === member.id).id;
+};
+const newWorkspaceInvitation = async (u: TestUser) =>
+  (await call('POST', '/api/workspace/invitations', { key: u.key, body: { email: `i${crypto.randomUUID()}@example.com`, role: 'viewer' } })).body.id;
+
+/** Keyed by method and path without its listing (`/api/workflow`, `/api`, `/v1`). */
+const CASES: Record<string, Case> = {
+  'POST /clients': { events: ['client.created'], act: (u, p) => call('POST', p('/clients'), { key: u.key, body: { name: 'Acme' } }) },
+  'PATCH /clients/{id}': { events: ['client.updated'], setup: newClient, act: (u, p, id) => call('PATCH', p(`/clients/${id}`), { key: u.key, body: { name: 'Acme Renamed' } }) },
+  'DELETE /clients/{id}': { events: ['client.deleted'], setup: newClient, act: (u, p, id) => call('DELETE', p(`/clients/${id}`), { key: u.key }) },
+  'POST /projects': { events: ['project.created'], act: (u, p) => call('POST', p('/projects'), { key: u.key, body: { name: 'Site' } }) },
+  'PATCH /projects/{id}': { events: ['project.updated'], setup: newProject, act: (u, p, id) => call('PATCH', p(`/projects/${id}`), { key: u.key, body: { status: 'on_hold' } }) },
+  'DELETE /projects/{id}': { events: ['project.deleted'], setup: newProject, act: (u, p, id) => call('DELETE', p(`/projects/${id}`), { key: u.key }) },
+  'POST /invoices': { events: ['invoice.created'], setup: newClient, act: (u, p, clientId) => call('POST', p('/invoices'), { key: u.key, body: { client_id: clientId, line_items: lines } }) },
+  'PATCH /invoices/{id}': { events: ['invoice.updated'], setup: newDraft, act: (u, p, id) => call('PATCH', p(`/invoices/${id}`), { key: u.key, body: { notes: 'Thanks!' } }) },
+  'DELETE /invoices/{id}': { events: ['invoice.deleted'], setup: newDraft, act: (u, p, id) => call('DELETE', p(`/invoices/${id}`), { key: u.key }) },
+  'POST /invoices/{id}/send': { events: ['invoice.sent'], setup: newDraft, act: (u, p, id) => call('POST', p(`/invoices/${id}/send`), { key: u.key }) },
+  'POST /invoices/{id}/payments': { events: ['invoice.payment_recorded'], setup: newOpenInvoice, act: (u, p, id) => call('POST', p(`/invoices/${id}/payments`), { key: u.key, body: { amount: 1_000 } }) },
+  'POST /invoices/{id}/void': { events: ['invoice.voided'], setup: newOpenInvoice, act: (u, p, id) => call('POST', p(`/invoices/${id}/void`), { key: u.key }) },
+  'POST /expenses': { events: ['expense.created'], act: (u, p) => call('POST', p('/expenses'), { key: u.key, body: expense }) },
+  'PATCH /expenses/{id}': { events: ['expense.updated'], setup: newExpense, act: (u, p, id) => call('PATCH', p(`/expenses/${id}`), { key: u.key, body: { amount: 5_100 } }) },
+  'DELETE /expenses/{id}': { events: ['expense.deleted'], setup: newExpense, act: (u, p, id) => call('DELETE', p(`/expenses/${id}`), { key: u.key }) },
+  'POST /remit/transfer': {
+    events: ['transfer.created'],
+    act: (u, p) => call('POST', p('/remit/transfer'), { key: u.key, headers: { 'Idempotency-Key': crypto.randomUUID() }, body: { source_currency: 'USD', target_currency: 'EUR', source_amount: 100_000, recipient: transferRecipient() } }),
+  },
+  'POST /remit/transfers/{id}/cancel': { events: ['transfer.canceled'], setup: newTransfer, act: (u, p, id) => call('POST', p(`/remit/transfers/${id}/cancel`), { key: u.key }) },
+  'PATCH /workspace/members/{id}': { events: ['member.role_changed'], setup: newMember('member'), act: (u, p, id) => call('PATCH', p(`/workspace/members/${id}`), { key: u.key, body: { role: 'admin' } }) },
+  'DELETE /workspace/members/{id}': { events: ['member.removed'], setup: newMember('viewer'), act: (u, p, id) => call('DELETE', p(`/workspace/members/${id}`), { key: u.key }) },
+
+  // Writes that change no record of §11 write no event.
+  'POST /ai/suggest': { events: [], why: 'its job writes suggestion.completed or .failed', act: (u, p) => call('POST', p('/ai/suggest'), { key: u.key, body: { task: 'Plan a relaunch' } }) },
+  'POST /gigs': { events: [], why: 'the public gig board has no event types in §11', act: (u, p) => call('POST', p('/gigs'), { key: u.key, body: gig }) },
+  'PATCH /gigs/{id}': { events: [], why: 'the public gig board has no event types in §11', setup: newGig, act: (u, p, id) => call('PATCH', p(`/gigs/${id}`), { key: u.key, body: { title: 'New' } }) },
+  'DELETE /gigs/{id}': { events: [], why: 'the public gig board has no event types in §11', setup: newGig, act: (u, p, id) => call('DELETE', p(`/gigs/${id}`), { key: u.key }) },
+  'POST /keys': { events: [], why: NOT_A_RECORD, act: (u, p) => call('POST', p('/keys'), { key: u.key, body: { name: 'CI' } }) },
+  'DELETE /keys/{id}': { events: [], why: NOT_A_RECORD, setup: newKey, act: (u, p, id) => call('DELETE', p(`/keys/${id}`), { key: u.key }) },
+  'POST /workspaces': { events: [], why: 'the new workspace is not the caller\'s', act: (u, p) => call('POST', p('/workspaces'), { key: u.key, body: { name: 'Side studio' } }) },
+  'PATCH /workspace': { events: [], why: 'settings have no event type in §11', act: (u, p) => call('PATCH', p('/workspace'), { key: u.key, body: { payment_instructions: 'Bank transfer' } }) },
+  'POST /workspace/invitations': { events: [], why: 'member.added comes when it is accepted', act: (u, p) => call('POST', p('/workspace/invitations'), { key: u.key, body: { email: `i${crypto.randomUUID()}@example.com`, role: 'viewer' } }) },
+  'DELETE /workspace/invitations/{id}': { events: [], why: NOT_A_RECORD, setup: newWorkspaceInvitation, act: (u, p, id) => call('DELETE', p(`/workspace/invitations/${id}`), { key: u.key }) },
+  'POST /waitlist': { events: [], why: 'public, outside any workspace', act: (_u, p) => call('POST', p('/waitlist'), { body: { email: `w${crypto.randomUUID()}@example.com` } }) },
+  'POST /invitations/accept': {
+    events: [], why: 'a signup makes a new workspace; joining one writes member.added (test/workspaces)',
+    act: async () => {
+      const invite = await call('POST', '/api/admin/invitations', { key: ADMIN_TOKEN, body: { email: `s${crypto.randomUUID()}@example.com` } });
+      return call('POST', '/api/invitations/accept', { body: { code: invite.body.code, name: 'New' } });
+    },
+  },
+  'POST /admin/invitations': { events: [], why: 'the operator\'s, outside any workspace', act: (_u, p) => call('POST', p('/admin/invitations'), { key: ADMIN_TOKEN, body: { email: `a${crypto.randomUUID()}@example.com` } }) },
+};
+
+const withoutListing = (path: string) => path.replace(/^\/(api\/workflow|api|v1)(?=\/)/, '');
+
+let writes: Route[];
+
+beforeAll(async () => {
+  writes = (await routeTable()).routes.filter((r) => r.method !== 'GET');
+  await putRates({ EUR: 0.92, GBP: 0.79 });
+});
+
+describe('one event per change', () => {
+  it('lists every write operation of the document', () => {
+    const unlisted = writes.filter((r) => !CASES[`${r.method} ${withoutListing(r.path)}`]).map(label);
+    expect(unlisted, 'add these to CASES with the events they write').toEqual([]);
+  });
+
+  it('writes exactly the listed events with the record as returned and the caller as actor', async () => {
+    const wrong: string[] = [];
+    for (const route of writes) {
+      const testCase = CASES[`${route.method} ${withoutListing(route.path)}`]!;
+      const user = await createUser('Event Writer');
+      const listing = route.path.slice(0, route.path.length - withoutListing(route.path).length);
+      const setupId = testCase.setup ? await testCase.setup(user) : '';
+      const before = new Set((await call('GET', '/api/events?limit=100', { key: user.key })).body.data.map((e: { id: string }) => e.id));
+      const res = await testCase.act(user, (p) => listing + p, setupId);
+      if (res.status >= 300) {
+        wrong.push(`${label(route)}: answered ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+        continue;
+      }
+      const written = (await call('GET', '/api/events?limit=100', { key: user.key })).body.data.filter((e: { id: string }) => !before.has(e.id)).reverse();
+      const types = written.map((e: { type: string }) => e.type);
+      if (JSON.stringify(types) !== JSON.stringify(testCase.events)) {
+        wrong.push(`${label(route)}: expected ${JSON.stringify(testCase.events)}, wrote ${JSON.stringify(types)}`);
+        continue;
+      }
+      for (const event of written) {
+        const recordId = setupId && !route.path.endsWith('/invoices') ? setupId : res.body.id;
+        expect(event.data.object.id, label(route)).toBe(recordId);
+        expect(event.actor, label(route)).toEqual({ type: 'user', id: user.id, name: 'Event Writer' });
+        // An action or update answers the record: the event carries exactly that. A delete answers nothing.
+        if (res.status !== 204) expect(event.data.object, label(route)).toEqual(res.body);
+        if (event.type.endsWith('.updated') || event.type === 'member.role_changed') expect(Object.keys(event.data.previous_attributes ?? {}).length, label(route)).toBeGreaterThan(0);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('writes neither the change nor its event when the event cannot be written', async () => {
+    const user = await createUser();
+    await env.DB.prepare("CREATE TRIGGER fail_events BEFORE INSERT ON events BEGIN SELECT RAISE(ABORT, 'injected'); END").run();
+    try {
+      expect((await call('POST', '/api/workflow/clients', { key: user.key, body: { name: 'Never' } })).status).toBe(500);
+    } finally {
+      await env.DB.prepare('DROP TRIGGER fail_events').run();
+    }
+    expect((await call('GET', '/api/workflow/clients', { key: user.key })).body.data).toEqual([]);
+  });
+
+  it('writes no event when the change fails', async () => {
+    const user = await createUser();
+    const client = await createClient(user.key, { name: 'Before' });
+    await env.DB.prepare("CREATE TRIGGER fail_client_update BEFORE UPDATE ON clients BEGIN SELECT RAISE(ABORT, 'injected'); END").run();
+    try {
+      expect((await call('PATCH', `/api/workflow/clients/${client.id}`, { key: user.key, body: { name: 'After' } })).status).toBe(500);
+    } finally {
+      await env.DB.prepare('DROP TRIGGER fail_client_update').run();
+    }
+    expect((await call('GET', `/api/workflow/clients/${client.id}`, { key: user.key })).body.name).toBe('Before');
+    expect((await call('GET', '/api/events?type=client.updated', { key: user.key })).body.data).toEqual([]);
+  });
+});
