@@ -1,5 +1,6 @@
 // The app: shared middleware, the one error envelope, the two listings, and the pages around them.
 import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { config } from './config';
 import { docsInitScript, docsPage } from './docs-page';
 import type { AppEnv } from './env';
 import { notFound, onError } from './errors';
@@ -14,6 +15,11 @@ import { OPENAPI_INFO, withOperationIds } from './openapi-info';
 export const app = new OpenAPIHono<AppEnv>({ defaultHook: (result) => throwOnInvalid(result) });
 
 app.use('*', requestId);
+// A misconfigured worker answers 500 to everything (logged once per request, naming the variable).
+app.use('*', async (c, next) => {
+  config(c.env);
+  await next();
+});
 app.use('*', jsonBody);
 app.onError(onError);
 app.notFound(() => {
@@ -28,7 +34,7 @@ app.openapi(
     summary: 'Liveness',
     responses: { 200: jsonContent(Health, 'The worker is up.') },
   }),
-  (c) => c.json({ status: 'ok' as const, version: c.env.APP_VERSION }, 200),
+  (c) => c.json({ status: 'ok' as const, version: config(c.env).APP_VERSION }, 200),
 );
 
 app.route('/api', apiListing);

@@ -1,14 +1,17 @@
 // Worker entry: HTTP, the cron trigger and the queue consumers.
 import { app } from './app';
+import { config } from './config';
 import { runCron } from './cron';
 import { consumeQueue } from './queues';
 
 export default {
   fetch: app.fetch,
   async scheduled(_controller, env, ctx) {
+    config(env);
     ctx.waitUntil(runCron(env));
   },
   async queue(batch, env) {
+    config(env);
     await consumeQueue(batch, env);
   },
 } satisfies ExportedHandler<Env>;

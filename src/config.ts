@@ -1,0 +1,38 @@
+// The worker's configuration (wrangler.toml [vars] and secrets), checked once per environment
+// object: a typo in a deployed var (a fee of "5O", a URL without a scheme) fails every request
+// with one clear log line naming the variable, instead of turning into NaN deep in money math.
+import { z } from 'zod';
+
+const integerText = (min: number, max: number) =>
+  z.string().trim().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(min).max(max));
+
+const ConfigSchema = z.object({
+  APP_VERSION: z.string().min(1),
+  RATES_URL: z.url({ protocol: /^https?$/ }),
+  RATES_TIMEOUT_MS: integerText(1, 60_000),
+  TRANSFER_FEE_BPS: integerText(0, 10_000),
+  TRANSFER_FIXED_FEE_USD_CENTS: integerText(0, 1_000_000),
+  ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+const checked = new WeakMap<object, Config>();
+
+/** The checked configuration of `env`; throws ConfigError naming every bad variable. */
+export function config(env: Env): Config {
+  let cfg = checked.get(env);
+  if (cfg) return cfg;
+  const result = ConfigSchema.safeParse(env);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`).join('; ');
+    throw new ConfigError(`Invalid worker configuration: ${problems}. Fix it in wrangler.toml [vars] or with wrangler secret put.`);
+  }
+  cfg = result.data;
+  checked.set(env, cfg);
+  return cfg;
+}
