@@ -1,6 +1,7 @@
 // Reads a request body once, for every route: over 100 KB → 413, a body that is not declared JSON
-// → 415, JSON that does not parse → 400. The parsed value is left in Hono's body cache, so
-// validators read it without parsing again. An empty body is an empty object.
+// → 415, JSON that does not parse → 400. The request then carries the bytes read (an empty body
+// becomes `{}`), so the validators read it through the ordinary c.req.json(), as they would the
+// original.
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
@@ -19,19 +20,21 @@ export const jsonBody = createMiddleware<AppEnv>(async (c, next) => {
   const bytes = c.req.raw.body ? await readAtMost(c.req.raw.body, MAX_BODY_BYTES) : new Uint8Array();
   if (bytes === null) throw tooLarge();
 
-  let parsed: unknown = {};
   if (bytes.length > 0) {
     const mediaType = (c.req.header('Content-Type') ?? '').split(';')[0]!.trim();
     if (!JSON_MEDIA_TYPE.test(mediaType)) {
       throw new ApiError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
     }
     try {
-      parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes));
+      JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes));
     } catch {
       throw new ApiError('invalid_json', 'The body is not valid JSON.');
     }
   }
-  c.req.bodyCache.json = Promise.resolve(parsed);
+  // The original stream is spent; hand on what was read (as hono/body-limit replaces the request too).
+  const headers = new Headers(c.req.raw.headers);
+  if (bytes.length === 0) headers.set('Content-Type', 'application/json');
+  c.req.raw = new Request(c.req.raw, { body: bytes.length > 0 ? bytes : '{}', headers });
   await next();
 });
 

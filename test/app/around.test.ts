@@ -17,7 +17,7 @@ describe('around the API', () => {
     expect(doc.paths['/v1/clients'].get).toBeDefined();
     expect(doc.paths['/api/invitations/accept'].post.security).toEqual([]);
     const create = doc.paths['/v1/clients'].post;
-    expect(Object.keys(create.responses).sort()).toEqual(['201', '400', '401', '409', '413', '415', '422', '429', '500']);
+    expect(Object.keys(create.responses).sort()).toEqual(['201', '400', '401', '403', '409', '413', '415', '422', '429', '500']);
     expect(create.responses['422'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
     expect(create.parameters.map((p: { name: string }) => p.name)).toContain('Idempotency-Key');
     expect(doc.info.description).toContain('half away from zero');
