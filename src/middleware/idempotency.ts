@@ -65,8 +65,23 @@ export function idempotency(mode: IdempotencyMode) {
   });
 }
 
+// A record can vanish between our failed insert and our read (its first request failed and
+// released it); the claim is then tried again, a bounded number of times.
+const CLAIM_ATTEMPTS = 3;
+
 /** true when this request now owns the key; otherwise the response to give (a replay) or a throw. */
 async function claim(db: Db, scope: Scope, key: string, c: Context<AppEnv>, fingerprint: string): Promise<true | Response> {
+  for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
+    const outcome = await tryClaim(db, scope, key, c, fingerprint);
+    if (outcome !== 'released') return outcome;
+  }
+  throw inFlight();
+}
+
+const inFlight = () =>
+  new ApiError('conflict', 'A request with this Idempotency-Key is still being processed; retry shortly.', undefined, { 'Retry-After': '1' });
+
+async function tryClaim(db: Db, scope: Scope, key: string, c: Context<AppEnv>, fingerprint: string): Promise<true | Response | 'released'> {
   const now = new Date();
   // An expired record no longer counts: clear it so the insert below can take the key.
   await db
@@ -91,13 +106,11 @@ async function claim(db: Db, scope: Scope, key: string, c: Context<AppEnv>, fing
   const existing = await db.query.idempotencyKeys.findFirst({
     where: ofKey(scope, key),
   });
-  if (!existing) return claim(db, scope, key, c, fingerprint); // released meanwhile: try again
+  if (!existing) return 'released';
   if (existing.fingerprint !== fingerprint) {
     throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different request; use a new key for a new request.');
   }
-  if (existing.state === 'in_flight' || existing.responseStatus === null || existing.responseBody === null) {
-    throw new ApiError('conflict', 'A request with this Idempotency-Key is still being processed; retry shortly.', undefined, { 'Retry-After': '1' });
-  }
+  if (existing.state === 'in_flight' || existing.responseStatus === null || existing.responseBody === null) throw inFlight();
   const stored = JSON.parse(existing.responseBody) as StoredResponse;
   return new Response(stored.body || null, {
     status: existing.responseStatus,
