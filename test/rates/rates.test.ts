@@ -21,7 +21,7 @@ describe('GET /api/rates', () => {
     const upstream = mockUpstream(() => Response.json({}));
     const res = await call('GET', '/api/rates?symbols=EUR,GBP', { key: user.key });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ base: 'USD', rates: { EUR: 0.9213, GBP: 0.7871 }, as_of: expect.any(String), fetched_at: expect.any(String), source: 'test', stale: false });
+    expect(res.body).toEqual({ base: 'USD', rates: { EUR: 0.9213, GBP: 0.7871 }, as_of: expect.any(String), fetched_at: expect.any(String), source: 'test', stale: false, suspect: [] });
     expect(upstream).not.toHaveBeenCalled();
     expect(Object.keys((await call('GET', '/api/rates', { key: user.key })).body.rates)).toEqual(['USD', 'EUR', 'GBP', 'JPY']);
   });
@@ -35,10 +35,10 @@ describe('GET /api/rates', () => {
     }
   });
 
-  it('marks rates fetched more than 24 hours ago as stale', async () => {
-    await putRates({ EUR: 0.9 }, new Date(Date.now() - 25 * 3_600_000));
+  it('marks rates published more than 36 hours ago as stale', async () => {
+    await putRates({ EUR: 0.9 }, new Date(Date.now() - 37 * 3_600_000));
     expect((await call('GET', '/api/rates', { key: user.key })).body.stale).toBe(true);
-    await putRates({ EUR: 0.9 }, new Date(Date.now() - 23 * 3_600_000));
+    await putRates({ EUR: 0.9 }, new Date(Date.now() - 35 * 3_600_000));
     expect((await call('GET', '/api/rates', { key: user.key })).body.stale).toBe(false);
   });
 

@@ -6,7 +6,7 @@ import type { Db } from '../../lib/db';
 import { todayUtc } from '../../lib/time';
 import { serializeActivity } from '../activity/service';
 import { getRatesSnapshot } from '../rates/refresh';
-import { convertAtSnapshot, isStale, readRatesSnapshot } from '../rates/snapshot';
+import { convertAtSnapshot, isStale } from '../rates/snapshot';
 import { dashboardQueries, type Period } from './queries';
 
 type Figures = { invoiced: number; collected: number; outstanding: number; expenses: number };
@@ -14,10 +14,10 @@ const FIGURES = ['invoiced', 'collected', 'outstanding', 'expenses'] as const;
 
 export async function buildDashboard(db: Db, env: Env, userId: string, period: Period, currency: string) {
   const today = todayUtc();
-  // The cached rates are read beside the batch, so `rates` always shows what is cached.
-  const [[invoiced, collected, open, spent, statusCounts, clientCount, activeProjects, recent], cached] = await Promise.all([
+  // The rates are read beside the batch, so `rates` always shows what is cached.
+  const [[invoiced, collected, open, spent, statusCounts, clientCount, activeProjects, recent], snapshot] = await Promise.all([
     dashboardQueries(db, userId, period, today),
-    readRatesSnapshot(env.RATES_KV),
+    getRatesSnapshot(env),
   ]);
 
   const byCurrency = new Map<string, Figures>();
@@ -32,7 +32,6 @@ export async function buildDashboard(db: Db, env: Env, userId: string, period: P
   spent.forEach((r) => add(r.currency, 'expenses', r.amount));
 
   const needsRates = [...byCurrency.keys()].some((code) => code !== currency);
-  const snapshot = cached ?? (needsRates ? await getRatesSnapshot(env) : null);
   // A currency the caller chose but no rate is published for is their input to fix, not our outage.
   if (needsRates && snapshot && currency !== 'USD' && snapshot.rates[currency] === undefined) {
     throw invalidField('currency', `No exchange rate is published for ${currency}.`);

@@ -23,9 +23,9 @@ function pickSymbols(snapshot: RatesSnapshot, symbols: string | undefined): Reco
 
 export const rateRoutes = createRouter().openapi(
   defineRoute({
-    method: 'get', path: '/rates', tags: ['Rates'], access: 'user', errors: [503],
+    method: 'get', path: '/rates', tags: ['Rates'], access: 'user', role: 'viewer', errors: [503],
     summary: 'Current exchange rates against USD',
-    description: 'Served from a cache that a cron trigger refreshes every 15 minutes; `stale` is true when it is more than 24 hours old. 503 `rates_unavailable` when none have ever been fetched. Send `If-None-Match` with the last `ETag` to get a 304 when nothing changed.',
+    description: 'Served from a cache that a cron trigger refreshes every 15 minutes; `stale` is true when the provider published them more than 36 hours ago; a currency whose rate jumped by more than a factor of 10 keeps its last good rate and is listed in `suspect`. 503 `rates_unavailable` when none have ever been fetched. Send `If-None-Match` with the last `ETag` to get a 304 when nothing changed.',
     request: { query: RatesQuery },
     responses: {
       200: { ...jsonContent(Rates, 'The rates.'), headers: { ETag: { schema: { type: 'string' } }, 'Cache-Control': { schema: { type: 'string' } } } },
@@ -42,6 +42,7 @@ export const rateRoutes = createRouter().openapi(
       fetched_at: snapshot.fetched_at,
       source: snapshot.source,
       stale: isStale(snapshot),
+      suspect: snapshot.suspect,
     };
     const etag = `"${(await sha256Hex(JSON.stringify(body))).slice(0, 32)}"`;
     c.header('ETag', etag);

@@ -16,6 +16,7 @@ export const Rates = z
     as_of: timestampSchema.openapi({ description: 'When the provider published these rates.' }),
     fetched_at: timestampSchema.openapi({ description: 'When we fetched them.' }),
     source: z.string().openapi({ description: 'The provider\'s host, or "sample" for the local seed.' }),
-    stale: z.boolean().openapi({ description: 'fetched_at is more than 24 hours ago.' }),
+    stale: z.boolean().openapi({ description: 'as_of (the provider\'s publication time) is more than 36 hours ago, however recently it was fetched. Transfers refuse stale rates.' }),
+    suspect: z.array(z.string()).openapi({ description: 'Currencies whose latest rate moved by more than a factor of 10 at once: they keep their last good rate until it settles. Empty when none.', example: [] }),
   })
   .openapi('Rates');

@@ -4,7 +4,8 @@ import { ApiError } from '../../errors';
 import { convertMinor, crossRate } from '../../lib/money';
 
 export const RATES_KV_KEY = 'rates:v1:USD';
-export const STALE_AFTER_MS = 24 * 60 * 60 * 1000;
+/** Rates the provider published longer ago than this are stale: shown, but no money moves on them. */
+export const STALE_AFTER_MS = 36 * 60 * 60 * 1000;
 
 export type RatesSnapshot = {
   base: 'USD';
@@ -15,14 +16,19 @@ export type RatesSnapshot = {
   fetched_at: string;
   /** Where they came from: the upstream's host, or "sample" for the local seed. */
   source: string;
+  /** Minor currencies whose new rate looked wrong; they keep their last good rate (sanity.ts). */
+  suspect: string[];
 };
 
-export async function readRatesSnapshot(kv: KVNamespace): Promise<RatesSnapshot | null> {
-  return kv.get<RatesSnapshot>(RATES_KV_KEY, 'json');
+/** The cached snapshot as stored (snapshots from before `suspect` existed have none). */
+export async function readCachedSnapshot(kv: KVNamespace): Promise<RatesSnapshot | null> {
+  const stored = await kv.get<Omit<RatesSnapshot, 'suspect'> & { suspect?: string[] }>(RATES_KV_KEY, 'json');
+  return stored ? { ...stored, suspect: stored.suspect ?? [] } : null;
 }
 
+/** Stale by the provider's own publication time, however recently we fetched it. */
 export function isStale(snapshot: RatesSnapshot, now = Date.now()): boolean {
-  return now - Date.parse(snapshot.fetched_at) > STALE_AFTER_MS;
+  return now - Date.parse(snapshot.as_of) > STALE_AFTER_MS;
 }
 
 export const ratesUnavailable = (why = 'No exchange rates are available yet; try again shortly.') =>

@@ -17,6 +17,7 @@ export class UpstreamError extends Error {
   override name = 'UpstreamError';
 }
 
+/** The upstream's rates as a snapshot, not yet vetted against the last good one (sanity.ts). */
 export async function fetchUpstreamRates(url: string, timeoutMs: number, now = new Date()): Promise<RatesSnapshot> {
   let response: Response;
   try {
@@ -39,5 +40,6 @@ export async function fetchUpstreamRates(url: string, timeoutMs: number, now = n
     as_of: new Date(parsed.data.time_last_update_unix * 1000).toISOString(),
     fetched_at: now.toISOString(),
     source: new URL(url).host,
+    suspect: [],
   };
 }
