@@ -1,28 +1,38 @@
 // The app: shared middleware, the one error envelope, the two listings, and the pages around them.
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { config } from './config';
-import { docsInitScript, docsPage } from './docs-page';
+import { DOCS_CSP, docsInitScript, docsPage } from './docs-page';
 import type { AppEnv } from './env';
-import { notFound, onError } from './errors';
+import { ApiError, notFound, onError } from './errors';
+import { allowedMethodsOf } from './lib/allowed-methods';
 import { defineRoute, jsonContent } from './lib/openapi';
 import { throwOnInvalid } from './lib/validation';
 import { apiListing } from './listings/api';
 import { v1Listing } from './listings/v1';
-import { jsonBody } from './middleware/json-body';
+import { browserPolicy, securityHeaders } from './middleware/browser';
 import { requestId } from './middleware/request-id';
 import { OPENAPI_INFO, withOperationIds } from './openapi-info';
 
 export const app = new OpenAPIHono<AppEnv>({ defaultHook: (result) => throwOnInvalid(result) });
 
 app.use('*', requestId);
+app.use('*', securityHeaders);
+app.use('*', browserPolicy);
 // A misconfigured worker answers 500 to everything (logged once per request, naming the variable).
 app.use('*', async (c, next) => {
   config(c.env);
   await next();
 });
-app.use('*', jsonBody);
 app.onError(onError);
-app.notFound(() => {
+let allowedMethods: ((path: string) => string[]) | undefined;
+// No route matched: a known path asked with another method is a 405 naming the methods it takes.
+// Route middleware (the key check) never ran, so this comes before any 401.
+app.notFound((c) => {
+  allowedMethods ??= allowedMethodsOf(app.routes);
+  const allow = allowedMethods(c.req.path);
+  if (allow.length) {
+    throw new ApiError('method_not_allowed', `${c.req.method} is not allowed on ${c.req.path}; it takes ${allow.join(', ')}.`, undefined, { Allow: allow.join(', ') });
+  }
   throw notFound('Route');
 });
 
@@ -54,5 +64,5 @@ app.get('/openapi.json', (c) =>
   c.json(withOperationIds(app.getOpenAPI31Document({ ...OPENAPI_INFO, servers: [{ url: new URL(c.req.url).origin }] }))),
 );
 
-app.get('/docs', (c) => c.html(docsPage));
+app.get('/docs', (c) => c.html(docsPage, 200, { 'Content-Security-Policy': DOCS_CSP }));
 app.get('/docs/init.js', (c) => c.body(docsInitScript, 200, { 'Content-Type': 'text/javascript; charset=utf-8' }));

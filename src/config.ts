@@ -13,6 +13,12 @@ const ConfigSchema = z.object({
   TRANSFER_FEE_BPS: integerText(0, 10_000),
   TRANSFER_FIXED_FEE_USD_CENTS: integerText(0, 1_000_000),
   ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  // A comma list of exact origins (scheme://host[:port]) whose pages may call the API with a key.
+  CORS_ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((list) => list.split(',').map((origin) => origin.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^https?:\/\/[^/\s,]+$/, 'must be a comma list of origins such as https://app.example.com'))),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

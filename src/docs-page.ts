@@ -20,5 +20,21 @@ export const docsInitScript = `window.ui = SwaggerUIBundle({
   dom_id: '#reference',
   deepLinking: true,
   tryItOutEnabled: true,
-  persistAuthorization: true,
+  // A pasted key lives only in this tab's memory: never in localStorage, where any script or later
+  // user of the browser could read it.
+  persistAuthorization: false,
 });`;
+
+/** Only the worker's own scripts run on /docs; it fetches only this origin and cannot be framed.
+ *  (Swagger UI sets inline styles, hence 'unsafe-inline' for styles only, never for scripts.) */
+export const DOCS_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');

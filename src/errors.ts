@@ -10,6 +10,7 @@ export const ERROR_STATUS = {
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
   invalid_state: 409,
   conflict: 409,
   invoice_number_taken: 409,

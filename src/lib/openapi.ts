@@ -5,6 +5,7 @@ import type { MiddlewareHandler } from 'hono';
 import { requireAdmin, requireKey, requireRole } from '../middleware/auth';
 import type { Role } from './context';
 import { idempotency, type IdempotencyMode } from '../middleware/idempotency';
+import { readJsonBody } from '../middleware/json-body';
 import { apiRateLimit } from '../middleware/rate-limit';
 import type { ErrorCode } from '../errors';
 import { ErrorSchema } from './schemas';
@@ -131,7 +132,8 @@ export function defineRoute<R extends RouteConfig>(
   return createRoute({
     ...route,
     ...(idempotent ? { parameters: [...((route as { parameters?: unknown[] }).parameters ?? []), idempotencyHeader] } : {}),
-    middleware: [...accessMiddleware(rule), ...extra],
+    // The body is read only after the caller has been let in: 401 and 403 say nothing about it.
+    middleware: [...accessMiddleware(rule), ...(route.method === 'get' ? [] : [readJsonBody]), ...extra],
     security,
     'x-required-role': roleNeeded,
     description: [route.description, ROLE_SENTENCES[roleNeeded]].filter(Boolean).join('\n\n'),

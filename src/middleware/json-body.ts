@@ -1,4 +1,5 @@
-// Reads a request body once, for every route: over 100 KB → 413, a body that is not declared JSON
+// Reads a request body once, for every route that is not a GET (defineRoute puts it after the
+// access checks): over 100 KB → 413, a body that is not declared JSON
 // → 415, JSON that does not parse → 400. The request then carries the bytes read (an empty body
 // becomes `{}`), so the validators read it through the ordinary c.req.json(), as they would the
 // original.
@@ -11,7 +12,7 @@ const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
 const tooLarge = () => new ApiError('payload_too_large', `The body is over ${MAX_BODY_BYTES / 1024} KB.`);
 
-export const jsonBody = createMiddleware<AppEnv>(async (c, next) => {
+export const readJsonBody = createMiddleware<AppEnv>(async (c, next) => {
   if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS') return next();
 
   const declaredLength = Number(c.req.header('Content-Length') ?? '0');

@@ -5,10 +5,24 @@ import { call, expectError } from '../helpers/api';
 import { createUser } from '../helpers/factories';
 
 describe('the one error envelope', () => {
-  it('answers unknown routes and methods with 404', async () => {
+  it('answers unknown routes with 404', async () => {
     expectError(await call('GET', '/nowhere'), 404, 'not_found');
     expectError(await call('GET', '/api/workflow/nothing-here'), 404, 'not_found');
-    expectError(await call('PUT', '/health'), 404, 'not_found');
+  });
+
+  it('answers a known path asked with another method with 405 and Allow, before any key is checked', async () => {
+    const put = await call('PUT', '/health');
+    expectError(put, 405, 'method_not_allowed');
+    expect(put.headers.get('Allow')).toBe('GET, HEAD');
+    const noKey = await call('PUT', '/v1/clients/cli_01JA0000000000000000000000', { body: '{"broken' });
+    expectError(noKey, 405, 'method_not_allowed');
+    expect(noKey.headers.get('Allow')).toBe('DELETE, GET, HEAD, PATCH');
+    expect((await call('DELETE', '/v1/clients')).headers.get('Allow')).toBe('GET, HEAD, POST');
+  });
+
+  it('checks the key before it reads the body', async () => {
+    expectError(await call('POST', '/v1/clients', { body: '{"name": ' }), 401, 'unauthorized');
+    expectError(await call('POST', '/v1/clients', { body: 'name=Acme', headers: { 'Content-Type': 'text/plain' } }), 401, 'unauthorized');
   });
 
   it('answers malformed JSON with 400 and a non-JSON body with 415', async () => {

@@ -17,6 +17,11 @@ export async function checkDocsInBrowser(base, executablePath) {
     const page = await browser.newPage();
     const requested = [];
     page.on('request', (request) => requested.push(request.url()));
+    // The page runs under a strict CSP (script-src 'self'): anything it blocks is a broken page.
+    const blocked = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) blocked.push(message.text());
+    });
     await page.goto(`${base}/docs`, { waitUntil: 'networkidle' });
     await page.waitForSelector('.opblock', { timeout: 30_000 });
     const operations = await page.locator('.opblock').count();
@@ -37,6 +42,9 @@ export async function checkDocsInBrowser(base, executablePath) {
     const screenshot = join(tmpdir(), 'workspace-docs.png');
     await status.scrollIntoViewIfNeeded();
     await health.screenshot({ path: screenshot });
+    if (blocked.length) throw new Error(`/docs broke its own CSP: ${blocked.join(' | ')}`);
+    const stored = await page.evaluate(() => JSON.stringify({ ...window.localStorage }));
+    if (stored.includes('wsk_') || stored.includes('authorized')) throw new Error(`/docs kept credentials in localStorage: ${stored}`);
     const foreign = requested.filter((url) => !url.startsWith(base) && !url.startsWith('data:') && !url.startsWith('blob:'));
     if (foreign.length) throw new Error(`/docs requested other hosts: ${foreign.join(', ')}`);
     console.log(`e2e: /docs rendered ${operations} operations, made ${requested.length} requests (all to ${base}), "Try it out" on /health showed 200; screenshot ${screenshot}`);
