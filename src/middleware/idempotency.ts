@@ -1,7 +1,10 @@
-// Idempotency-Key on POST: a retry with the same key and the same request replays the first answer
-// (with `Idempotent-Replayed: true`) instead of doing the work twice; the same key with another
-// request is a 422; a retry while the first is still running is a 409. Keys are per user and workspace, kept
-// 24 hours. A first attempt that ended in a 5xx is forgotten, so it can be retried for real.
+// Idempotency-Key on POST: a retry with the same key and the same request (compared as canonical
+// JSON) replays the first answer (with `Idempotent-Replayed: true`) instead of doing the work twice;
+// the same key with another request is a 422; a retry while the first is still running is a 409,
+// for at most 60 s, after which the first is taken as abandoned and the retry runs. Keys are per
+// user and workspace, kept 24 hours. An attempt that failed (4xx or 5xx) is forgotten, so a
+// corrected retry with the same key proceeds. A replay never carries a secret: keys, invitation
+// codes and webhook secrets are stored only hashed, so they come back null.
 import { and, eq, lt } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
@@ -13,6 +16,8 @@ import { createDb, type Db } from '../lib/db';
 import { nowIso } from '../lib/time';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** How long a first attempt may hold its key before a retry treats it as abandoned. */
+export const IN_FLIGHT_LEASE_MS = 60 * 1000;
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 // Response headers worth replaying besides the body.
 const REPLAYED_HEADERS = ['Location'];
@@ -43,7 +48,7 @@ export function idempotency(mode: IdempotencyMode) {
     const db = createDb(c.env.DB);
     const { workspaceId, userId } = c.get('ctx');
     const scope: Scope = { workspaceId, userId };
-    const fingerprint = await sha256Hex(`${c.req.method} ${c.req.path}\n${JSON.stringify(await c.req.json())}`);
+    const fingerprint = await sha256Hex(`${c.req.method} ${c.req.path}\n${canonicalJson(await c.req.json())}`);
     const claimed = await claim(db, scope, key, c, fingerprint);
     if (claimed !== true) return claimed;
 
@@ -53,11 +58,11 @@ export function idempotency(mode: IdempotencyMode) {
       await release(db, scope, key);
       throw err;
     }
-    if (c.res.status >= 500) {
+    if (c.res.status >= 400) {
       await release(db, scope, key);
       return;
     }
-    const stored: StoredResponse = { headers: pickHeaders(c.res.headers), body: await c.res.clone().text() };
+    const stored: StoredResponse = { headers: pickHeaders(c.res.headers), body: withoutSecrets(await c.res.clone().text()) };
     await db
       .update(idempotencyKeys)
       .set({ state: 'done', responseStatus: c.res.status, responseBody: JSON.stringify(stored) })
@@ -110,7 +115,17 @@ async function tryClaim(db: Db, scope: Scope, key: string, c: Context<AppEnv>, f
   if (existing.fingerprint !== fingerprint) {
     throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different request; use a new key for a new request.');
   }
-  if (existing.state === 'in_flight' || existing.responseStatus === null || existing.responseBody === null) throw inFlight();
+  if (existing.state === 'in_flight' || existing.responseStatus === null || existing.responseBody === null) {
+    if (Date.parse(existing.createdAt) > Date.now() - IN_FLIGHT_LEASE_MS) throw inFlight();
+    // Abandoned (its worker died mid-request): take the key over, unless another retry just did.
+    const [taken] = await db
+      .update(idempotencyKeys)
+      .set({ createdAt: nowIso() })
+      .where(and(ofKey(scope, key), eq(idempotencyKeys.state, 'in_flight'), eq(idempotencyKeys.createdAt, existing.createdAt)))
+      .returning({ key: idempotencyKeys.key });
+    if (!taken) throw inFlight();
+    return true;
+  }
   const stored = JSON.parse(existing.responseBody) as StoredResponse;
   return new Response(stored.body || null, {
     status: existing.responseStatus,
@@ -120,6 +135,25 @@ async function tryClaim(db: Db, scope: Scope, key: string, c: Context<AppEnv>, f
 
 async function release(db: Db, scope: Scope, key: string) {
   await db.delete(idempotencyKeys).where(ofKey(scope, key));
+}
+
+/** JSON with object keys sorted at every depth: the same request however its keys were ordered. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+// Secrets are shown once and stored only hashed: a replay gets null in their place. (A key's
+// `prefix` starts like the key too, but is public: only these fields carry whole secrets.)
+const SECRET_FIELDS = new Set(['key', 'code', 'secret']);
+
+function withoutSecrets(body: string): string {
+  if (!body) return body;
+  return JSON.stringify(JSON.parse(body), (field, value) => (SECRET_FIELDS.has(field) && typeof value === 'string' ? null : value));
 }
 
 function pickHeaders(headers: Headers): Record<string, string> {

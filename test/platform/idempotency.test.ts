@@ -38,29 +38,61 @@ describe('Idempotency-Key on POST', () => {
     expect(forB.body.id).not.toBe(forA.body.id);
   });
 
-  it('answers 409 while the first request with the key is still in flight', async () => {
+  it('answers 409 while the first request with the key is in flight, and lets a retry run once it is abandoned', async () => {
     const user = await createUser();
     const body = { name: 'Acme' };
     const first = await call('POST', '/v1/clients', { key: user.key, body, headers: { 'Idempotency-Key': 'slow' } });
-    // Put the record back into the state it has while the first request runs.
-    await env.DB.prepare("UPDATE idempotency_keys SET state = 'in_flight', response_status = NULL WHERE user_id = ? AND key = 'slow'").bind(user.id).run();
-    const res = await call('POST', '/v1/clients', { key: user.key, body, headers: { 'Idempotency-Key': 'slow' } });
-    expectError(res, 409, 'conflict');
     expect(first.status).toBe(201);
+    // Put the record back into the state it has while the first request runs: 59 s in.
+    const inFlightSince = (seconds: number) =>
+      env.DB.prepare("UPDATE idempotency_requests SET state = 'in_flight', response_status = NULL, response_body = NULL, created_at = ? WHERE user_id = ? AND key = 'slow'")
+        .bind(new Date(Date.now() - seconds * 1000).toISOString(), user.id)
+        .run();
+    await inFlightSince(59);
+    expectError(await call('POST', '/v1/clients', { key: user.key, body, headers: { 'Idempotency-Key': 'slow' } }), 409, 'conflict');
+    // 61 s in, the first attempt is taken as dead: the retry runs, and its answer is kept from then on.
+    await inFlightSince(61);
+    const retry = await call('POST', '/v1/clients', { key: user.key, body, headers: { 'Idempotency-Key': 'slow' } });
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('Idempotent-Replayed')).toBeNull();
+    const replay = await call('POST', '/v1/clients', { key: user.key, body, headers: { 'Idempotency-Key': 'slow' } });
+    expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(replay.body.id).toBe(retry.body.id);
   });
 
-  it('replays a validation failure too, and forgets a key after 24 hours', async () => {
+  it('does not keep a failed attempt, so a corrected retry with the same key proceeds; forgets keys after 24 hours', async () => {
     const user = await createUser();
     const headers = { 'Idempotency-Key': 'bad-body' };
-    const first = await call('POST', '/v1/clients', { key: user.key, body: { name: '' }, headers });
-    expectError(first, 422, 'validation_failed');
-    const again = await call('POST', '/v1/clients', { key: user.key, body: { name: '' }, headers });
-    expect(again.headers.get('Idempotent-Replayed')).toBe('true');
-    expect(again.body.error.details).toEqual(first.body.error.details);
+    expectError(await call('POST', '/v1/clients', { key: user.key, body: { name: '' }, headers }), 422, 'validation_failed');
+    const corrected = await call('POST', '/v1/clients', { key: user.key, body: { name: 'Now valid' }, headers });
+    expect(corrected.status).toBe(201);
+    expect(corrected.headers.get('Idempotent-Replayed')).toBeNull();
 
-    await env.DB.prepare("UPDATE idempotency_keys SET expires_at = '2020-01-01T00:00:00.000Z' WHERE user_id = ?").bind(user.id).run();
-    const fresh = await call('POST', '/v1/clients', { key: user.key, body: { name: 'Now valid' }, headers });
+    await env.DB.prepare("UPDATE idempotency_requests SET expires_at = '2020-01-01T00:00:00.000Z' WHERE user_id = ?").bind(user.id).run();
+    const fresh = await call('POST', '/v1/clients', { key: user.key, body: { name: 'Another' }, headers });
     expect(fresh.status).toBe(201);
+    expect(fresh.body.id).not.toBe(corrected.body.id);
+  });
+
+  it('compares bodies as canonical JSON: key order and whitespace do not matter', async () => {
+    const user = await createUser();
+    const headers = { 'Idempotency-Key': 'canonical' };
+    const first = await call('POST', '/v1/clients', { key: user.key, headers, body: '{"name":"Acme","address":{"city":"Berlin","country":"DE"}}' });
+    const again = await call('POST', '/v1/clients', { key: user.key, headers, body: '{ "address": { "country": "DE", "city": "Berlin" },\n  "name": "Acme" }' });
+    expect(again.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(again.body.id).toBe(first.body.id);
+  });
+
+  it('never stores or replays a secret: a replayed new key comes back null', async () => {
+    const user = await createUser();
+    const headers = { 'Idempotency-Key': 'mint-ci-key' };
+    const first = await call('POST', '/api/keys', { key: user.key, headers, body: { name: 'CI' } });
+    expect(first.body.key).toMatch(/^wsk_/);
+    const replay = await call('POST', '/api/keys', { key: user.key, headers, body: { name: 'CI' } });
+    expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(replay.body).toEqual({ ...first.body, key: null });
+    const stored = await env.DB.prepare('SELECT response_body FROM idempotency_requests WHERE user_id = ?').bind(user.id).first<{ response_body: string }>();
+    expect(stored!.response_body).not.toContain(first.body.key.slice(4));
   });
 
   it('rejects a malformed key', async () => {

@@ -70,7 +70,7 @@ export const ApiKey = z
   .openapi('ApiKey');
 
 export const NewApiKey = ApiKey.extend({
-  key: z.string().openapi({ description: 'The secret. Shown only in this response; store it now.' }),
+  key: z.string().nullable().openapi({ description: 'The secret. Shown only in this response; store it now. `null` when the answer is an idempotent replay (`Idempotent-Replayed: true`): secrets are stored only hashed.' }),
 }).openapi('NewApiKey');
 
 export const RoleSchema = z.enum(['viewer', 'member', 'admin', 'owner']).openapi('Role');
