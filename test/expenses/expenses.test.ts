@@ -1,4 +1,3 @@
-import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { todayUtc } from '../../src/lib/time';
 import { call, errorPaths, expectError } from '../helpers/api';
@@ -20,8 +19,9 @@ describe('expenses', () => {
     const travel = await record(user.key, { project_id: project.id, category: 'travel', amount: 35_000, currency: 'JPY', incurred_on: '2026-03-04', billable: true });
     expect(travel).toMatchObject({ scope: 'project', project_id: project.id, currency: 'JPY', amount: 35_000, billable: true });
     expect((await call('GET', `/api/workflow/expenses/${travel.id}`, { key: user.key })).body).toEqual(travel);
-    const types = await env.DB.prepare("SELECT count(*) AS n FROM activities WHERE user_id = ? AND type = 'expense.recorded'").bind(user.id).first<{ n: number }>();
-    expect(types!.n).toBe(2);
+    const events = (await call('GET', '/api/events?type=expense.created', { key: user.key })).body.data;
+    expect(events.map((e: { data: { object: unknown } }) => e.data.object)).toEqual([travel, business]);
+    expect(events[0].actor).toEqual({ type: 'user', id: user.id, name: 'Test User' });
   });
 
   it('validates amount, category, currency and dates, naming each', async () => {

@@ -2,21 +2,23 @@
 // Period sums read whole months from the trigger-kept monthly roll-ups and only the days at either
 // end from covering indexes; open invoices are read by status. So the cost does not follow the size
 // of the account or the length of the period.
-import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
-import { activities, clients, invoiceStatusCounts, invoices, projects } from '../../db/schema';
+import { and, count, eq, type SQL, sql } from 'drizzle-orm';
+import { clients, invoiceStatusCounts, invoices, projects } from '../../db/schema';
+import { inWorkspace, type WorkspaceContext } from '../../lib/context';
 import type { Db } from '../../lib/db';
+import { recentEvents } from '../events/service';
 import { type Period, type PeriodParts, splitPeriod } from './period';
 
 export type { Period };
 
 /** Σ per currency over a period: whole months from `rollup`, the edge days from `rows` on `dateColumn`. */
-function periodSum(db: Db, userId: string, parts: PeriodParts, rollup: SQL, rows: SQL, dateColumn: SQL, rowFilter: SQL = sql`1`) {
+function periodSum(db: Db, workspaceId: string, parts: PeriodParts, rollup: SQL, rows: SQL, dateColumn: SQL, rowFilter: SQL = sql`1`) {
   // Head and tail are separate branches: an OR of two ranges would make SQLite read every row of
-  // the user from the index instead of seeking each range.
+  // the workspace from the index instead of seeking each range.
   const edge = (range: [string, string]) =>
-    sql`SELECT currency, amount FROM ${rows} WHERE user_id = ${userId} AND ${rowFilter} AND ${dateColumn} BETWEEN ${range[0]} AND ${range[1]}`;
+    sql`SELECT currency, amount FROM ${rows} WHERE workspace_id = ${workspaceId} AND ${rowFilter} AND ${dateColumn} BETWEEN ${range[0]} AND ${range[1]}`;
   const periodRows = sql`(
-      SELECT currency, amount FROM ${rollup} WHERE user_id = ${userId} AND month BETWEEN ${parts.months[0]} AND ${parts.months[1]}
+      SELECT currency, amount FROM ${rollup} WHERE workspace_id = ${workspaceId} AND month BETWEEN ${parts.months[0]} AND ${parts.months[1]}
       UNION ALL ${edge(parts.head)}
       UNION ALL ${edge(parts.tail)}
     )`;
@@ -27,19 +29,20 @@ function periodSum(db: Db, userId: string, parts: PeriodParts, rollup: SQL, rows
     .having(sql`sum(amount) != 0`);
 }
 
-export function dashboardQueries(db: Db, userId: string, period: Period, today: string) {
+export function dashboardQueries(ctx: WorkspaceContext, period: Period, today: string) {
+  const { db, workspaceId } = ctx;
   const parts = splitPeriod(period);
   return db.batch([
     periodSum(
-      db, userId, parts,
-      sql`(SELECT user_id, month, currency, invoiced AS amount FROM invoice_monthly_totals)`,
-      sql`(SELECT user_id, issue_date, currency, total AS amount, status FROM invoices)`,
+      db, workspaceId, parts,
+      sql`(SELECT workspace_id, month, currency, invoiced AS amount FROM workspace_invoice_monthly_totals)`,
+      sql`(SELECT workspace_id, issue_date, currency, total AS amount, status FROM invoices)`,
       sql`issue_date`,
       sql`status IN ('open', 'paid')`,
     ),
     periodSum(
-      db, userId, parts,
-      sql`(SELECT user_id, month, currency, collected AS amount FROM payment_monthly_totals)`,
+      db, workspaceId, parts,
+      sql`(SELECT workspace_id, month, currency, collected AS amount FROM workspace_payment_monthly_totals)`,
       sql`payments`,
       sql`paid_on`,
     ),
@@ -51,17 +54,17 @@ export function dashboardQueries(db: Db, userId: string, period: Period, today: 
         overdueCount: sql<number>`count(CASE WHEN ${invoices.dueDate} < ${today} THEN 1 END)`,
       })
       .from(invoices)
-      .where(and(eq(invoices.userId, userId), eq(invoices.status, 'open')))
+      .where(and(inWorkspace(ctx, invoices), eq(invoices.status, 'open')))
       .groupBy(invoices.currency),
     periodSum(
-      db, userId, parts,
-      sql`(SELECT user_id, month, currency, spent AS amount FROM expense_monthly_totals)`,
+      db, workspaceId, parts,
+      sql`(SELECT workspace_id, month, currency, spent AS amount FROM workspace_expense_monthly_totals)`,
       sql`expenses`,
       sql`incurred_on`,
     ),
-    db.select({ status: invoiceStatusCounts.status, n: invoiceStatusCounts.count }).from(invoiceStatusCounts).where(eq(invoiceStatusCounts.userId, userId)),
-    db.select({ n: count() }).from(clients).where(eq(clients.userId, userId)),
-    db.select({ n: count() }).from(projects).where(and(eq(projects.userId, userId), eq(projects.status, 'active'))),
-    db.select().from(activities).where(eq(activities.userId, userId)).orderBy(desc(activities.id)).limit(20),
+    db.select({ status: invoiceStatusCounts.status, n: invoiceStatusCounts.count }).from(invoiceStatusCounts).where(inWorkspace(ctx, invoiceStatusCounts)),
+    db.select({ n: count() }).from(clients).where(inWorkspace(ctx, clients)),
+    db.select({ n: count() }).from(projects).where(and(inWorkspace(ctx, projects), eq(projects.status, 'active'))),
+    recentEvents(ctx, 20),
   ]);
 }

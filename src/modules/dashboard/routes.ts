@@ -1,6 +1,5 @@
 // GET /api/workflow/dashboard
 import { invalidField } from '../../errors';
-import { createDb } from '../../lib/db';
 import { defineRoute, jsonContent } from '../../lib/openapi';
 import { createRouter } from '../../lib/router';
 import { todayUtc } from '../../lib/time';
@@ -9,7 +8,7 @@ import { buildDashboard } from './service';
 
 export const dashboardRoutes = createRouter().openapi(
   defineRoute({
-    method: 'get', path: '/dashboard', tags: ['Dashboard'], access: 'user', errors: [503],
+    method: 'get', path: '/dashboard', tags: ['Dashboard'], access: 'user', role: 'viewer', errors: [503],
     summary: 'Totals, counts and recent activity',
     description: 'Figures for the period (default: 1 January of this year to today, UTC), converted into `currency` (default USD) at the cached exchange rates, each per-currency sum rounded half away from zero; `by_currency` keeps the original amounts. `outstanding` and `overdue` are what is due now, whatever the period. 503 `rates_unavailable` if a conversion is needed and no rates are cached; 422 on `currency` if no rate is published for the currency asked for.',
     request: { query: DashboardQuery },
@@ -20,7 +19,7 @@ export const dashboardRoutes = createRouter().openapi(
     const today = todayUtc();
     const period = { from: query.from ?? `${today.slice(0, 4)}-01-01`, to: query.to ?? today };
     if (period.from > period.to) throw invalidField('from', '`from` must not be after `to`.');
-    const dashboard = await buildDashboard(createDb(c.env.DB), c.env, c.get('caller').userId, period, query.currency);
+    const dashboard = await buildDashboard(c.get('ctx'), period, query.currency);
     return c.json(dashboard, 200);
   },
 );

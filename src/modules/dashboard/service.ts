@@ -2,9 +2,9 @@
 // latest activity. Sums are taken per currency in SQL; each is converted into the requested
 // currency at the cached rates (half away from zero), while by_currency keeps the originals.
 import { invalidField } from '../../errors';
-import type { Db } from '../../lib/db';
+import type { WorkspaceContext } from '../../lib/context';
 import { todayUtc } from '../../lib/time';
-import { serializeActivity } from '../activity/service';
+import { serializeActivity } from '../events/serialize';
 import { getRatesSnapshot } from '../rates/refresh';
 import { convertAtSnapshot, isStale } from '../rates/snapshot';
 import { dashboardQueries, type Period } from './queries';
@@ -12,12 +12,12 @@ import { dashboardQueries, type Period } from './queries';
 type Figures = { invoiced: number; collected: number; outstanding: number; expenses: number };
 const FIGURES = ['invoiced', 'collected', 'outstanding', 'expenses'] as const;
 
-export async function buildDashboard(db: Db, env: Env, userId: string, period: Period, currency: string) {
+export async function buildDashboard(ctx: WorkspaceContext, period: Period, currency: string) {
   const today = todayUtc();
   // The rates are read beside the batch, so `rates` always shows what is cached.
   const [[invoiced, collected, open, spent, statusCounts, clientCount, activeProjects, recent], snapshot] = await Promise.all([
-    dashboardQueries(db, userId, period, today),
-    getRatesSnapshot(env),
+    dashboardQueries(ctx, period, today),
+    getRatesSnapshot(ctx.env),
   ]);
 
   const byCurrency = new Map<string, Figures>();

@@ -1,12 +1,14 @@
-// Expenses: money spent on a project or on the business. A project_id must be the caller's.
+// Expenses: money spent on a project or on the business. A project_id must be one of the
+// workspace's projects; every change writes its event.
 import { and, desc, eq, gte, isNotNull, isNull, lt, lte } from 'drizzle-orm';
 import { expenses } from '../../db/schema';
 import { notFound } from '../../errors';
-import type { Db } from '../../lib/db';
+import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
+import { changedRows, retryOnRace } from '../../lib/guarded-write';
 import { assertReferencedProject } from '../../lib/references';
 import { newId } from '../../lib/ids';
 import { nowIso, todayUtc } from '../../lib/time';
-import { recordActivity } from '../activity/service';
+import { changedAttributes, recordEvent } from '../events/record';
 import type { CreateExpenseInput, ExpenseFilter, UpdateExpenseInput } from './schemas';
 
 type ExpenseRow = typeof expenses.$inferSelect;
@@ -26,12 +28,13 @@ export const serializeExpense = (row: ExpenseRow) => ({
   updated_at: row.updatedAt,
 });
 
-export async function createExpense(db: Db, userId: string, input: CreateExpenseInput): Promise<ExpenseRow> {
-  await assertReferencedProject(db, userId, input.project_id);
+export async function createExpense(ctx: ServiceContext, input: CreateExpenseInput): Promise<ExpenseRow> {
+  await assertReferencedProject(ctx, input.project_id);
   const now = nowIso();
   const row: ExpenseRow = {
     id: newId('expense'),
-    userId,
+    userId: ctx.userId,
+    workspaceId: ctx.workspaceId,
     projectId: input.project_id ?? null,
     category: input.category,
     description: input.description ?? null,
@@ -43,21 +46,17 @@ export async function createExpense(db: Db, userId: string, input: CreateExpense
     createdAt: now,
     updatedAt: now,
   };
-  const what = row.vendor ? ` at ${row.vendor}` : '';
-  await db.batch([
-    db.insert(expenses).values(row),
-    recordActivity(db, { userId, type: 'expense.recorded', subjectId: row.id, summary: `${row.category} expense${what} recorded`, occurredAt: now }),
-  ]);
+  await ctx.db.batch([ctx.db.insert(expenses).values(row), recordEvent(ctx, 'expense.created', serializeExpense(row))]);
   return row;
 }
 
-export async function listExpenses(db: Db, userId: string, filter: ExpenseFilter & { beforeId?: string }) {
-  return db
+export async function listExpenses(ctx: WorkspaceContext, filter: ExpenseFilter & { beforeId?: string }) {
+  return ctx.db
     .select()
     .from(expenses)
     .where(
       and(
-        eq(expenses.userId, userId),
+        inWorkspace(ctx, expenses),
         filter.scope === 'project' ? isNotNull(expenses.projectId) : filter.scope === 'business' ? isNull(expenses.projectId) : undefined,
         filter.project_id ? eq(expenses.projectId, filter.project_id) : undefined,
         filter.category ? eq(expenses.category, filter.category) : undefined,
@@ -70,15 +69,14 @@ export async function listExpenses(db: Db, userId: string, filter: ExpenseFilter
     .limit(filter.limit + 1);
 }
 
-export async function getExpense(db: Db, userId: string, id: string): Promise<ExpenseRow> {
-  const row = await db.query.expenses.findFirst({ where: and(eq(expenses.id, id), eq(expenses.userId, userId)) });
+export async function getExpense(ctx: WorkspaceContext, id: string): Promise<ExpenseRow> {
+  const row = await ctx.db.query.expenses.findFirst({ where: and(eq(expenses.id, id), inWorkspace(ctx, expenses)) });
   if (!row) throw notFound('Expense');
   return row;
 }
 
-export async function updateExpense(db: Db, userId: string, id: string, input: UpdateExpenseInput): Promise<ExpenseRow> {
-  await assertReferencedProject(db, userId, input.project_id);
-  const set: Partial<ExpenseRow> = { updatedAt: nowIso() };
+function toColumns(input: UpdateExpenseInput): Partial<ExpenseRow> {
+  const set: Partial<ExpenseRow> = {};
   if (input.project_id !== undefined) set.projectId = input.project_id;
   if (input.category !== undefined) set.category = input.category;
   if (input.description !== undefined) set.description = input.description;
@@ -87,12 +85,33 @@ export async function updateExpense(db: Db, userId: string, id: string, input: U
   if (input.currency !== undefined) set.currency = input.currency;
   if (input.incurred_on !== undefined) set.incurredOn = input.incurred_on;
   if (input.billable !== undefined) set.billable = input.billable;
-  const [row] = await db.update(expenses).set(set).where(and(eq(expenses.id, id), eq(expenses.userId, userId))).returning();
-  if (!row) throw notFound('Expense');
-  return row;
+  return set;
 }
 
-export async function deleteExpense(db: Db, userId: string, id: string): Promise<void> {
-  const deleted = await db.delete(expenses).where(and(eq(expenses.id, id), eq(expenses.userId, userId))).returning({ id: expenses.id });
-  if (!deleted.length) throw notFound('Expense');
+export async function updateExpense(ctx: ServiceContext, id: string, input: UpdateExpenseInput): Promise<ExpenseRow> {
+  await assertReferencedProject(ctx, input.project_id);
+  return retryOnRace('expense', async () => {
+    const before = await getExpense(ctx, id);
+    const after: ExpenseRow = { ...before, ...toColumns(input), updatedAt: nowIso() };
+    const [updated] = await ctx.db.batch([
+      ctx.db
+        .update(expenses)
+        .set({ ...toColumns(input), updatedAt: after.updatedAt })
+        .where(and(eq(expenses.id, id), inWorkspace(ctx, expenses), eq(expenses.updatedAt, before.updatedAt))),
+      recordEvent(ctx, 'expense.updated', serializeExpense(after), {
+        previous: changedAttributes(serializeExpense(before), serializeExpense(after)),
+        ifChanged: true,
+      }),
+    ]);
+    return changedRows(updated) > 0 ? after : undefined;
+  });
+}
+
+export async function deleteExpense(ctx: ServiceContext, id: string): Promise<void> {
+  const before = await getExpense(ctx, id);
+  const [deleted] = await ctx.db.batch([
+    ctx.db.delete(expenses).where(and(eq(expenses.id, id), inWorkspace(ctx, expenses))),
+    recordEvent(ctx, 'expense.deleted', serializeExpense(before), { ifChanged: true }),
+  ]);
+  if (changedRows(deleted) === 0) throw notFound('Expense');
 }

@@ -1,5 +1,4 @@
 // Projects, mounted under /api/workflow and /v1 alike.
-import { createDb } from '../../lib/db';
 import { defineRoute, jsonBody, jsonContent, noContent } from '../../lib/openapi';
 import { decodeCursor, toPage } from '../../lib/pagination';
 import { createRouter } from '../../lib/router';
@@ -14,64 +13,63 @@ const params = idParams('project');
 export const projectRoutes = createRouter()
   .openapi(
     defineRoute({
-      method: 'get', path: '/projects', tags, access: 'user',
+      method: 'get', path: '/projects', tags, access: 'user', role: 'viewer',
       summary: 'List projects',
       request: { query: S.ProjectQuery },
       responses: { 200: jsonContent(S.ProjectPage, 'A page of projects, newest first.') },
     }),
     async (c) => {
       const query = c.req.valid('query');
-      const rows = await listProjects(createDb(c.env.DB), c.get('caller').userId, { ...query, beforeId: decodeCursor(query.cursor, 'project') });
+      const rows = await listProjects(c.get('ctx'), { ...query, beforeId: decodeCursor(query.cursor, 'project') });
       return c.json(toPage(rows, query.limit, serializeProject), 200);
     },
   )
   .openapi(
     defineRoute({
-      method: 'post', path: '/projects', tags, access: 'user',
+      method: 'post', path: '/projects', tags, access: 'user', role: 'member',
       summary: 'Create a project',
       request: { body: jsonBody(S.CreateProjectBody) },
       responses: { 201: jsonContent(S.Project, 'The new project.') },
     }),
-    async (c) => c.json(serializeProject(await createProject(createDb(c.env.DB), c.get('caller').userId, c.req.valid('json'))), 201),
+    async (c) => c.json(serializeProject(await createProject(c.get('ctx'), c.req.valid('json'))), 201),
   )
   .openapi(
     defineRoute({
-      method: 'get', path: '/projects/{id}', tags, access: 'user', errors: [503],
+      method: 'get', path: '/projects/{id}', tags, access: 'user', role: 'viewer', errors: [503],
       summary: 'Get a project, with its totals in USD',
       description: 'Amounts in other currencies are converted at the cached exchange rates, rounded half away from zero; 503 `rates_unavailable` if they are needed and none are cached.',
       request: { params },
       responses: { 200: jsonContent(S.ProjectWithTotals, 'The project and its totals.') },
     }),
     async (c) => {
-      const db = createDb(c.env.DB);
-      const { userId } = c.get('caller');
-      const project = await getProject(db, userId, c.req.valid('param').id);
-      const totals = await projectTotals(db, c.env, userId, project.id);
+      const ctx = c.get('ctx');
+      const project = await getProject(ctx, c.req.valid('param').id);
+      const totals = await projectTotals(ctx, project.id);
       return c.json({ ...serializeProject(project), totals }, 200);
     },
   )
   .openapi(
     defineRoute({
-      method: 'patch', path: '/projects/{id}', tags, access: 'user',
+      method: 'patch', path: '/projects/{id}', tags, access: 'user', role: 'member',
       summary: 'Update a project',
       request: { params, body: jsonBody(S.UpdateProjectBody) },
       responses: { 200: jsonContent(S.Project, 'The updated project.') },
     }),
     async (c) => {
-      const row = await updateProject(createDb(c.env.DB), c.get('caller').userId, c.req.valid('param').id, c.req.valid('json'));
+      const row = await updateProject(c.get('ctx'), c.req.valid('param').id, c.req.valid('json'));
       return c.json(serializeProject(row), 200);
     },
   )
   .openapi(
     defineRoute({
-      method: 'delete', path: '/projects/{id}', tags, access: 'user', errors: [409],
+      method: 'delete', path: '/projects/{id}', tags, access: 'user', role: 'member', errors: [409],
       summary: 'Delete a project',
       description: '409 `conflict` while invoices or expenses reference it; archive it instead.',
       request: { params },
       responses: { 204: noContent },
     }),
     async (c) => {
-      await deleteProject(createDb(c.env.DB), c.get('caller').userId, c.req.valid('param').id);
+      await deleteProject(c.get('ctx'), c.req.valid('param').id);
       return c.body(null, 204);
     },
   );

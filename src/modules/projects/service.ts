@@ -1,13 +1,15 @@
-// Projects: work for a client (or for no one in particular). Every query filters by owner, and a
-// client_id must name one of the caller's clients.
+// Projects: work for a client (or for no one in particular). Every query is scoped to the
+// workspace, a client_id must name one of its clients, and every change writes its event.
 import { and, desc, eq, lt, notExists, sql } from 'drizzle-orm';
 import { expenses, invoices, projects } from '../../db/schema';
 import { ApiError, invalidField, notFound } from '../../errors';
 import { referencedClient } from '../../lib/references';
-import type { Db } from '../../lib/db';
+import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
+import { changedRows, retryOnRace } from '../../lib/guarded-write';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { escapeLike } from '../clients/service';
+import { changedAttributes, recordEvent } from '../events/record';
 import type { CreateProjectInput, ProjectFilter, UpdateProjectInput } from './schemas';
 
 export type ProjectRow = typeof projects.$inferSelect;
@@ -41,31 +43,26 @@ function toColumns(input: UpdateProjectInput): Partial<ProjectRow> {
   return columns;
 }
 
-export async function createProject(db: Db, userId: string, input: CreateProjectInput): Promise<ProjectRow> {
-  const client = input.client_id ? await referencedClient(db, userId, input.client_id) : null;
+export async function createProject(ctx: ServiceContext, input: CreateProjectInput): Promise<ProjectRow> {
+  const client = input.client_id ? await referencedClient(ctx, input.client_id) : null;
   const now = nowIso();
-  const [row] = await db
-    .insert(projects)
-    .values({
-      currency: client?.currency ?? 'USD',
-      ...toColumns(input),
-      name: input.name,
-      id: newId('project'),
-      userId,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
-  return row!;
+  const row: ProjectRow = {
+    id: newId('project'), userId: ctx.userId, workspaceId: ctx.workspaceId, clientId: null, name: input.name, description: null,
+    status: 'active', currency: client?.currency ?? 'USD', budget: null, hourlyRate: null, startDate: null, dueDate: null,
+    createdAt: now, updatedAt: now,
+    ...toColumns(input),
+  };
+  await ctx.db.batch([ctx.db.insert(projects).values(row), recordEvent(ctx, 'project.created', serializeProject(row))]);
+  return row;
 }
 
-export async function listProjects(db: Db, userId: string, filter: ProjectFilter & { beforeId?: string }) {
-  return db
+export async function listProjects(ctx: WorkspaceContext, filter: ProjectFilter & { beforeId?: string }) {
+  return ctx.db
     .select()
     .from(projects)
     .where(
       and(
-        eq(projects.userId, userId),
+        inWorkspace(ctx, projects),
         filter.status ? eq(projects.status, filter.status) : undefined,
         filter.client_id ? eq(projects.clientId, filter.client_id) : undefined,
         filter.q ? sql`${projects.name} LIKE ${`%${escapeLike(filter.q)}%`} ESCAPE '\\'` : undefined,
@@ -76,42 +73,49 @@ export async function listProjects(db: Db, userId: string, filter: ProjectFilter
     .limit(filter.limit + 1);
 }
 
-export async function getProject(db: Db, userId: string, id: string): Promise<ProjectRow> {
-  const row = await db.query.projects.findFirst({ where: and(eq(projects.id, id), eq(projects.userId, userId)) });
+export async function getProject(ctx: WorkspaceContext, id: string): Promise<ProjectRow> {
+  const row = await ctx.db.query.projects.findFirst({ where: and(eq(projects.id, id), inWorkspace(ctx, projects)) });
   if (!row) throw notFound('Project');
   return row;
 }
 
-export async function updateProject(db: Db, userId: string, id: string, input: UpdateProjectInput): Promise<ProjectRow> {
-  const current = await getProject(db, userId, id);
-  if (input.client_id) await referencedClient(db, userId, input.client_id);
-  const start = input.start_date !== undefined ? input.start_date : current.startDate;
-  const due = input.due_date !== undefined ? input.due_date : current.dueDate;
-  if (start && due && due < start) throw invalidField('due_date', 'due_date must not be before start_date.');
-  const [row] = await db
-    .update(projects)
-    .set({ ...toColumns(input), updatedAt: nowIso() })
-    .where(and(eq(projects.id, id), eq(projects.userId, userId)))
-    .returning();
-  if (!row) throw notFound('Project');
-  return row;
+export async function updateProject(ctx: ServiceContext, id: string, input: UpdateProjectInput): Promise<ProjectRow> {
+  if (input.client_id) await referencedClient(ctx, input.client_id);
+  return retryOnRace('project', async () => {
+    const before = await getProject(ctx, id);
+    const after: ProjectRow = { ...before, ...toColumns(input), updatedAt: nowIso() };
+    if (after.startDate && after.dueDate && after.dueDate < after.startDate) throw invalidField('due_date', 'due_date must not be before start_date.');
+    const [updated] = await ctx.db.batch([
+      ctx.db
+        .update(projects)
+        .set({ ...toColumns(input), updatedAt: after.updatedAt })
+        .where(and(eq(projects.id, id), inWorkspace(ctx, projects), eq(projects.updatedAt, before.updatedAt))),
+      recordEvent(ctx, 'project.updated', serializeProject(after), {
+        previous: changedAttributes(serializeProject(before), serializeProject(after)),
+        ifChanged: true,
+      }),
+    ]);
+    return changedRows(updated) > 0 ? after : undefined;
+  });
 }
 
-export async function deleteProject(db: Db, userId: string, id: string): Promise<void> {
+export async function deleteProject(ctx: ServiceContext, id: string): Promise<void> {
+  const before = await getProject(ctx, id);
   // One guarded statement: invoices and expenses keep their project, so it cannot go while they exist.
-  const deleted = await db
-    .delete(projects)
-    .where(
-      and(
-        eq(projects.id, id),
-        eq(projects.userId, userId),
-        notExists(db.select({ one: sql`1` }).from(invoices).where(eq(invoices.projectId, id))),
-        notExists(db.select({ one: sql`1` }).from(expenses).where(eq(expenses.projectId, id))),
+  const [deleted] = await ctx.db.batch([
+    ctx.db
+      .delete(projects)
+      .where(
+        and(
+          eq(projects.id, id),
+          inWorkspace(ctx, projects),
+          notExists(ctx.db.select({ one: sql`1` }).from(invoices).where(eq(invoices.projectId, id))),
+          notExists(ctx.db.select({ one: sql`1` }).from(expenses).where(eq(expenses.projectId, id))),
+        ),
       ),
-    )
-    .returning({ id: projects.id });
-  if (deleted.length) return;
-  await getProject(db, userId, id);
+    recordEvent(ctx, 'project.deleted', serializeProject(before), { ifChanged: true }),
+  ]);
+  if (changedRows(deleted) > 0) return;
+  await getProject(ctx, id); // 404 if it went meanwhile
   throw new ApiError('conflict', 'This project has invoices or expenses; archive it instead (PATCH status "archived").');
 }
-

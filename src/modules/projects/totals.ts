@@ -2,11 +2,12 @@
 // Sums are taken per currency in SQL, then each converted at the cached rates (half away from zero).
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { expenses, invoices } from '../../db/schema';
-import type { Db } from '../../lib/db';
+import { inWorkspace, type WorkspaceContext } from '../../lib/context';
 import { getRatesSnapshot } from '../rates/refresh';
 import { convertAtSnapshot } from '../rates/snapshot';
 
-export async function projectTotals(db: Db, env: Env, userId: string, projectId: string) {
+export async function projectTotals(ctx: WorkspaceContext, projectId: string) {
+  const { db } = ctx;
   const [invoiceSums, expenseSums] = await db.batch([
     db
       .select({
@@ -15,16 +16,16 @@ export async function projectTotals(db: Db, env: Env, userId: string, projectId:
         paid: sql<number>`coalesce(sum(${invoices.amountPaid}), 0)`,
       })
       .from(invoices)
-      .where(and(eq(invoices.userId, userId), eq(invoices.projectId, projectId), inArray(invoices.status, ['open', 'paid'])))
+      .where(and(inWorkspace(ctx, invoices), eq(invoices.projectId, projectId), inArray(invoices.status, ['open', 'paid'])))
       .groupBy(invoices.currency),
     db
       .select({ currency: expenses.currency, amount: sql<number>`coalesce(sum(${expenses.amount}), 0)` })
       .from(expenses)
-      .where(and(eq(expenses.userId, userId), eq(expenses.projectId, projectId)))
+      .where(and(inWorkspace(ctx, expenses), eq(expenses.projectId, projectId)))
       .groupBy(expenses.currency),
   ]);
   const needsRates = [...invoiceSums, ...expenseSums].some((row) => row.currency !== 'USD');
-  const snapshot = needsRates ? await getRatesSnapshot(env) : null;
+  const snapshot = needsRates ? await getRatesSnapshot(ctx.env) : null;
   const toUsd = (amount: number, currency: string) => convertAtSnapshot(snapshot, amount, currency, 'USD');
 
   let invoiced = 0;
