@@ -14,8 +14,9 @@ export type Actor =
   | { type: 'system'; id: null; name: string }
   | { type: 'operator'; id: null; name: string };
 
-/** Enough to read and write one workspace's records and their events. */
-export type WorkspaceContext = { db: Db; env: Env; workspaceId: string; actor: Actor };
+/** Enough to read and write one workspace's records and their events. `timeZone` is the
+ *  workspace's (IANA): what "today" and "overdue" mean for its records. */
+export type WorkspaceContext = { db: Db; env: Env; workspaceId: string; actor: Actor; timeZone: string };
 
 /** A request made with an API key: the key's user, acting in the key's workspace with their role there. */
 export type ServiceContext = WorkspaceContext & {
@@ -26,8 +27,8 @@ export type ServiceContext = WorkspaceContext & {
 };
 
 /** The context a cron or queue job acts in: `job` names it in the events it writes (e.g. `transfers`). */
-export function systemContext(env: Env, workspaceId: string, job: string): WorkspaceContext {
-  return { db: createDb(env.DB), env, workspaceId, actor: { type: 'system', id: null, name: job } };
+export function systemContext(env: Env, workspace: { id: string; timeZone: string }, job: string): WorkspaceContext {
+  return { db: createDb(env.DB), env, workspaceId: workspace.id, timeZone: workspace.timeZone, actor: { type: 'system', id: null, name: job } };
 }
 
 /** Roles from lowest to highest; each can do everything the ones below it can. */

@@ -2,7 +2,10 @@
 // becomes, and write it guarded on the `updated_at` that was read, in one batch with the event
 // (`recordEvent(…, { ifChanged: true })`). If another request changed the record in between, the
 // guard matches no row, nothing is written, and the whole read-compute-write runs again.
+import { getTableColumns, type SQL, sql } from 'drizzle-orm';
+import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { ApiError } from '../errors';
+import type { Db } from './db';
 
 const ATTEMPTS = 3;
 
@@ -17,3 +20,17 @@ export async function retryOnRace<T>(what: string, attempt: () => Promise<T | un
   }
   throw new ApiError('conflict', `The ${what} was changed by another request at the same time; try again.`);
 }
+
+/**
+ * INSERT of `row` into `table` that writes nothing unless `condition` holds when the statement
+ * runs, for a batch: `changes() > 0` (the statement before it changed a row), an EXISTS on what
+ * the batch wrote, a NOT EXISTS for a uniqueness rule. The values go in the table's column order,
+ * which is the order drizzle lists the columns of an INSERT … SELECT in.
+ */
+export function insertIf<T extends SQLiteTable>(db: Db, table: T, row: T['$inferInsert'], condition: SQL) {
+  const values = Object.keys(getTableColumns(table)).map((key) => sql`${(row as Record<string, unknown>)[key] ?? null}`);
+  return db.insert(table).select(sql`SELECT ${sql.join(values, sql`, `)} WHERE ${condition}`);
+}
+
+/** The condition "the statement just before this one in the batch changed a row". */
+export const previousChanged = sql`changes() > 0`;

@@ -15,3 +15,9 @@ export function isCalendarDate(value: string): boolean {
   const d = new Date(`${value}T00:00:00.000Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
 }
+
+/** Today's calendar date in an IANA time zone (what "today" is for a workspace). */
+export function todayIn(timeZone: string, now = new Date()): string {
+  // en-CA formats as YYYY-MM-DD.
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+}

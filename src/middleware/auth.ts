@@ -28,8 +28,8 @@ export const requireKey = createMiddleware<AppEnv>(async (c, next) => {
   const db = createDb(c.env.DB);
   const principal = KEY_PATTERN.test(token) ? await authenticateKey(db, token) : null;
   if (!principal) throw unauthorized('The API key is unknown or has been revoked.');
-  const { keyId, userId, userName, workspaceId, role } = principal;
-  c.set('ctx', { db, env: c.env, workspaceId, role, userId, keyId, actor: { type: 'user', id: userId, name: userName } });
+  const { keyId, userId, userName, workspaceId, timeZone, role } = principal;
+  c.set('ctx', { db, env: c.env, workspaceId, timeZone, role, userId, keyId, actor: { type: 'user', id: userId, name: userName } });
   await next();
 });
 

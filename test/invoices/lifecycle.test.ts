@@ -4,8 +4,9 @@ import { addDays, todayUtc } from '../../src/lib/time';
 import { call, errorPaths, expectError } from '../helpers/api';
 import { createInvoice, createSentInvoice, createUser, oneLine } from '../helpers/factories';
 
-const activityTypes = async (userId: string) =>
-  (await env.DB.prepare('SELECT type FROM activities WHERE user_id = ? ORDER BY id').bind(userId).all<{ type: string }>()).results.map((r) => r.type);
+/** The event types of the key's workspace, oldest first, as GET /api/events shows them. */
+const eventTypes = async (key: string) =>
+  (await call('GET', '/api/events?limit=100', { key })).body.data.map((e: { type: string }) => e.type).reverse();
 
 describe('a draft', () => {
   it('can be edited, its lines replaced and totals recomputed', async () => {
@@ -78,7 +79,10 @@ describe('an open invoice', () => {
       { amount: 40_000, paid_on: '2026-11-20', method: 'bank_transfer' },
       { amount: 60_000, paid_on: todayUtc(), method: null },
     ]);
-    expect(await activityTypes(user.id)).toEqual(['invoice.created', 'invoice.sent', 'invoice.payment_recorded', 'invoice.payment_recorded', 'invoice.paid']);
+    // The refused over-payment, void and late payment wrote nothing.
+    expect(await eventTypes(user.key)).toEqual(['client.created', 'invoice.created', 'invoice.sent', 'invoice.payment_recorded', 'invoice.payment_recorded', 'invoice.paid']);
+    const paid = (await call('GET', '/api/events?type=invoice.paid', { key: user.key })).body.data;
+    expect(paid.map((e: { data: { object: unknown } }) => e.data.object)).toEqual([rest.body]);
   });
 
   it('rejects a payment of zero or a fraction of a cent', async () => {
@@ -108,7 +112,7 @@ describe('an open invoice', () => {
     const res = await call('POST', `/v1/invoices/${open.id}/void`, { key: user.key });
     expect(res.body).toMatchObject({ status: 'void', voided_at: expect.any(String), available_actions: [], amount_due: 100_000 });
     expectError(await call('POST', `/v1/invoices/${open.id}/payments`, { key: user.key, body: { amount: 1 } }), 409, 'invalid_state');
-    expect(await activityTypes(user.id)).toContain('invoice.voided');
+    expect(await eventTypes(user.key)).toContain('invoice.voided');
   });
 
   it('replays a retried payment instead of recording it twice', async () => {

@@ -4,7 +4,7 @@
 // drops the entries here at once, and other isolates forget them within 30 s (the contract
 // promises 60 s everywhere).
 import { and, desc, eq, isNull, lt } from 'drizzle-orm';
-import { apiKeys, memberships, users, type Role } from '../../db/schema';
+import { apiKeys, memberships, users, workspaces, type Role } from '../../db/schema';
 import { notFound } from '../../errors';
 import { inWorkspace, type ServiceContext } from '../../lib/context';
 import { sha256Hex, randomToken } from '../../lib/crypto';
@@ -17,7 +17,7 @@ export const KEY_PATTERN = /^wsk_[A-Za-z0-9_-]{32,128}$/;
 const CACHE_TTL_MS = 30_000;
 
 /** Who a presented key stands for. */
-export type KeyPrincipal = { keyId: string; userId: string; userName: string; workspaceId: string; role: Role };
+export type KeyPrincipal = { keyId: string; userId: string; userName: string; workspaceId: string; timeZone: string; role: Role };
 
 type CachedKey = { principal: KeyPrincipal | null; expires: number };
 const cache = new Map<string, CachedKey>();
@@ -92,10 +92,13 @@ export async function authenticateKey(db: Db, key: string): Promise<KeyPrincipal
   if (hit && hit.expires > now) return hit.principal;
 
   const row = await db
-    .select({ keyId: apiKeys.id, userId: apiKeys.userId, userName: users.name, workspaceId: memberships.workspaceId, role: memberships.role })
+    .select({
+      keyId: apiKeys.id, userId: apiKeys.userId, userName: users.name, workspaceId: memberships.workspaceId, timeZone: workspaces.timeZone, role: memberships.role,
+    })
     .from(apiKeys)
     .innerJoin(memberships, and(eq(memberships.workspaceId, apiKeys.workspaceId), eq(memberships.userId, apiKeys.userId)))
     .innerJoin(users, eq(users.id, apiKeys.userId))
+    .innerJoin(workspaces, eq(workspaces.id, apiKeys.workspaceId))
     .where(and(eq(apiKeys.keyHash, hash), isNull(apiKeys.revokedAt)))
     .get();
   const principal = row ?? null;
@@ -110,4 +113,9 @@ export function forgetMemberKeys(workspaceId: string, userId: string): void {
   for (const [hash, entry] of cache) {
     if (entry.principal?.workspaceId === workspaceId && entry.principal.userId === userId) cache.delete(hash);
   }
+}
+
+/** Forget cached lookups for every key of a workspace (its time zone changed). */
+export function forgetWorkspaceKeys(workspaceId: string): void {
+  for (const [hash, entry] of cache) if (entry.principal?.workspaceId === workspaceId) cache.delete(hash);
 }

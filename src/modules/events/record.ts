@@ -3,9 +3,9 @@
 // happened (D1 runs a batch as one transaction). After a guarded UPDATE or DELETE, pass
 // `{ ifChanged: true }`: the event is then written only when the statement just before it in the
 // batch changed a row, so a lost race writes neither.
-import { sql } from 'drizzle-orm';
 import { events } from '../../db/schema';
 import type { WorkspaceContext } from '../../lib/context';
+import { insertIf, previousChanged } from '../../lib/guarded-write';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { summarize } from './summary';
@@ -36,13 +36,9 @@ export function recordEvent(ctx: WorkspaceContext, type: EventType, object: Even
   };
   if (!options.ifChanged) return ctx.db.insert(events).values(row);
   // changes() is the row count of the statement just before this one on the same connection: the
-  // guarded write this event describes (rows changed by triggers are not counted in it). The
-  // values are in the table's column order, which INSERT … SELECT fills. (Not db.run(sql`…`):
-  // drizzle 0.45 cannot put a raw statement with parameters in a D1 batch.)
-  return ctx.db.insert(events).select(sql`
-    SELECT ${row.id}, ${row.workspaceId}, ${row.type}, ${row.actorType}, ${row.actorId}, ${row.actorName}, ${row.objectId},
-           ${row.summary}, ${row.data}, ${row.createdAt}
-    WHERE changes() > 0`);
+  // guarded write this event describes (rows changed by triggers are not counted in it), or the
+  // event before this one, which was written only if its change happened.
+  return insertIf(ctx.db, events, row, previousChanged);
 }
 
 /**

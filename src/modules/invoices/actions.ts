@@ -1,94 +1,91 @@
 // The invoice's life: draft → open (send) → paid (payments reaching zero due), or open → void while
-// nothing is paid. Each action is one batch whose first statement is a guarded UPDATE; the rows
-// after it (payment, activity) are written only if that UPDATE changed the invoice (`changes() = 1`),
-// so a lost race writes nothing and is answered with the state that won. (D1 counts rows that
-// triggers change in meta.changes, so "did it happen" is changes > 0, not = 1.)
+// nothing is paid. Each action reads the invoice, computes what it becomes, and writes that in one
+// batch led by an UPDATE guarded on the state it read (status and updated_at); the payment row and
+// the events after it are written only if that UPDATE changed the invoice, so a lost race writes
+// nothing and runs again against the state that won. (D1 counts rows that triggers change in
+// meta.changes, so "did it happen" is changes > 0.)
+import { and, eq, sql } from 'drizzle-orm';
+import { invoices, payments } from '../../db/schema';
 import { ApiError, invalidState } from '../../errors';
-import type { Db } from '../../lib/db';
+import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
+import { changedRows, insertIf, previousChanged, retryOnRace } from '../../lib/guarded-write';
 import { newId } from '../../lib/ids';
-import { nowIso, todayUtc } from '../../lib/time';
+import { nowIso, todayIn } from '../../lib/time';
+import { recordEvent } from '../events/record';
 import type { PaymentInput } from './schemas';
-import { getInvoice } from './service';
+import type { InvoiceRow, InvoiceWithLines } from './serialize';
+import { getInvoice, invoiceObject } from './service';
 
-/** An activity row whose summary is `before` + the invoice number + `after`, written only if the
- *  previous statement of the batch changed a row. */
-function activityIfChanged(d1: D1Database, userId: string, invoiceId: string, type: string, at: string, before: string, after = '') {
-  return d1
-    .prepare(
-      `INSERT INTO activities (id, user_id, type, subject_id, summary, occurred_at)
-       SELECT ?, ?, ?, id, ? || number || ?, ? FROM invoices WHERE id = ? AND changes() = 1`,
-    )
-    .bind(newId('activity'), userId, type, before, after, at, invoiceId);
+const refusal = (row: InvoiceRow, action: string) =>
+  invalidState(`Cannot ${action} invoice ${row.number}: it is ${row.status}${row.status === 'open' && row.amountPaid > 0 ? ' with payments recorded' : ''}.`);
+
+/** The UPDATE of an action: the new columns, written only over the exact state that was read. */
+function transition(ctx: WorkspaceContext, before: InvoiceRow, set: Partial<InvoiceRow>) {
+  return ctx.db
+    .update(invoices)
+    .set(set)
+    .where(and(eq(invoices.id, before.id), inWorkspace(ctx, invoices), eq(invoices.status, before.status), eq(invoices.updatedAt, before.updatedAt)));
 }
 
-async function refuse(db: Db, userId: string, id: string, action: string): Promise<never> {
-  const { row } = await getInvoice(db, userId, id); // 404 if it is not the caller's
-  throw invalidState(`Cannot ${action} invoice ${row.number}: it is ${row.status}${row.status === 'open' && row.amountPaid > 0 ? ' with payments recorded' : ''}.`);
+export async function sendInvoice(ctx: ServiceContext, id: string): Promise<InvoiceWithLines> {
+  return retryOnRace('invoice', async () => {
+    const before = await getInvoice(ctx, id);
+    if (before.row.status !== 'draft') throw refusal(before.row, 'send');
+    const now = nowIso();
+    // Nothing to collect on a zero total: it is settled the moment it is sent, never overdue.
+    const settled = before.row.total === 0;
+    const set: Partial<InvoiceRow> = { status: settled ? 'paid' : 'open', sentAt: now, paidAt: settled ? now : null, updatedAt: now };
+    const after = { ...before, row: { ...before.row, ...set } };
+    const [updated] = await ctx.db.batch([
+      transition(ctx, before.row, set),
+      recordEvent(ctx, 'invoice.sent', invoiceObject(ctx, after), { ifChanged: true }),
+      ...(settled ? [recordEvent(ctx, 'invoice.paid', invoiceObject(ctx, after), { ifChanged: true })] : []),
+    ]);
+    return changedRows(updated) > 0 ? after : undefined;
+  });
 }
 
-export async function sendInvoice(db: Db, d1: D1Database, userId: string, id: string) {
-  const now = nowIso();
-  const [updated] = await d1.batch([
-    d1
-      // Nothing to collect on a zero total: it is settled the moment it is sent, never overdue.
-      .prepare(
-        `UPDATE invoices SET status = CASE WHEN total = 0 THEN 'paid' ELSE 'open' END,
-           paid_at = CASE WHEN total = 0 THEN ?1 END, sent_at = ?1, updated_at = ?1
-         WHERE id = ?2 AND user_id = ?3 AND status = 'draft'`,
-      )
-      .bind(now, id, userId),
-    activityIfChanged(d1, userId, id, 'invoice.sent', now, 'Invoice ', ' sent'),
-  ]);
-  if (updated!.meta.changes === 0) await refuse(db, userId, id, 'send');
-  return getInvoice(db, userId, id);
+export async function voidInvoice(ctx: ServiceContext, id: string): Promise<InvoiceWithLines> {
+  return retryOnRace('invoice', async () => {
+    const before = await getInvoice(ctx, id);
+    if (before.row.status !== 'open' || before.row.amountPaid > 0) throw refusal(before.row, 'void');
+    const now = nowIso();
+    const set: Partial<InvoiceRow> = { status: 'void', voidedAt: now, updatedAt: now };
+    const after = { ...before, row: { ...before.row, ...set } };
+    const [updated] = await ctx.db.batch([
+      transition(ctx, before.row, set),
+      recordEvent(ctx, 'invoice.voided', invoiceObject(ctx, after), { ifChanged: true }),
+    ]);
+    return changedRows(updated) > 0 ? after : undefined;
+  });
 }
 
-export async function voidInvoice(db: Db, d1: D1Database, userId: string, id: string) {
-  const now = nowIso();
-  const [updated] = await d1.batch([
-    d1
-      .prepare("UPDATE invoices SET status = 'void', voided_at = ?, updated_at = ? WHERE id = ? AND user_id = ? AND status = 'open' AND amount_paid = 0")
-      .bind(now, now, id, userId),
-    activityIfChanged(d1, userId, id, 'invoice.voided', now, 'Invoice ', ' voided'),
-  ]);
-  if (updated!.meta.changes === 0) await refuse(db, userId, id, 'void');
-  return getInvoice(db, userId, id);
-}
-
-export async function recordPayment(db: Db, d1: D1Database, userId: string, id: string, input: PaymentInput) {
-  const now = nowIso();
-  const amount = input.amount;
-  const [updated] = await d1.batch([
-    // Open only, and never past the total: amount_paid + amount ≤ total is checked in the same statement.
-    d1
-      .prepare(
-        `UPDATE invoices SET amount_paid = amount_paid + ?1,
-           status = CASE WHEN amount_paid + ?1 = total THEN 'paid' ELSE status END,
-           paid_at = CASE WHEN amount_paid + ?1 = total THEN ?2 ELSE paid_at END,
-           updated_at = ?2
-         WHERE id = ?3 AND user_id = ?4 AND status = 'open' AND amount_paid + ?1 <= total`,
-      )
-      .bind(amount, now, id, userId),
-    d1
-      .prepare(
-        `INSERT INTO payments (id, user_id, invoice_id, amount, currency, paid_on, method, reference, created_at)
-         SELECT ?, user_id, id, ?, currency, ?, ?, ?, ? FROM invoices WHERE id = ? AND changes() = 1`,
-      )
-      .bind(newId('payment'), amount, input.paid_on ?? todayUtc(), input.method ?? null, input.reference ?? null, now, id),
-    activityIfChanged(d1, userId, id, 'invoice.payment_recorded', now, `Payment of ${amount} (minor units) recorded on invoice `),
-    d1
-      .prepare(
-        `INSERT INTO activities (id, user_id, type, subject_id, summary, occurred_at)
-         SELECT ?, ?, 'invoice.paid', id, 'Invoice ' || number || ' paid in full', ? FROM invoices
-         WHERE id = ? AND status = 'paid' AND paid_at = ?`,
-      )
-      .bind(newId('activity'), userId, now, id, now),
-  ]);
-  if (updated!.meta.changes > 0) return getInvoice(db, userId, id);
-
-  const { row } = await getInvoice(db, userId, id);
-  if (row.status !== 'open') await refuse(db, userId, id, 'record a payment on');
-  throw new ApiError('validation_failed', 'The request is not valid.', [
-    { path: 'amount', message: `At most the amount due (${row.total - row.amountPaid}).` },
-  ]);
+export async function recordPayment(ctx: ServiceContext, id: string, input: PaymentInput): Promise<InvoiceWithLines> {
+  return retryOnRace('invoice', async () => {
+    const before = await getInvoice(ctx, id);
+    if (before.row.status !== 'open') throw refusal(before.row, 'record a payment on');
+    const due = before.row.total - before.row.amountPaid;
+    if (input.amount > due) {
+      throw new ApiError('validation_failed', 'The request is not valid.', [{ path: 'amount', message: `At most the amount due (${due}).` }]);
+    }
+    const now = nowIso();
+    const settles = input.amount === due;
+    const set: Partial<InvoiceRow> = {
+      amountPaid: sql`${invoices.amountPaid} + ${input.amount}` as unknown as number,
+      ...(settles ? { status: 'paid' as const, paidAt: now } : {}),
+      updatedAt: now,
+    };
+    const after = { ...before, row: { ...before.row, amountPaid: before.row.amountPaid + input.amount, ...(settles ? { status: 'paid' as const, paidAt: now } : {}), updatedAt: now } };
+    const payment = {
+      id: newId('payment'), userId: ctx.userId, workspaceId: ctx.workspaceId, invoiceId: id, amount: input.amount, currency: before.row.currency,
+      paidOn: input.paid_on ?? todayIn(ctx.timeZone), method: input.method ?? null, reference: input.reference ?? null, createdAt: now,
+    };
+    const [updated] = await ctx.db.batch([
+      transition(ctx, before.row, set),
+      insertIf(ctx.db, payments, payment, previousChanged),
+      recordEvent(ctx, 'invoice.payment_recorded', invoiceObject(ctx, after), { ifChanged: true }),
+      ...(settles ? [recordEvent(ctx, 'invoice.paid', invoiceObject(ctx, after), { ifChanged: true })] : []),
+    ]);
+    return changedRows(updated) > 0 ? after : undefined;
+  });
 }

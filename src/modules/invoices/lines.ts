@@ -1,6 +1,8 @@
 // Line items: from the request's decimals to exact integers (thousandths of a unit, thousandths of
 // a percent), their figures by the contract's rounding, and their rows.
+import { type SQL, sql } from 'drizzle-orm';
 import { invoiceLineItems } from '../../db/schema';
+import type { Db } from '../../lib/db';
 import { fromScaledInteger, invoiceTotals, lineFigures, toScaledInteger } from '../../lib/money';
 import { newId } from '../../lib/ids';
 import type { LineItemInputValue } from './schemas';
@@ -41,23 +43,26 @@ export const serializeLine = (row: LineRow) => ({
 
 // D1 allows 100 bound parameters per statement; a line has 9 columns, plus one for the guard.
 const LINES_PER_STATEMENT = 10;
-const COLUMNS = 'id, invoice_id, position, description, quantity_milli, unit_amount, tax_rate_milli, amount, tax';
 
 /**
- * INSERT statements for the lines, chunked under D1's parameter limit. With `onlyIfDraft`, each
- * statement inserts nothing unless the invoice is (still) a draft, so a batch that lost a race
- * with `send` writes no lines.
+ * INSERT statements for the lines, chunked under D1's parameter limit, for the caller's batch.
+ * With `onlyIf`, each statement inserts nothing unless that condition holds when it runs (the
+ * invoice was written by this batch), so a batch that lost a race writes no lines.
  */
-export function insertLineStatements(d1: D1Database, rows: LineRow[], onlyIfDraft = false): D1PreparedStatement[] {
-  const statements: D1PreparedStatement[] = [];
+export function insertLineStatements(db: Db, rows: LineRow[], onlyIf?: SQL) {
+  const statements = [];
   for (let i = 0; i < rows.length; i += LINES_PER_STATEMENT) {
     const chunk = rows.slice(i, i + LINES_PER_STATEMENT);
-    const values = chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
-    const params = chunk.flatMap((r) => [r.id, r.invoiceId, r.position, r.description, r.quantityMilli, r.unitAmount, r.taxRateMilli, r.amount, r.tax]);
-    const sql = onlyIfDraft
-      ? `INSERT INTO invoice_line_items (${COLUMNS}) SELECT * FROM (VALUES ${values}) WHERE EXISTS (SELECT 1 FROM invoices WHERE id = ? AND status = 'draft')`
-      : `INSERT INTO invoice_line_items (${COLUMNS}) VALUES ${values}`;
-    statements.push(d1.prepare(sql).bind(...params, ...(onlyIfDraft ? [chunk[0]!.invoiceId] : [])));
+    if (!onlyIf) {
+      statements.push(db.insert(invoiceLineItems).values(chunk));
+      continue;
+    }
+    // VALUES in the table's column order, which INSERT … SELECT fills.
+    const values = sql.join(
+      chunk.map((r) => sql`(${r.id}, ${r.invoiceId}, ${r.position}, ${r.description}, ${r.quantityMilli}, ${r.unitAmount}, ${r.taxRateMilli}, ${r.amount}, ${r.tax})`),
+      sql`, `,
+    );
+    statements.push(db.insert(invoiceLineItems).select(sql`SELECT * FROM (VALUES ${values}) WHERE ${onlyIf}`));
   }
   return statements;
 }

@@ -1,13 +1,13 @@
 // An invoice as clients see it: stored columns plus what is derived from them and never stored
 // (amount_due, overdue, available_actions).
 import type { invoices } from '../../db/schema';
-import { todayUtc } from '../../lib/time';
 import { type LineRow, serializeLine } from './lines';
 
 export type InvoiceRow = typeof invoices.$inferSelect;
 export type InvoiceAction = 'update' | 'delete' | 'send' | 'record_payment' | 'void';
 
-export const isOverdue = (row: InvoiceRow, today = todayUtc()) => row.status === 'open' && row.dueDate < today;
+/** Open and due before `today`, which is the workspace's today (its time zone). */
+export const isOverdue = (row: InvoiceRow, today: string) => row.status === 'open' && row.dueDate < today;
 
 /** What the invoice's state allows now; the action handlers enforce the very same rules in SQL. */
 export function availableActions(row: InvoiceRow): InvoiceAction[] {
@@ -21,12 +21,12 @@ export function availableActions(row: InvoiceRow): InvoiceAction[] {
   }
 }
 
-export function serializeInvoiceSummary(row: InvoiceRow) {
+export function serializeInvoiceSummary(row: InvoiceRow, today: string) {
   return {
     id: row.id,
     number: row.number,
     status: row.status,
-    overdue: isOverdue(row),
+    overdue: isOverdue(row, today),
     client_id: row.clientId,
     project_id: row.projectId,
     currency: row.currency,
@@ -47,6 +47,9 @@ export function serializeInvoiceSummary(row: InvoiceRow) {
   };
 }
 
-export function serializeInvoice(row: InvoiceRow, lines: LineRow[]) {
-  return { ...serializeInvoiceSummary(row), line_items: lines.map(serializeLine) };
+export function serializeInvoice(row: InvoiceRow, lines: LineRow[], today: string) {
+  return { ...serializeInvoiceSummary(row, today), line_items: lines.map(serializeLine) };
 }
+
+/** An invoice with its lines, as read or as a change leaves it. */
+export type InvoiceWithLines = { row: InvoiceRow; lines: LineRow[] };

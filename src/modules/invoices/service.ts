@@ -1,72 +1,74 @@
-// Invoices: create (as a draft), read, list, and edit or delete while still a draft.
-// Multi-row writes are one D1 batch; the database guards what must hold (unique numbers per user,
-// amounts that add up), and every statement filters by owner.
-import { and, asc, desc, eq, gte, lt, lte, type SQL } from 'drizzle-orm';
+// Invoices: create (as a draft), read, list, and edit or delete while still a draft. Every change
+// is one D1 batch led by a guarded write, with its event in the same batch; every query is scoped
+// to the workspace.
+import { and, asc, desc, eq, exists, gte, lt, lte, type SQL, sql } from 'drizzle-orm';
 import { invoiceLineItems, invoices } from '../../db/schema';
 import { invalidField, invalidState, notFound } from '../../errors';
-import type { Db } from '../../lib/db';
-import { assertReferencedProject, referencedClient } from '../../lib/references';
+import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
+import { changedRows, insertIf, retryOnRace } from '../../lib/guarded-write';
 import { newId } from '../../lib/ids';
-import { addDays, nowIso, todayUtc } from '../../lib/time';
+import { assertReferencedProject, referencedClient } from '../../lib/references';
+import { addDays, nowIso, todayIn } from '../../lib/time';
+import { changedAttributes, recordEvent } from '../events/record';
 import { buildLines, insertLineStatements } from './lines';
-import { insertInvoice, isNumberTaken, numberTaken } from './numbering';
+import { numberIsFree, numberTaken, withInvoiceNumber } from './numbering';
 import type { CreateInvoiceInput, InvoiceFilter, UpdateInvoiceInput } from './schemas';
-import type { InvoiceRow } from './serialize';
+import { type InvoiceRow, type InvoiceWithLines, serializeInvoice } from './serialize';
 
 export const INVOICE_DUE_DAYS = 30;
 
-export async function createInvoice(db: Db, d1: D1Database, userId: string, input: CreateInvoiceInput) {
-  const client = await referencedClient(db, userId, input.client_id);
-  await assertReferencedProject(db, userId, input.project_id);
-  const issueDate = input.issue_date ?? todayUtc();
+/** The invoice as the API returns it, on the workspace's today. */
+export const invoiceObject = (ctx: WorkspaceContext, { row, lines }: InvoiceWithLines) => serializeInvoice(row, lines, todayIn(ctx.timeZone));
+
+/** "This invoice now has exactly this updated_at": true only for the batch that wrote it. */
+export const wroteInvoice = (ctx: WorkspaceContext, id: string, updatedAt: string): SQL =>
+  exists(ctx.db.select({ one: sql`1` }).from(invoices).where(and(eq(invoices.id, id), eq(invoices.updatedAt, updatedAt))));
+
+export async function createInvoice(ctx: ServiceContext, input: CreateInvoiceInput): Promise<InvoiceWithLines> {
+  const client = await referencedClient(ctx, input.client_id);
+  await assertReferencedProject(ctx, input.project_id);
+  const issueDate = input.issue_date ?? todayIn(ctx.timeZone);
   const dueDate = input.due_date ?? addDays(issueDate, INVOICE_DUE_DAYS);
   if (dueDate < issueDate) throw invalidField('due_date', 'due_date must not be before issue_date.');
 
   const id = newId('invoice');
   const { rows: lines, totals } = buildLines(id, input.line_items);
   const now = nowIso();
-  const invoice: Omit<InvoiceRow, 'number'> = {
-    id,
-    userId,
-    status: 'draft',
-    clientId: client.id,
-    projectId: input.project_id ?? null,
-    currency: input.currency ?? client.currency,
-    issueDate,
-    dueDate,
-    ...totals,
-    amountPaid: 0,
-    notes: input.notes ?? null,
-    sentAt: null,
-    paidAt: null,
-    voidedAt: null,
-    createdAt: now,
-    updatedAt: now,
-  };
-  await insertInvoice(d1, invoice, input.number, lines, client.name);
-  return getInvoice(db, userId, id);
+  return withInvoiceNumber(ctx, input.number, async (number) => {
+    const row: InvoiceRow = {
+      id, userId: ctx.userId, workspaceId: ctx.workspaceId, number, status: 'draft', clientId: client.id,
+      projectId: input.project_id ?? null, currency: input.currency ?? client.currency, issueDate, dueDate, ...totals,
+      amountPaid: 0, notes: input.notes ?? null, sentAt: null, paidAt: null, voidedAt: null, createdAt: now, updatedAt: now,
+    };
+    const [inserted] = await ctx.db.batch([
+      insertIf(ctx.db, invoices, row, numberIsFree(ctx, number)),
+      recordEvent(ctx, 'invoice.created', invoiceObject(ctx, { row, lines }), { ifChanged: true }),
+      ...insertLineStatements(ctx.db, lines, wroteInvoice(ctx, id, now)),
+    ]);
+    return changedRows(inserted) > 0 ? { row, lines } : undefined;
+  });
 }
 
-export async function getInvoice(db: Db, userId: string, id: string) {
-  const [rows, lines] = await db.batch([
-    db.select().from(invoices).where(and(eq(invoices.id, id), eq(invoices.userId, userId))),
-    db.select().from(invoiceLineItems).where(eq(invoiceLineItems.invoiceId, id)).orderBy(asc(invoiceLineItems.position)),
+export async function getInvoice(ctx: WorkspaceContext, id: string): Promise<InvoiceWithLines> {
+  const [rows, lines] = await ctx.db.batch([
+    ctx.db.select().from(invoices).where(and(eq(invoices.id, id), inWorkspace(ctx, invoices))),
+    ctx.db.select().from(invoiceLineItems).where(eq(invoiceLineItems.invoiceId, id)).orderBy(asc(invoiceLineItems.position)),
   ]);
   const row = rows[0];
   if (!row) throw notFound('Invoice');
   return { row, lines };
 }
 
-export async function listInvoices(db: Db, userId: string, filter: InvoiceFilter & { beforeId?: string }) {
-  const conditions: (SQL | undefined)[] = [eq(invoices.userId, userId)];
-  if (filter.status === 'overdue') conditions.push(eq(invoices.status, 'open'), lt(invoices.dueDate, todayUtc()));
+export async function listInvoices(ctx: WorkspaceContext, filter: InvoiceFilter & { beforeId?: string }) {
+  const conditions: (SQL | undefined)[] = [inWorkspace(ctx, invoices)];
+  if (filter.status === 'overdue') conditions.push(eq(invoices.status, 'open'), lt(invoices.dueDate, todayIn(ctx.timeZone)));
   else if (filter.status) conditions.push(eq(invoices.status, filter.status));
   if (filter.client_id) conditions.push(eq(invoices.clientId, filter.client_id));
   if (filter.project_id) conditions.push(eq(invoices.projectId, filter.project_id));
   if (filter.issued_from) conditions.push(gte(invoices.issueDate, filter.issued_from));
   if (filter.issued_to) conditions.push(lte(invoices.issueDate, filter.issued_to));
   if (filter.beforeId) conditions.push(lt(invoices.id, filter.beforeId));
-  return db
+  return ctx.db
     .select()
     .from(invoices)
     .where(and(...conditions))
@@ -74,56 +76,62 @@ export async function listInvoices(db: Db, userId: string, filter: InvoiceFilter
     .limit(filter.limit + 1);
 }
 
-async function draftInvoice(db: Db, userId: string, id: string) {
-  const { row } = await getInvoice(db, userId, id);
-  if (row.status !== 'draft') throw invalidState(`Invoice ${row.number} is ${row.status}; only drafts can be changed or deleted.`);
-  return row;
+async function draftInvoice(ctx: WorkspaceContext, id: string): Promise<InvoiceWithLines> {
+  const invoice = await getInvoice(ctx, id);
+  if (invoice.row.status !== 'draft') throw invalidState(`Invoice ${invoice.row.number} is ${invoice.row.status}; only drafts can be changed or deleted.`);
+  return invoice;
 }
 
-export async function updateInvoice(db: Db, d1: D1Database, userId: string, id: string, input: UpdateInvoiceInput) {
-  const current = await draftInvoice(db, userId, id);
-  if (input.client_id) await referencedClient(db, userId, input.client_id);
-  await assertReferencedProject(db, userId, input.project_id);
-  const issueDate = input.issue_date ?? current.issueDate;
-  const dueDate = input.due_date ?? current.dueDate;
-  if (dueDate < issueDate) throw invalidField('due_date', 'due_date must not be before issue_date.');
+/** The guard every change of a draft is written under: still a draft, and unchanged since it was read. */
+const unchangedDraft = (ctx: WorkspaceContext, before: InvoiceRow) =>
+  and(eq(invoices.id, before.id), inWorkspace(ctx, invoices), eq(invoices.status, 'draft'), eq(invoices.updatedAt, before.updatedAt));
 
-  const set: Record<string, unknown> = { issue_date: issueDate, due_date: dueDate, updated_at: nowIso() };
-  if (input.client_id !== undefined) set.client_id = input.client_id;
-  if (input.project_id !== undefined) set.project_id = input.project_id;
-  if (input.currency !== undefined) set.currency = input.currency;
-  if (input.number !== undefined) set.number = input.number;
-  if (input.notes !== undefined) set.notes = input.notes;
-  const replaced = input.line_items ? buildLines(id, input.line_items) : null;
-  if (replaced) Object.assign(set, replaced.totals);
+export async function updateInvoice(ctx: ServiceContext, id: string, input: UpdateInvoiceInput): Promise<InvoiceWithLines> {
+  if (input.client_id) await referencedClient(ctx, input.client_id);
+  await assertReferencedProject(ctx, input.project_id);
+  return retryOnRace('invoice', async () => {
+    const before = await draftInvoice(ctx, id);
+    const replaced = input.line_items ? buildLines(id, input.line_items) : null;
+    const set: Partial<InvoiceRow> = { updatedAt: nowIso(), ...replaced?.totals };
+    if (input.client_id !== undefined) set.clientId = input.client_id;
+    if (input.project_id !== undefined) set.projectId = input.project_id;
+    if (input.currency !== undefined) set.currency = input.currency;
+    if (input.number !== undefined) set.number = input.number;
+    if (input.notes !== undefined) set.notes = input.notes;
+    if (input.issue_date !== undefined) set.issueDate = input.issue_date;
+    if (input.due_date !== undefined) set.dueDate = input.due_date;
+    const after = { row: { ...before.row, ...set }, lines: replaced?.rows ?? before.lines };
+    if (after.row.dueDate < after.row.issueDate) throw invalidField('due_date', 'due_date must not be before issue_date.');
 
-  const columns = Object.keys(set);
-  const statements = [
-    d1
-      .prepare(`UPDATE invoices SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE id = ? AND user_id = ? AND status = 'draft'`)
-      .bind(...columns.map((c) => set[c] ?? null), id, userId),
-  ];
-  if (replaced) {
-    statements.push(
-      d1.prepare("DELETE FROM invoice_line_items WHERE invoice_id = ? AND EXISTS (SELECT 1 FROM invoices WHERE id = ? AND status = 'draft')").bind(id, id),
-      ...insertLineStatements(d1, replaced.rows, true),
-    );
-  }
-  let results: D1Result[];
-  try {
-    results = await d1.batch(statements);
-  } catch (err) {
-    if (isNumberTaken(err)) throw numberTaken(input.number!);
-    throw err;
-  }
-  if (results[0]!.meta.changes === 0) await draftInvoice(db, userId, id); // lost a race: explains why
-  return getInvoice(db, userId, id);
+    const written = wroteInvoice(ctx, id, after.row.updatedAt);
+    const [updated] = await ctx.db.batch([
+      ctx.db
+        .update(invoices)
+        .set(set)
+        .where(and(unchangedDraft(ctx, before.row), input.number !== undefined ? numberIsFree(ctx, input.number, id) : undefined)),
+      recordEvent(ctx, 'invoice.updated', invoiceObject(ctx, after), {
+        previous: changedAttributes(invoiceObject(ctx, before), invoiceObject(ctx, after)),
+        ifChanged: true,
+      }),
+      ...(replaced
+        ? [ctx.db.delete(invoiceLineItems).where(and(eq(invoiceLineItems.invoiceId, id), written)), ...insertLineStatements(ctx.db, replaced.rows, written)]
+        : []),
+    ]);
+    if (changedRows(updated) > 0) return after;
+    // Nothing written: either another request changed the draft (run again), or the number is taken.
+    const now = await getInvoice(ctx, id);
+    if (input.number !== undefined && now.row.updatedAt === before.row.updatedAt && now.row.status === 'draft') throw numberTaken(input.number);
+    return undefined;
+  });
 }
 
-export async function deleteInvoice(db: Db, userId: string, id: string): Promise<void> {
-  const deleted = await db
-    .delete(invoices)
-    .where(and(eq(invoices.id, id), eq(invoices.userId, userId), eq(invoices.status, 'draft')))
-    .returning({ id: invoices.id });
-  if (!deleted.length) await draftInvoice(db, userId, id);
+export async function deleteInvoice(ctx: ServiceContext, id: string): Promise<void> {
+  await retryOnRace('invoice', async () => {
+    const before = await draftInvoice(ctx, id);
+    const [deleted] = await ctx.db.batch([
+      ctx.db.delete(invoices).where(unchangedDraft(ctx, before.row)),
+      recordEvent(ctx, 'invoice.deleted', invoiceObject(ctx, before), { ifChanged: true }),
+    ]);
+    return changedRows(deleted) > 0 ? true : undefined;
+  });
 }
