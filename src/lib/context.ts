@@ -26,9 +26,13 @@ export type ServiceContext = WorkspaceContext & {
   role: Role;
 };
 
-/** The context a cron or queue job acts in: `job` names it in the events it writes (e.g. `transfers`). */
-export function systemContext(env: Env, workspace: { id: string; timeZone: string }, job: string): WorkspaceContext {
-  return { db: createDb(env.DB), env, workspaceId: workspace.id, timeZone: workspace.timeZone, actor: { type: 'system', id: null, name: job } };
+/**
+ * The context a cron or queue job acts in: `job` names it in the events it writes (e.g.
+ * `transfers`). A job whose records do not depend on the workspace's today (transfers,
+ * suggestions) may leave the time zone at UTC rather than look it up.
+ */
+export function systemContext(env: Env, workspaceId: string, job: string, timeZone = 'UTC'): WorkspaceContext {
+  return { db: createDb(env.DB), env, workspaceId, timeZone, actor: { type: 'system', id: null, name: job } };
 }
 
 /** Roles from lowest to highest; each can do everything the ones below it can. */

@@ -46,6 +46,9 @@ describe('the co-pilot', () => {
     const result = await deliver(QUEUE, [{ id: 'm2', body: { suggestion_id: queued.id } }]);
     expect(result.explicitAcks).toEqual(['m2']);
     expect((await job(user.key, queued.id)).completed_at).toBe(done.completed_at);
+    // One event, by the job, carrying the finished suggestion.
+    const events = (await call('GET', '/api/events?type=suggestion.completed', { key: user.key })).body.data;
+    expect(events.map((e: { actor: unknown; data: { object: unknown } }) => [e.actor, e.data.object])).toEqual([[{ type: 'system', id: null, name: 'suggestions' }, done]]);
   });
 
   it('estimates and prices from the caller\'s own invoices and project', async () => {

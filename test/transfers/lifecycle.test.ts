@@ -42,7 +42,7 @@ describe('a transfer on the queue', () => {
   });
   afterEach(() => vi.restoreAllMocks());
 
-  it('completes through the sandbox, step by step, with an activity event', async () => {
+  it('completes through the sandbox, step by step, with an event for each step', async () => {
     const user = await createUser();
     const transfer = await sendTransfer(user.key);
     const result = await deliver(QUEUE, [message(transfer.id)]);
@@ -50,8 +50,13 @@ describe('a transfer on the queue', () => {
     const done = await getTransfer(user.key, transfer.id);
     expect(done.status).toBe('completed');
     expect(done.status_history.map((h: { status: string }) => h.status)).toEqual(['pending', 'processing', 'completed']);
-    const event = await env.DB.prepare("SELECT summary FROM activities WHERE user_id = ? AND type = 'transfer.completed'").bind(user.id).first();
-    expect(event).not.toBeNull();
+    const events = (await call('GET', '/api/events?limit=100', { key: user.key })).body.data.filter((e: { type: string }) => e.type.startsWith('transfer.')).reverse();
+    expect(events.map((e: { type: string; actor: unknown }) => [e.type, e.actor])).toEqual([
+      ['transfer.created', { type: 'user', id: user.id, name: 'Test User' }],
+      ['transfer.processing', { type: 'system', id: null, name: 'transfers' }],
+      ['transfer.completed', { type: 'system', id: null, name: 'transfers' }],
+    ]);
+    expect(events.at(-1).data.object).toEqual(done);
   });
 
   it('fails a sandbox recipient named FAIL, with a reason', async () => {
@@ -72,6 +77,8 @@ describe('a transfer on the queue', () => {
     expect(first.explicitAcks).toHaveLength(2);
     expect(second.explicitAcks).toHaveLength(1);
     expect((await getTransfer(user.key, transfer.id)).status_history).toHaveLength(3);
+    const completed = (await call('GET', '/api/events?type=transfer.completed', { key: user.key })).body.data;
+    expect(completed).toHaveLength(1);
   });
 
   it('retries a transient provider failure with backoff, then completes', async () => {

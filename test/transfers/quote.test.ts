@@ -49,7 +49,7 @@ describe('a transfer quote', () => {
   });
 
   it('refuses stale or missing rates: no money moves on them', async () => {
-    await putRates({ EUR: 0.9213 }, new Date(Date.now() - 25 * 3_600_000));
+    await putRates({ EUR: 0.9213 }, new Date(Date.now() - 37 * 3_600_000));
     const stale = await call('POST', '/v1/remit/transfer', {
       key: user.key,
       headers: { 'Idempotency-Key': crypto.randomUUID() },

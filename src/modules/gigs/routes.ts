@@ -1,4 +1,4 @@
-// The gig board under /v1: public reads, owner-only writes.
+// The gig board under /v1: public reads; writes by members of the workspace that posted the gig.
 import { createDb } from '../../lib/db';
 import { defineRoute, jsonBody, jsonContent, noContent } from '../../lib/openapi';
 import { decodeCursor, toPage } from '../../lib/pagination';
@@ -43,37 +43,37 @@ export const gigRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'post', path: '/gigs', tags, access: 'user',
+      method: 'post', path: '/gigs', tags, access: 'user', role: 'member',
       summary: 'Post a gig',
       description: 'Shown publicly under your display name.',
       request: { body: jsonBody(S.CreateGigBody) },
       responses: { 201: jsonContent(S.Gig, 'The posted gig.') },
     }),
-    async (c) => c.json(serializeGig(await postGig(createDb(c.env.DB), c.get('caller').userId, c.req.valid('json'))), 201),
+    async (c) => c.json(serializeGig(await postGig(c.get('ctx'), c.req.valid('json'))), 201),
   )
   .openapi(
     defineRoute({
-      method: 'patch', path: '/gigs/{id}', tags, access: 'user',
+      method: 'patch', path: '/gigs/{id}', tags, access: 'user', role: 'member',
       summary: 'Edit or close your gig',
-      description: 'Owner only: another user\'s gig is a 404.',
+      description: 'Only the workspace that posted the gig: another workspace\'s gig is a 404.',
       request: { params, body: jsonBody(S.UpdateGigBody) },
       responses: { 200: jsonContent(S.Gig, 'The updated gig.') },
     }),
     async (c) => {
-      const row = await updateGig(createDb(c.env.DB), c.get('caller').userId, c.req.valid('param').id, c.req.valid('json'));
+      const row = await updateGig(c.get('ctx'), c.req.valid('param').id, c.req.valid('json'));
       return c.json(serializeGig(row), 200);
     },
   )
   .openapi(
     defineRoute({
-      method: 'delete', path: '/gigs/{id}', tags, access: 'user',
+      method: 'delete', path: '/gigs/{id}', tags, access: 'user', role: 'member',
       summary: 'Remove your gig',
-      description: 'Owner only: another user\'s gig is a 404.',
+      description: 'Only the workspace that posted the gig: another workspace\'s gig is a 404.',
       request: { params },
       responses: { 204: noContent },
     }),
     async (c) => {
-      await deleteGig(createDb(c.env.DB), c.get('caller').userId, c.req.valid('param').id);
+      await deleteGig(c.get('ctx'), c.req.valid('param').id);
       return c.body(null, 204);
     },
   );

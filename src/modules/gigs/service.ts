@@ -1,7 +1,9 @@
-// The public gig board. Anyone can read it; only the poster can change or remove a gig.
+// The public gig board. Anyone can read it; only members of the workspace that posted a gig can
+// change or remove it. Public reads show the poster's name only: no email, user or workspace id.
 import { and, desc, eq, gte, lt, sql } from 'drizzle-orm';
-import { gigs, users } from '../../db/schema';
+import { gigs } from '../../db/schema';
 import { notFound } from '../../errors';
+import { inWorkspace, type ServiceContext } from '../../lib/context';
 import type { Db } from '../../lib/db';
 import { newId } from '../../lib/ids';
 import { invalidField } from '../../errors';
@@ -28,15 +30,15 @@ export const serializeGig = (row: GigRow) => ({
   expires_on: row.expiresOn,
 });
 
-export async function postGig(db: Db, userId: string, input: CreateGigInput): Promise<GigRow> {
-  const poster = await db.select({ name: users.name }).from(users).where(eq(users.id, userId)).get();
+export async function postGig(ctx: ServiceContext, input: CreateGigInput): Promise<GigRow> {
   const now = nowIso();
-  const [row] = await db
+  const [row] = await ctx.db
     .insert(gigs)
     .values({
       id: newId('gig'),
-      userId,
-      posterName: poster?.name ?? 'Anonymous',
+      userId: ctx.userId,
+      workspaceId: ctx.workspaceId,
+      posterName: ctx.actor.name,
       title: input.title,
       description: input.description,
       skills: JSON.stringify([...new Set(input.skills)]),
@@ -82,15 +84,15 @@ export async function getGig(db: Db, id: string): Promise<GigRow> {
   return row;
 }
 
-/** The caller's own gig; someone else's is as good as missing. */
-async function ownGig(db: Db, userId: string, id: string): Promise<GigRow> {
-  const row = await db.query.gigs.findFirst({ where: and(eq(gigs.id, id), eq(gigs.userId, userId)) });
+/** A gig of the caller's workspace; another workspace's is as good as missing. */
+async function ownGig(ctx: ServiceContext, id: string): Promise<GigRow> {
+  const row = await ctx.db.query.gigs.findFirst({ where: and(eq(gigs.id, id), inWorkspace(ctx, gigs)) });
   if (!row) throw notFound('Gig');
   return row;
 }
 
-export async function updateGig(db: Db, userId: string, id: string, input: UpdateGigInput): Promise<GigRow> {
-  const current = await ownGig(db, userId, id);
+export async function updateGig(ctx: ServiceContext, id: string, input: UpdateGigInput): Promise<GigRow> {
+  const current = await ownGig(ctx, id);
   const min = input.budget_min ?? current.budgetMin;
   const max = input.budget_max ?? current.budgetMax;
   if (min > max) throw invalidField('budget_max', 'budget_max must be at least budget_min.');
@@ -104,12 +106,12 @@ export async function updateGig(db: Db, userId: string, id: string, input: Updat
   if (input.location !== undefined) set.location = input.location;
   if (input.expires_on !== undefined) set.expiresOn = input.expires_on;
   if (input.status !== undefined) set.status = input.status;
-  const [row] = await db.update(gigs).set(set).where(and(eq(gigs.id, id), eq(gigs.userId, userId))).returning();
+  const [row] = await ctx.db.update(gigs).set(set).where(and(eq(gigs.id, id), inWorkspace(ctx, gigs))).returning();
   if (!row) throw notFound('Gig');
   return row;
 }
 
-export async function deleteGig(db: Db, userId: string, id: string): Promise<void> {
-  const deleted = await db.delete(gigs).where(and(eq(gigs.id, id), eq(gigs.userId, userId))).returning({ id: gigs.id });
+export async function deleteGig(ctx: ServiceContext, id: string): Promise<void> {
+  const deleted = await ctx.db.delete(gigs).where(and(eq(gigs.id, id), inWorkspace(ctx, gigs))).returning({ id: gigs.id });
   if (!deleted.length) throw notFound('Gig');
 }

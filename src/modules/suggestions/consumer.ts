@@ -1,18 +1,26 @@
 // The suggestions queue consumer: runs a queued job once through a provider, validates what the
 // provider answered, and stores it, or marks the job failed with the reason. Guarded on
-// status = 'queued', so a redelivered message does nothing.
-import { z } from '@hono/zod-openapi';
+// status = 'queued', so a redelivered message does nothing, and the suggestion.completed or
+// .failed event is written only by the delivery whose update took effect.
 import { and, eq } from 'drizzle-orm';
 import { suggestions } from '../../db/schema';
+import { systemContext } from '../../lib/context';
 import { createDb } from '../../lib/db';
+import { changedRows } from '../../lib/guarded-write';
 import { nowIso } from '../../lib/time';
+import { recordEvent } from '../events/record';
 import { workContext } from './context';
+import { SUGGESTION_MAX_RETRIES, SuggestionMessage } from './message';
 import { localProvider } from './providers/local';
 import type { SuggestionProvider } from './providers/types';
 import { workersAiProvider } from './providers/workers-ai';
 import { SuggestionList } from './schemas';
+import { serializeSuggestion, type SuggestionRow } from './service';
 
-const Message = z.object({ suggestion_id: z.string() });
+/** The actor of the events this job writes. */
+export const SUGGESTIONS_JOB = 'suggestions';
+
+type Outcome = Pick<SuggestionRow, 'status'> & Partial<Pick<SuggestionRow, 'suggestions' | 'error'>>;
 
 export function providerFor(env: Env): SuggestionProvider {
   return env.AI ? workersAiProvider(env.AI, env.AI_MODEL) : localProvider;
@@ -21,30 +29,29 @@ export function providerFor(env: Env): SuggestionProvider {
 export async function consumeSuggestions(batch: MessageBatch<unknown>, env: Env, provider = providerFor(env)) {
   const db = createDb(env.DB);
   for (const message of batch.messages) {
-    const parsed = Message.safeParse(message.body);
+    const parsed = SuggestionMessage.safeParse(message.body);
     const row = parsed.success ? await db.query.suggestions.findFirst({ where: eq(suggestions.id, parsed.data.suggestion_id) }) : undefined;
     if (!row || row.status !== 'queued') {
       message.ack();
       continue;
     }
-    let outcome: Partial<typeof suggestions.$inferInsert>;
+    let outcome: Outcome;
     try {
-      const answer = await provider.suggest({ kind: row.kind, task: row.task, context: await workContext(db, row.userId, row.projectId) });
+      const ctx = systemContext(env, row.workspaceId, SUGGESTIONS_JOB);
+      const answer = await provider.suggest({ kind: row.kind, task: row.task, context: await workContext(ctx, row.projectId) });
       const valid = SuggestionList.safeParse(answer);
       outcome = valid.success
         ? { status: 'completed', suggestions: JSON.stringify(valid.data) }
         : { status: 'failed', error: `The provider's answer was not usable: ${valid.error.issues[0]?.path.join('.') || 'answer'}: ${valid.error.issues[0]?.message}` };
     } catch (err) {
-      if (message.attempts < 3) {
+      // Deliveries left: try the provider again later; on the last one, fail the job with the reason.
+      if (message.attempts < SUGGESTION_MAX_RETRIES) {
         message.retry({ delaySeconds: 5 * message.attempts });
         continue;
       }
       outcome = { status: 'failed', error: `The provider did not answer: ${err instanceof Error ? err.message : String(err)}` };
     }
-    await db
-      .update(suggestions)
-      .set({ ...outcome, provider: provider.name, completedAt: nowIso() })
-      .where(and(eq(suggestions.id, row.id), eq(suggestions.status, 'queued')));
+    await settle(env, row, { ...outcome, provider: provider.name });
     message.ack();
   }
 }
@@ -53,13 +60,23 @@ export async function consumeSuggestions(batch: MessageBatch<unknown>, env: Env,
 export async function consumeSuggestionDeadLetters(batch: MessageBatch<unknown>, env: Env) {
   const db = createDb(env.DB);
   for (const message of batch.messages) {
-    const parsed = Message.safeParse(message.body);
-    if (parsed.success) {
-      await db
-        .update(suggestions)
-        .set({ status: 'failed', error: 'The job could not be completed after several attempts.', completedAt: nowIso() })
-        .where(and(eq(suggestions.id, parsed.data.suggestion_id), eq(suggestions.status, 'queued')));
-    }
+    const parsed = SuggestionMessage.safeParse(message.body);
+    const row = parsed.success ? await db.query.suggestions.findFirst({ where: eq(suggestions.id, parsed.data.suggestion_id) }) : undefined;
+    if (row?.status === 'queued') await settle(env, row, { status: 'failed', error: 'The job could not be completed after several attempts.' });
     message.ack();
   }
+}
+
+/** queued → completed | failed, with its event; nothing if another delivery settled it first. */
+async function settle(env: Env, row: SuggestionRow, outcome: Outcome & { provider?: string }): Promise<boolean> {
+  const ctx = systemContext(env, row.workspaceId, SUGGESTIONS_JOB);
+  const after: SuggestionRow = { ...row, ...outcome, completedAt: nowIso() };
+  const [updated] = await ctx.db.batch([
+    ctx.db
+      .update(suggestions)
+      .set({ status: after.status, suggestions: after.suggestions, error: after.error, provider: after.provider, completedAt: after.completedAt })
+      .where(and(eq(suggestions.id, row.id), eq(suggestions.status, 'queued'))),
+    recordEvent(ctx, after.status === 'completed' ? 'suggestion.completed' : 'suggestion.failed', serializeSuggestion(after), { ifChanged: true }),
+  ]);
+  return changedRows(updated) > 0;
 }

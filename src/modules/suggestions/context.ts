@@ -1,7 +1,7 @@
-// What the co-pilot may know: the caller's own project and invoice history, nothing else.
+// What the co-pilot may know: its workspace's own project and invoice history, nothing else.
 import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import { clients, invoiceLineItems, invoices, projects } from '../../db/schema';
-import type { Db } from '../../lib/db';
+import { inWorkspace, type WorkspaceContext } from '../../lib/context';
 import type { WorkContext } from './providers/types';
 
 const HISTORY_LINES = 200;
@@ -13,7 +13,8 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[mid]! : Math.round((sorted[mid - 1]! + sorted[mid]!) / 2);
 };
 
-export async function workContext(db: Db, userId: string, projectId: string | null): Promise<WorkContext> {
+export async function workContext(ctx: WorkspaceContext, projectId: string | null): Promise<WorkContext> {
+  const { db } = ctx;
   const [projectRows, lines] = await db.batch([
     db
       .select({
@@ -26,12 +27,12 @@ export async function workContext(db: Db, userId: string, projectId: string | nu
       })
       .from(projects)
       .leftJoin(clients, eq(clients.id, projects.clientId))
-      .where(and(eq(projects.id, projectId ?? ''), eq(projects.userId, userId))),
+      .where(and(eq(projects.id, projectId ?? ''), inWorkspace(ctx, projects))),
     db
       .select({ quantityMilli: invoiceLineItems.quantityMilli, unitAmount: invoiceLineItems.unitAmount, currency: invoices.currency })
       .from(invoiceLineItems)
       .innerJoin(invoices, eq(invoices.id, invoiceLineItems.invoiceId))
-      .where(and(eq(invoices.userId, userId), ne(invoices.status, 'void')))
+      .where(and(inWorkspace(ctx, invoices), ne(invoices.status, 'void')))
       .orderBy(desc(invoices.id))
       .limit(HISTORY_LINES),
   ]);

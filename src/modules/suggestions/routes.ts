@@ -1,5 +1,4 @@
 // The co-pilot under /v1/ai: ask (queued, 202), then read the job.
-import { createDb } from '../../lib/db';
 import { defineRoute, jsonBody, jsonContent } from '../../lib/openapi';
 import { createRouter } from '../../lib/router';
 import { idParams } from '../../lib/schemas';
@@ -12,26 +11,26 @@ const tags = ['Co-pilot'];
 export const suggestionRoutes = createRouter()
   .openapi(
     defineRoute({
-      method: 'post', path: '/ai/suggest', tags, access: 'user', middleware: aiRateLimit,
+      method: 'post', path: '/ai/suggest', tags, access: 'user', role: 'member', middleware: aiRateLimit,
       summary: 'Ask the co-pilot for help with a task',
-      description: 'Queued: answers 202 with `Location` of the job; poll it until `completed` or `failed`. With Workers AI configured the model answers (validated before it is stored); otherwise a deterministic local provider works from the task text and your own invoices and projects. At most 10 requests a minute per key.',
+      description: 'Queued: answers 202 with `Location` of the job; poll it until `completed` or `failed`. With Workers AI configured the model answers (validated before it is stored); otherwise a deterministic local provider works from the task text and your workspace\'s own invoices and projects. At most 10 requests a minute per key.',
       request: { body: jsonBody(S.SuggestBody) },
       responses: {
         202: { ...jsonContent(S.QueuedSuggestion, 'Queued.'), headers: { Location: { schema: { type: 'string' }, description: 'The job: /v1/ai/suggestions/{id}.' } } },
       },
     }),
     async (c) => {
-      const row = await requestSuggestion(createDb(c.env.DB), c.env, c.get('caller').userId, c.req.valid('json'));
+      const row = await requestSuggestion(c.get('ctx'), c.req.valid('json'));
       c.header('Location', `/v1/ai/suggestions/${row.id}`);
       return c.json({ id: row.id, status: 'queued' as const, kind: row.kind, task: row.task, created_at: row.createdAt }, 202);
     },
   )
   .openapi(
     defineRoute({
-      method: 'get', path: '/ai/suggestions/{id}', tags, access: 'user',
+      method: 'get', path: '/ai/suggestions/{id}', tags, access: 'user', role: 'viewer',
       summary: 'A co-pilot job and its suggestions',
       request: { params: idParams('suggestion') },
       responses: { 200: jsonContent(S.Suggestion, 'The job.') },
     }),
-    async (c) => c.json(serializeSuggestion(await getSuggestion(createDb(c.env.DB), c.get('caller').userId, c.req.valid('param').id)), 200),
+    async (c) => c.json(serializeSuggestion(await getSuggestion(c.get('ctx'), c.req.valid('param').id)), 200),
   );

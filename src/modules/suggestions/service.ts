@@ -2,14 +2,14 @@
 import { and, eq } from 'drizzle-orm';
 import { suggestions } from '../../db/schema';
 import { notFound } from '../../errors';
-import type { Db } from '../../lib/db';
+import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
 import { assertReferencedProject } from '../../lib/references';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
+import type { SuggestionMessage } from './message';
 import type { SuggestionItemValue, SuggestionKindValue } from './schemas';
 
 export type SuggestionRow = typeof suggestions.$inferSelect;
-export type SuggestionMessage = { suggestion_id: string };
 
 export const serializeSuggestion = (row: SuggestionRow) => ({
   id: row.id,
@@ -25,15 +25,14 @@ export const serializeSuggestion = (row: SuggestionRow) => ({
 });
 
 export async function requestSuggestion(
-  db: Db,
-  env: Env,
-  userId: string,
+  ctx: ServiceContext,
   input: { task: string; kind: SuggestionKindValue; project_id?: string | null },
 ): Promise<SuggestionRow> {
-  await assertReferencedProject(db, userId, input.project_id);
+  const { db, env } = ctx;
+  await assertReferencedProject(ctx, input.project_id);
   const [row] = await db
     .insert(suggestions)
-    .values({ id: newId('suggestion'), userId, kind: input.kind, task: input.task, projectId: input.project_id ?? null, status: 'queued', createdAt: nowIso() })
+    .values({ id: newId('suggestion'), userId: ctx.userId, workspaceId: ctx.workspaceId, kind: input.kind, task: input.task, projectId: input.project_id ?? null, status: 'queued', createdAt: nowIso() })
     .returning();
   try {
     await env.SUGGESTIONS_QUEUE.send({ suggestion_id: row!.id } satisfies SuggestionMessage);
@@ -50,8 +49,8 @@ export async function requestSuggestion(
   return row!;
 }
 
-export async function getSuggestion(db: Db, userId: string, id: string): Promise<SuggestionRow> {
-  const row = await db.query.suggestions.findFirst({ where: and(eq(suggestions.id, id), eq(suggestions.userId, userId)) });
+export async function getSuggestion(ctx: WorkspaceContext, id: string): Promise<SuggestionRow> {
+  const row = await ctx.db.query.suggestions.findFirst({ where: and(eq(suggestions.id, id), inWorkspace(ctx, suggestions)) });
   if (!row) throw notFound('Suggestion');
   return row;
 }

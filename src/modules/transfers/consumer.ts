@@ -7,20 +7,23 @@
 //  - a finished transfer is acknowledged without calling anyone.
 // Transient provider failures retry with exponential backoff; the dead-letter consumer
 // (dead-letter.ts) fails the transfers whose retries ran out.
-import { z } from '@hono/zod-openapi';
-import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
-import { activities, transfers } from '../../db/schema';
+import { and, eq, isNull, lt, or } from 'drizzle-orm';
+import { transfers } from '../../db/schema';
+import { systemContext } from '../../lib/context';
 import { createDb, type Db } from '../../lib/db';
-import { newId } from '../../lib/ids';
+import { changedRows } from '../../lib/guarded-write';
 import { nowIso } from '../../lib/time';
+import { recordEvent } from '../events/record';
+import { TransferMessage } from './message';
 import { type PayoutProvider, sandboxProvider, TransientPayoutError } from './payout-provider';
 import type { RecipientValue } from './recipient';
-import { type TransferRow, withHistory } from './service';
+import { serializeTransfer, type TransferRow, withHistory } from './service';
 
 export const LEASE_MS = 60_000;
 const MAX_BACKOFF_SECONDS = 300;
 
-const TransferMessageSchema = z.object({ transfer_id: z.string().regex(/^trf_[0-9A-HJKMNP-TV-Z]{26}$/) });
+/** The actor of the events this job writes. */
+export const TRANSFERS_JOB = 'transfers';
 
 export const backoffSeconds = (attempts: number) => Math.min(MAX_BACKOFF_SECONDS, 2 ** attempts * 5);
 
@@ -29,7 +32,7 @@ type Outcome = { ack: true } | { retryAfter: number };
 export async function consumeTransfers(batch: MessageBatch<unknown>, env: Env, provider: PayoutProvider = sandboxProvider) {
   const db = createDb(env.DB);
   for (const message of batch.messages) {
-    const parsed = TransferMessageSchema.safeParse(message.body);
+    const parsed = TransferMessage.safeParse(message.body);
     if (!parsed.success) {
       // Nothing can ever make this message valid: drop it, loudly.
       console.error(JSON.stringify({ level: 'error', message: 'malformed transfer message dropped', body: message.body }));
@@ -37,7 +40,7 @@ export async function consumeTransfers(batch: MessageBatch<unknown>, env: Env, p
       continue;
     }
     try {
-      const outcome = await processTransfer(db, parsed.data.transfer_id, provider);
+      const outcome = await processTransfer(env, parsed.data.transfer_id, provider);
       if ('ack' in outcome) message.ack();
       else message.retry({ delaySeconds: outcome.retryAfter });
     } catch (err) {
@@ -49,11 +52,12 @@ export async function consumeTransfers(batch: MessageBatch<unknown>, env: Env, p
   }
 }
 
-async function processTransfer(db: Db, id: string, provider: PayoutProvider): Promise<Outcome> {
+async function processTransfer(env: Env, id: string, provider: PayoutProvider): Promise<Outcome> {
+  const db = createDb(env.DB);
   const row = await db.query.transfers.findFirst({ where: eq(transfers.id, id) });
   if (!row || row.status === 'completed' || row.status === 'failed' || row.status === 'cancelled') return { ack: true };
 
-  const claimed = await claim(db, row);
+  const claimed = await claim(env, row);
   if (!claimed) {
     const latest = await db.query.transfers.findFirst({ where: eq(transfers.id, id) });
     if (!latest || latest.status !== 'processing') return { ack: true };
@@ -68,31 +72,39 @@ async function processTransfer(db: Db, id: string, provider: PayoutProvider): Pr
     recipient: JSON.parse(claimed.recipient) as RecipientValue,
     reference: claimed.reference,
   });
-  await finish(db, claimed, result.status === 'completed' ? { status: 'completed', payoutId: result.payoutId } : { status: 'failed', reason: result.reason });
+  await finish(env, claimed, result.status === 'completed' ? { status: 'completed', payoutId: result.payoutId } : { status: 'failed', reason: result.reason });
   return { ack: true };
 }
 
-/** Moves a pending transfer (or one whose lease ran out) to processing under a fresh lease. */
-async function claim(db: Db, row: TransferRow): Promise<TransferRow | null> {
+/**
+ * Moves a pending transfer (or one whose lease ran out) to processing under a fresh lease. The
+ * first claim writes transfer.processing; taking over an expired lease is the same processing.
+ */
+async function claim(env: Env, row: TransferRow): Promise<TransferRow | null> {
+  const ctx = systemContext(env, row.workspaceId, TRANSFERS_JOB);
   const now = new Date();
   const at = now.toISOString();
-  const [claimed] = await db
-    .update(transfers)
-    .set({
-      status: 'processing',
-      statusHistory: row.status === 'pending' ? withHistory(row, 'processing', at) : row.statusHistory,
-      leaseUntil: new Date(now.getTime() + LEASE_MS).toISOString(),
-      updatedAt: at,
-    })
-    .where(
-      and(
-        eq(transfers.id, row.id),
-        eq(transfers.updatedAt, row.updatedAt),
-        or(eq(transfers.status, 'pending'), and(eq(transfers.status, 'processing'), or(isNull(transfers.leaseUntil), lt(transfers.leaseUntil, at)))),
+  const claimed: TransferRow = {
+    ...row,
+    status: 'processing',
+    statusHistory: row.status === 'pending' ? withHistory(row, 'processing', at) : row.statusHistory,
+    leaseUntil: new Date(now.getTime() + LEASE_MS).toISOString(),
+    updatedAt: at,
+  };
+  const [updated] = await ctx.db.batch([
+    ctx.db
+      .update(transfers)
+      .set({ status: claimed.status, statusHistory: claimed.statusHistory, leaseUntil: claimed.leaseUntil, updatedAt: at })
+      .where(
+        and(
+          eq(transfers.id, row.id),
+          eq(transfers.updatedAt, row.updatedAt),
+          or(eq(transfers.status, 'pending'), and(eq(transfers.status, 'processing'), or(isNull(transfers.leaseUntil), lt(transfers.leaseUntil, at)))),
+        ),
       ),
-    )
-    .returning();
-  return claimed ?? null;
+    ...(row.status === 'pending' ? [recordEvent(ctx, 'transfer.processing', serializeTransfer(claimed), { ifChanged: true })] : []),
+  ]);
+  return changedRows(updated) > 0 ? claimed : null;
 }
 
 async function releaseLease(db: Db, id: string) {
@@ -101,37 +113,25 @@ async function releaseLease(db: Db, id: string) {
 
 type Ending = { status: 'completed'; payoutId: string } | { status: 'failed'; reason: string };
 
-/** processing → completed | failed, with its activity event in the same batch. */
-export async function finish(db: Db, row: TransferRow, ending: Ending, fromStatuses: TransferRow['status'][] = ['processing']) {
+/** processing (or pending) → completed | failed, with its event in the same batch; false if another delivery got there first. */
+export async function finish(env: Env, row: TransferRow, ending: Ending, fromStatuses: TransferRow['status'][] = ['processing']) {
+  const ctx = systemContext(env, row.workspaceId, TRANSFERS_JOB);
   const at = nowIso();
-  const amount = `${row.targetAmount} ${row.targetCurrency} (minor units)`;
-  const [updated] = await db.batch([
-    db
+  const after: TransferRow = {
+    ...row,
+    status: ending.status,
+    payoutId: ending.status === 'completed' ? ending.payoutId : row.payoutId,
+    failureReason: ending.status === 'failed' ? ending.reason : null,
+    statusHistory: withHistory(row, ending.status, at),
+    leaseUntil: null,
+    updatedAt: at,
+  };
+  const [updated] = await ctx.db.batch([
+    ctx.db
       .update(transfers)
-      .set({
-        status: ending.status,
-        payoutId: ending.status === 'completed' ? ending.payoutId : row.payoutId,
-        failureReason: ending.status === 'failed' ? ending.reason : null,
-        statusHistory: withHistory(row, ending.status, at),
-        leaseUntil: null,
-        updatedAt: at,
-      })
-      .where(and(eq(transfers.id, row.id), eq(transfers.updatedAt, row.updatedAt), or(...fromStatuses.map((s) => eq(transfers.status, s)))))
-      .returning({ id: transfers.id }),
-    // Written only if the update above changed the transfer (same batch, so never one without the other).
-    db.insert(activities).select(
-      db
-        .select({
-          id: sql<string>`${newId('activity')}`.as('id'),
-          userId: transfers.userId,
-          type: sql<string>`${ending.status === 'completed' ? 'transfer.completed' : 'transfer.failed'}`.as('type'),
-          subjectId: transfers.id,
-          summary: sql<string>`${`Transfer of ${amount} ${ending.status}`}`.as('summary'),
-          occurredAt: sql<string>`${at}`.as('occurred_at'),
-        })
-        .from(transfers)
-        .where(and(eq(transfers.id, row.id), sql`changes() = 1`)),
-    ),
+      .set({ status: after.status, payoutId: after.payoutId, failureReason: after.failureReason, statusHistory: after.statusHistory, leaseUntil: null, updatedAt: at })
+      .where(and(eq(transfers.id, row.id), eq(transfers.updatedAt, row.updatedAt), or(...fromStatuses.map((s) => eq(transfers.status, s))))),
+    recordEvent(ctx, ending.status === 'completed' ? 'transfer.completed' : 'transfer.failed', serializeTransfer(after), { ifChanged: true }),
   ]);
-  return updated.length > 0;
+  return changedRows(updated) > 0;
 }

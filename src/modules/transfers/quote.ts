@@ -3,6 +3,7 @@
 //            fee, rounded up;
 //   rate   = target per source, rounded half away from zero to 10 decimals, and shown as used;
 //   target = (source_amount − fee) × rate, rounded down.
+import { config } from '../../config';
 import { invalidField } from '../../errors';
 import { convertMinor, crossRate, decimalToRatio, divCeil, ratioToDecimal } from '../../lib/money';
 import { isStale, ratesUnavailable, type RatesSnapshot } from '../rates/snapshot';
@@ -13,7 +14,8 @@ export type Pricing = { feeBps: number; fixedFeeUsdCents: number };
 export type Quote = { fee: number; rate: string; rateAsOf: string; targetAmount: number };
 
 export function pricingFrom(env: Env): Pricing {
-  return { feeBps: Number(env.TRANSFER_FEE_BPS), fixedFeeUsdCents: Number(env.TRANSFER_FIXED_FEE_USD_CENTS) };
+  const { TRANSFER_FEE_BPS, TRANSFER_FIXED_FEE_USD_CENTS } = config(env);
+  return { feeBps: TRANSFER_FEE_BPS, fixedFeeUsdCents: TRANSFER_FIXED_FEE_USD_CENTS };
 }
 
 export function quoteTransfer(
@@ -22,8 +24,8 @@ export function quoteTransfer(
   input: { source_currency: string; target_currency: string; source_amount: number },
   now = Date.now(),
 ): Quote {
-  // No money moves on rates older than 24 hours.
-  if (!snapshot || isStale(snapshot, now)) throw ratesUnavailable('Exchange rates are missing or older than 24 hours; transfers are paused until they refresh.');
+  // No money moves on stale rates (published more than 36 hours ago).
+  if (!snapshot || isStale(snapshot, now)) throw ratesUnavailable('Exchange rates are missing or were published more than 36 hours ago; transfers are paused until they refresh.');
   for (const code of [input.source_currency, input.target_currency]) {
     if (code !== 'USD' && snapshot.rates[code] === undefined) throw ratesUnavailable(`No exchange rate for ${code}.`);
   }

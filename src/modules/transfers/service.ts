@@ -3,10 +3,14 @@
 import { and, desc, eq, inArray, lt } from 'drizzle-orm';
 import { transfers } from '../../db/schema';
 import { invalidState, notFound } from '../../errors';
+import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
 import type { Db } from '../../lib/db';
+import { changedRows } from '../../lib/guarded-write';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
+import { recordEvent } from '../events/record';
 import { getRatesSnapshot } from '../rates/refresh';
+import type { TransferMessage } from './message';
 import { pricingFrom, quoteTransfer } from './quote';
 import type { RecipientValue } from './recipient';
 import type { CreateTransferInput } from './schemas';
@@ -14,7 +18,6 @@ import type { CreateTransferInput } from './schemas';
 export type TransferRow = typeof transfers.$inferSelect;
 export type TransferStatus = TransferRow['status'];
 export type HistoryEntry = { status: TransferStatus; at: string };
-export type TransferMessage = { transfer_id: string };
 
 export const serializeTransfer = (row: TransferRow) => ({
   id: row.id,
@@ -34,35 +37,38 @@ export const serializeTransfer = (row: TransferRow) => ({
   updated_at: row.updatedAt,
 });
 
+/** The transfer's status_history with one more entry. */
 export const withHistory = (row: TransferRow, status: TransferStatus, at: string) =>
   JSON.stringify([...(JSON.parse(row.statusHistory) as HistoryEntry[]), { status, at }]);
 
-export async function createTransfer(db: Db, env: Env, userId: string, input: CreateTransferInput): Promise<TransferRow> {
-  const quote = quoteTransfer(await getRatesSnapshot(env), pricingFrom(env), input);
+export async function createTransfer(ctx: ServiceContext, input: CreateTransferInput): Promise<TransferRow> {
+  const quote = quoteTransfer(await getRatesSnapshot(ctx.env), pricingFrom(ctx.env), input);
   const now = nowIso();
-  const [row] = await db
-    .insert(transfers)
-    .values({
-      id: newId('transfer'),
-      userId,
-      status: 'pending',
-      sourceCurrency: input.source_currency,
-      sourceAmount: input.source_amount,
-      fee: quote.fee,
-      targetCurrency: input.target_currency,
-      targetAmount: quote.targetAmount,
-      rate: quote.rate,
-      rateAsOf: quote.rateAsOf,
-      recipient: JSON.stringify(input.recipient),
-      reference: input.reference ?? null,
-      failureReason: null,
-      statusHistory: JSON.stringify([{ status: 'pending', at: now }]),
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
-  await enqueueTransfers(db, env, [row!.id]);
-  return row!;
+  const row: TransferRow = {
+    id: newId('transfer'),
+    userId: ctx.userId,
+    workspaceId: ctx.workspaceId,
+    status: 'pending',
+    sourceCurrency: input.source_currency,
+    sourceAmount: input.source_amount,
+    fee: quote.fee,
+    targetCurrency: input.target_currency,
+    targetAmount: quote.targetAmount,
+    rate: quote.rate,
+    rateAsOf: quote.rateAsOf,
+    recipient: JSON.stringify(input.recipient),
+    reference: input.reference ?? null,
+    failureReason: null,
+    statusHistory: JSON.stringify([{ status: 'pending', at: now }]),
+    payoutId: null,
+    enqueuedAt: null,
+    leaseUntil: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await ctx.db.batch([ctx.db.insert(transfers).values(row), recordEvent(ctx, 'transfer.created', serializeTransfer(row))]);
+  await enqueueTransfers(ctx.db, ctx.env, [row.id]);
+  return row;
 }
 
 /**
@@ -84,13 +90,13 @@ export async function enqueueTransfers(db: Db, env: Env, ids: string[]): Promise
   }
 }
 
-export async function listTransfers(db: Db, userId: string, filter: { status?: TransferStatus; limit: number; beforeId?: string }) {
-  return db
+export async function listTransfers(ctx: WorkspaceContext, filter: { status?: TransferStatus; limit: number; beforeId?: string }) {
+  return ctx.db
     .select()
     .from(transfers)
     .where(
       and(
-        eq(transfers.userId, userId),
+        inWorkspace(ctx, transfers),
         filter.status ? eq(transfers.status, filter.status) : undefined,
         filter.beforeId ? lt(transfers.id, filter.beforeId) : undefined,
       ),
@@ -99,21 +105,27 @@ export async function listTransfers(db: Db, userId: string, filter: { status?: T
     .limit(filter.limit + 1);
 }
 
-export async function getTransfer(db: Db, userId: string, id: string): Promise<TransferRow> {
-  const row = await db.query.transfers.findFirst({ where: and(eq(transfers.id, id), eq(transfers.userId, userId)) });
+export async function getTransfer(ctx: WorkspaceContext, id: string): Promise<TransferRow> {
+  const row = await ctx.db.query.transfers.findFirst({ where: and(eq(transfers.id, id), inWorkspace(ctx, transfers)) });
   if (!row) throw notFound('Transfer');
   return row;
 }
 
-export async function cancelTransfer(db: Db, userId: string, id: string): Promise<TransferRow> {
-  const current = await getTransfer(db, userId, id);
+export async function cancelTransfer(ctx: ServiceContext, id: string): Promise<TransferRow> {
+  const current = await getTransfer(ctx, id);
+  if (current.status !== 'pending') throw cannotCancel(current);
   const now = nowIso();
-  const [row] = await db
-    .update(transfers)
-    .set({ status: 'cancelled', statusHistory: withHistory(current, 'cancelled', now), updatedAt: now })
-    .where(and(eq(transfers.id, id), eq(transfers.userId, userId), eq(transfers.status, 'pending')))
-    .returning();
-  if (row) return row;
-  const latest = await getTransfer(db, userId, id);
-  throw invalidState(`Only a pending transfer can be cancelled; this one is ${latest.status}.`);
+  const after: TransferRow = { ...current, status: 'cancelled', statusHistory: withHistory(current, 'cancelled', now), updatedAt: now };
+  const [updated] = await ctx.db.batch([
+    ctx.db
+      .update(transfers)
+      .set({ status: after.status, statusHistory: after.statusHistory, updatedAt: now })
+      .where(and(eq(transfers.id, id), inWorkspace(ctx, transfers), eq(transfers.status, 'pending'), eq(transfers.updatedAt, current.updatedAt))),
+    recordEvent(ctx, 'transfer.canceled', serializeTransfer(after), { ifChanged: true }),
+  ]);
+  if (changedRows(updated) > 0) return after;
+  // The consumer took it (or another cancel won) between the read and the write.
+  throw cannotCancel(await getTransfer(ctx, id));
 }
+
+const cannotCancel = (row: TransferRow) => invalidState(`Only a pending transfer can be cancelled; this one is ${row.status}.`);
