@@ -28,7 +28,11 @@ export async function retryOnRace<T>(what: string, attempt: () => Promise<T | un
  * which is the order drizzle lists the columns of an INSERT … SELECT in.
  */
 export function insertIf<T extends SQLiteTable>(db: Db, table: T, row: T['$inferInsert'], condition: SQL) {
-  const values = Object.keys(getTableColumns(table)).map((key) => sql`${(row as Record<string, unknown>)[key] ?? null}`);
+  // A column the row leaves out takes its schema default, as in a plain INSERT.
+  const values = Object.entries(getTableColumns(table)).map(([key, column]) => {
+    const value = (row as Record<string, unknown>)[key];
+    return sql`${value !== undefined ? value : (column.default ?? null)}`;
+  });
   return db.insert(table).select(sql`SELECT ${sql.join(values, sql`, `)} WHERE ${condition}`);
 }
 

@@ -1,6 +1,7 @@
 // Zod schemas that several modules share. They validate requests and, through @hono/zod-openapi,
 // describe them in /openapi.json, so a limit written here is the documented limit.
 import { z } from '@hono/zod-openapi';
+import { ROLES } from '../db/schema';
 import { ERROR_CODES } from '../errors';
 import { CURRENCY_CODES, isCurrency } from './currencies';
 import { type IdKind, ID_PREFIXES, idPattern } from './ids';
@@ -64,3 +65,8 @@ export const pageOf = <T extends z.ZodType>(item: T, name: string) =>
 
 /** Query booleans arrive as text. */
 export const queryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');
+
+/** A member's role in a workspace (§9). */
+export const RoleSchema = z.enum(ROLES).openapi('Role', {
+  description: 'Lowest to highest: viewer reads; member also writes records; admin also voids, moves money and manages people and settings; owner also grants owner.',
+});

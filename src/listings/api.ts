@@ -1,4 +1,4 @@
-// What /api mounts: access (public, admin, account), the workflow, and exchange rates.
+// What /api mounts: access (public, admin, account), workspaces, the workflow, exchange rates and events.
 import { createRouter } from '../lib/router';
 import { accountRoutes, adminRoutes, publicAccessRoutes } from '../modules/access/routes';
 import { clientRoutes } from '../modules/clients/routes';
@@ -8,6 +8,7 @@ import { expenseRoutes } from '../modules/expenses/routes';
 import { invoiceRoutes } from '../modules/invoices/routes';
 import { projectRoutes } from '../modules/projects/routes';
 import { rateRoutes } from '../modules/rates/routes';
+import { workspaceRoutes } from '../modules/workspaces/routes';
 
 const workflow = createRouter()
   .route('/', clientRoutes)
@@ -22,4 +23,5 @@ export const apiListing = createRouter()
   .route('/', accountRoutes)
   .route('/workflow', workflow)
   .route('/', rateRoutes)
-  .route('/', eventRoutes);
+  .route('/', eventRoutes)
+  .route('/', workspaceRoutes);

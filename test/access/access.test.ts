@@ -60,7 +60,11 @@ describe('invitations', () => {
 
     const me = await call('GET', '/api/me', { key: accepted.body.api_key.key });
     expect(me.status).toBe(200);
-    expect(me.body).toEqual(accepted.body.user);
+    expect(me.body.user).toEqual(accepted.body.user);
+    expect(accepted.body.workspace).toEqual({ id: `wsp_${accepted.body.user.id.slice(4)}`, name: 'Grace', role: 'owner' });
+    expect(me.body.workspace).toEqual(accepted.body.workspace);
+    expect(me.body.key).toEqual({ id: accepted.body.api_key.id, prefix: accepted.body.api_key.prefix, workspace_id: accepted.body.workspace.id });
+    expect(me.body.memberships).toEqual([{ workspace_id: accepted.body.workspace.id, name: 'Grace', role: 'owner' }]);
 
     expectError(await call('POST', '/api/invitations/accept', { body: { code: invite.body.code, name: 'Again' } }), 409, 'invitation_used');
     const joined = await call('GET', '/api/admin/waitlist?status=joined&limit=100', { key: ADMIN_TOKEN });
@@ -90,7 +94,13 @@ describe('invitations', () => {
     const res = await call('POST', '/api/admin/invitations', { key: ADMIN_TOKEN, body: { email: uniqueEmail(), expires_in_days: 31 } });
     expectError(res, 422, 'validation_failed');
     expect(errorPaths(res)).toEqual(['expires_in_days']);
-    expectError(await call('POST', '/api/invitations/accept', { body: { code: 'wsi_x' } }), 422, 'validation_failed');
+    expectError(await call('POST', '/api/invitations/accept', { body: { code: 'wsi_x' } }), 404, 'not_found');
+    // A signup makes an account: it needs a name, and a code refused for that stays usable.
+    const invite = await call('POST', '/api/admin/invitations', { key: ADMIN_TOKEN, body: { email: uniqueEmail() } });
+    const nameless = await call('POST', '/api/invitations/accept', { body: { code: invite.body.code } });
+    expectError(nameless, 422, 'validation_failed');
+    expect(errorPaths(nameless)).toEqual(['name']);
+    expect((await call('POST', '/api/invitations/accept', { body: { code: invite.body.code, name: 'Named' } })).status).toBe(201);
   });
 });
 

@@ -3,9 +3,9 @@
 // Lookups are cached in this isolate for 30 s; revoking a key, or removing or changing a member,
 // drops the entries here at once, and other isolates forget them within 30 s (the contract
 // promises 60 s everywhere).
-import { and, desc, eq, isNull, lt } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
 import { apiKeys, memberships, users, workspaces, type Role } from '../../db/schema';
-import { notFound } from '../../errors';
+import { ApiError, notFound } from '../../errors';
 import { inWorkspace, type ServiceContext } from '../../lib/context';
 import { sha256Hex, randomToken } from '../../lib/crypto';
 import type { Db } from '../../lib/db';
@@ -66,22 +66,32 @@ export async function listKeys(ctx: ServiceContext, limit: number, beforeId?: st
     .limit(limit + 1);
 }
 
-export async function revokeKey(db: Db, userId: string, keyId: string): Promise<void> {
-  const [row] = await db
+/**
+ * Revokes one of the caller's own keys. The caller's last active key (one whose membership still
+ * stands, over all their workspaces) is kept: revoking it would lock the account out. The check is
+ * part of the UPDATE, so two last-but-one keys revoked at once cannot both go.
+ */
+export async function revokeKey(ctx: ServiceContext, keyId: string): Promise<void> {
+  const own = and(eq(apiKeys.id, keyId), eq(apiKeys.userId, ctx.userId));
+  const [row] = await ctx.db
     .update(apiKeys)
     .set({ revokedAt: nowIso() })
-    .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+    .where(and(own, isNull(apiKeys.revokedAt), sql`(${activeKeyCount(ctx.userId)}) > 1`))
     .returning({ keyHash: apiKeys.keyHash });
-  if (!row) {
-    // Already revoked keys are not listed as usable, but a second DELETE is still "not found" only
-    // when the key is not the caller's at all.
-    const existing = await db.query.apiKeys.findFirst({ where: and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId)) });
-    if (!existing) throw notFound('API key');
-    cache.delete(existing.keyHash);
+  if (row) {
+    cache.delete(row.keyHash);
     return;
   }
-  cache.delete(row.keyHash);
+  const existing = await ctx.db.query.apiKeys.findFirst({ where: own });
+  if (!existing) throw notFound('API key');
+  // Revoking a revoked key again changes nothing and is fine.
+  if (!existing.revokedAt) throw new ApiError('conflict', 'This is your last active key: create another one first, so you are not locked out.');
 }
+
+/** How many of the user's keys still work: not revoked, and their membership still stands. */
+const activeKeyCount = (userId: string) => sql`
+  SELECT count(*) FROM api_keys k JOIN memberships m ON m.workspace_id = k.workspace_id AND m.user_id = k.user_id
+  WHERE k.user_id = ${userId} AND k.revoked_at IS NULL`;
 
 /** The principal a presented key stands for, or null for an unknown or revoked key, or one whose
  *  user is no longer a member of the key's workspace. One query: key, membership and name together. */

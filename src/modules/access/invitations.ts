@@ -1,95 +1,183 @@
-// Invitations: the operator invites an email; redeeming the code creates the user and their first key.
-// KV holds the token (invite:v1:<hash of code> → invitation id) for the lookup; D1 holds the truth and
-// makes redemption single-use: one batch whose statements each only act if the previous one did,
-// so of a dozen racing redemptions exactly one creates a user.
-import { eq } from 'drizzle-orm';
-import { invitations, users, waitlist } from '../../db/schema';
-import { ApiError, notFound } from '../../errors';
+// Invitations, all redeemed through POST /api/invitations/accept:
+// - signup (the operator invites a new email): accepting creates the user, their personal
+//   workspace and its owner key;
+// - recovery (the operator invites an email that has an account): accepting issues a new owner key
+//   for that account's personal workspace, the way back in for someone who lost every key;
+// - workspace (an admin invites someone with a role): accepting adds the membership (creating the
+//   user and their personal workspace first when the email is new) and a key for that workspace.
+// KV holds the token (invite:v1:<hash of code> → invitation id) for the lookup; D1 holds the truth
+// and makes redemption single-use: one batch whose statements each act only if the one that
+// accepts the invitation did, so of a dozen racing redemptions exactly one gets a key.
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { apiKeys, invitations, memberships, users, waitlist, workspaces, type Role } from '../../db/schema';
+import { ApiError, invalidField, notFound } from '../../errors';
+import type { WorkspaceContext } from '../../lib/context';
 import { randomToken, sha256Hex } from '../../lib/crypto';
 import type { Db } from '../../lib/db';
+import { changedRows, insertIf } from '../../lib/guarded-write';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
+import { recordEvent } from '../events/record';
+import { serializeMember } from '../workspaces/members';
 import { mintKey } from './api-keys';
+
+export type InvitationRow = typeof invitations.$inferSelect;
 
 const kvKey = (codeHash: string) => `invite:v1:${codeHash}`;
 const DAY_MS = 86_400_000;
+export const DEFAULT_INVITATION_DAYS = 7;
 
-export async function createInvitation(db: Db, kv: KVNamespace, input: { email: string; expires_in_days: number }) {
+/** The personal workspace and the user share a ULID (usr_X, wsp_X), as migration 0006 made them. */
+export const personalWorkspaceId = (userId: string) => `wsp_${userId.slice(4)}`;
+
+type NewInvitation = Pick<InvitationRow, 'email' | 'kind' | 'workspaceId' | 'role' | 'invitedBy'> & { expiresInDays: number };
+
+/** Stores an invitation (code hashed) and its KV token; the code is in the answer only. */
+export async function issueInvitation(db: Db, kv: KVNamespace, input: NewInvitation) {
   const code = `wsi_${randomToken(24)}`;
   const codeHash = await sha256Hex(code);
   const now = new Date();
-  const row = {
+  const row: InvitationRow = {
     id: newId('invitation'),
     email: input.email,
     codeHash,
-    expiresAt: new Date(now.getTime() + input.expires_in_days * DAY_MS).toISOString(),
+    kind: input.kind,
+    workspaceId: input.workspaceId,
+    role: input.role,
+    invitedBy: input.invitedBy,
+    expiresAt: new Date(now.getTime() + input.expiresInDays * DAY_MS).toISOString(),
     createdAt: now.toISOString(),
+    acceptedAt: null,
+    acceptedBy: null,
+    withdrawnAt: null,
   };
   await db.batch([
     db.insert(invitations).values(row),
-    db.update(waitlist).set({ status: 'invited', updatedAt: row.createdAt }).where(eq(waitlist.email, input.email)),
+    db.update(waitlist).set({ status: 'invited', updatedAt: row.createdAt }).where(and(eq(waitlist.email, input.email), eq(waitlist.status, 'waiting'))),
   ]);
-  await kv.put(kvKey(codeHash), row.id, { expirationTtl: input.expires_in_days * 86_400 });
-  return { id: row.id, email: row.email, code, expires_at: row.expiresAt };
+  await kv.put(kvKey(codeHash), row.id, { expirationTtl: input.expiresInDays * 86_400 });
+  return { row, code };
 }
 
-export async function acceptInvitation(db: Db, d1: D1Database, kv: KVNamespace, input: { code: string; name: string }) {
+export async function forgetInvitationToken(kv: KVNamespace, row: InvitationRow) {
+  await kv.delete(kvKey(row.codeHash));
+}
+
+/** The operator's invitation: `signup` for a new email, `recovery` for one that has an account. */
+export async function createOperatorInvitation(db: Db, kv: KVNamespace, input: { email: string; expires_in_days: number }) {
+  const existing = await db.select({ id: users.id }).from(users).where(eq(users.email, input.email)).get();
+  const { row, code } = await issueInvitation(db, kv, {
+    email: input.email, kind: existing ? 'recovery' : 'signup', workspaceId: null, role: null, invitedBy: null, expiresInDays: input.expires_in_days,
+  });
+  return { id: row.id, email: row.email, kind: row.kind as 'signup' | 'recovery', code, expires_at: row.expiresAt };
+}
+
+type Accepted = {
+  user: typeof users.$inferSelect;
+  workspace: { id: string; name: string; role: Role };
+  key: Awaited<ReturnType<typeof mintKey>>;
+};
+
+export async function acceptInvitation(env: Env, db: Db, input: { code: string; name?: string | undefined }): Promise<Accepted> {
   const codeHash = await sha256Hex(input.code);
   // KV is eventually consistent, so a miss falls back to D1, the record of truth.
-  const invitationId = (await kv.get(kvKey(codeHash))) ?? (await findIdByHash(db, codeHash));
-  if (!invitationId) throw notFound('Invitation');
-  const invitation = await db.query.invitations.findFirst({ where: eq(invitations.id, invitationId) });
-  if (!invitation) throw notFound('Invitation');
+  const invitationId = (await env.INVITES_KV.get(kvKey(codeHash))) ?? (await findIdByHash(db, codeHash));
+  const invitation = invitationId ? await db.query.invitations.findFirst({ where: eq(invitations.id, invitationId) }) : undefined;
+  if (!invitation || invitation.withdrawnAt) throw notFound('Invitation');
   if (invitation.acceptedAt) throw used();
   const now = nowIso();
   if (invitation.expiresAt <= now) throw expired();
 
-  const userId = newId('user');
-  // The personal workspace and the user share a ULID (usr_X, wsp_X), as migration 0006 made them.
-  const workspaceId = `wsp_${userId.slice(4)}`;
-  const { key, row: keyRow } = await mintKey(userId, workspaceId, 'Default key');
-  const stillOpen = 'SELECT 1 FROM invitations WHERE id = ?1 AND accepted_at IS NULL AND expires_at > ?2';
-  const userMade = 'EXISTS (SELECT 1 FROM invitations WHERE id = ?1 AND accepted_by = ?3)';
-  let results: D1Result[];
-  try {
-    results = await d1.batch([
-      d1
-        .prepare(`INSERT INTO users (id, email, name, invoice_seq, created_at) SELECT ?3, ?4, ?5, 0, ?2 WHERE EXISTS (${stillOpen})`)
-        .bind(invitation.id, now, userId, invitation.email, input.name),
-      d1
-        .prepare('UPDATE invitations SET accepted_at = ?2, accepted_by = ?3 WHERE id = ?1 AND accepted_at IS NULL AND expires_at > ?2 AND EXISTS (SELECT 1 FROM users WHERE id = ?3)')
-        .bind(invitation.id, now, userId),
-      d1
-        .prepare(`INSERT INTO workspaces (id, name, personal_user_id, created_at, updated_at) SELECT ?4, ?5, ?3, ?2, ?2 WHERE ${userMade}`)
-        .bind(invitation.id, now, userId, workspaceId, input.name),
-      d1
-        .prepare(`INSERT INTO memberships (id, workspace_id, user_id, role, created_at) SELECT ?4, ?5, ?3, 'owner', ?2 WHERE ${userMade}`)
-        .bind(invitation.id, now, userId, `mem_${userId.slice(4)}`, workspaceId),
-      d1
-        .prepare(`INSERT INTO api_keys (id, user_id, workspace_id, name, prefix, key_hash, created_at) SELECT ?2, ?3, ?4, ?5, ?6, ?7, ?8 WHERE ${userMade}`)
-        .bind(invitation.id, keyRow.id, userId, workspaceId, keyRow.name, keyRow.prefix, keyRow.keyHash, keyRow.createdAt),
-      d1
-        .prepare("UPDATE waitlist SET status = 'joined', updated_at = ?2 WHERE email = ?3 AND EXISTS (SELECT 1 FROM users WHERE id = ?1)")
-        .bind(userId, now, invitation.email),
-    ]);
-  } catch (err) {
-    if (String(err).includes('UNIQUE constraint failed: users.email')) {
-      throw new ApiError('conflict', 'An account with this email already exists.');
-    }
-    throw err;
-  }
-  if (results[0]!.meta.changes === 0) {
-    // Lost the race: someone redeemed it (or it expired) between our read and our batch.
-    const latest = await db.query.invitations.findFirst({ where: eq(invitations.id, invitation.id) });
-    throw latest?.acceptedAt ? used() : expired();
-  }
-  await kv.delete(kvKey(codeHash));
-  const user = await db.query.users.findFirst({ where: eq(users.id, userId) });
-  return {
-    user: serializeUser(user!),
-    workspace: { id: workspaceId, name: input.name, role: 'owner' as const },
-    api_key: { id: keyRow.id, name: keyRow.name, prefix: keyRow.prefix, workspace_id: workspaceId, created_at: keyRow.createdAt, key },
-  };
+  const existing = await db.query.users.findFirst({ where: eq(users.email, invitation.email) });
+  const accepted = existing
+    ? await acceptAsExistingUser(env, db, invitation, existing, now)
+    : await acceptAsNewUser(env, db, invitation, input.name, now);
+  await forgetInvitationToken(env.INVITES_KV, invitation);
+  return accepted;
+}
+
+/** The invitation is still open: the guard every acceptance is written under. */
+const stillOpen = (invitation: InvitationRow, now: string) =>
+  and(eq(invitations.id, invitation.id), isNull(invitations.acceptedAt), isNull(invitations.withdrawnAt), gt(invitations.expiresAt, now));
+
+const acceptedBy = (invitation: InvitationRow, userId: string) =>
+  sql`EXISTS (SELECT 1 FROM invitations WHERE id = ${invitation.id} AND accepted_by = ${userId})`;
+
+async function acceptAsNewUser(env: Env, db: Db, invitation: InvitationRow, name: string | undefined, now: string): Promise<Accepted> {
+  if (invitation.kind === 'recovery') throw notFound('Account'); // its account was deleted meanwhile
+  if (!name) throw invalidField('name', 'Your name is required to create your account.');
+  const user = { id: newId('user'), email: invitation.email, name, invoiceSeq: 0, createdAt: now };
+  const personal = { id: personalWorkspaceId(user.id), name, personalUserId: user.id, createdAt: now, updatedAt: now };
+  const joined = invitation.kind === 'workspace' ? await invitedWorkspace(db, invitation) : { id: personal.id, name, role: 'owner' as const };
+  const key = await mintKey(user.id, joined.id, 'Default key');
+  const made = acceptedBy(invitation, user.id);
+  const openAndNew = and(
+    sql`EXISTS (SELECT 1 FROM invitations WHERE ${stillOpen(invitation, now)})`,
+    sql`NOT EXISTS (SELECT 1 FROM users WHERE email = ${user.email})`,
+  )!;
+  const ctx: WorkspaceContext = { db, env, workspaceId: joined.id, timeZone: 'UTC', actor: { type: 'user', id: user.id, name } };
+  const member = { id: newId('membership'), workspaceId: joined.id, userId: user.id, role: joined.role, createdAt: now };
+  const results = await db.batch([
+    insertIf(db, users, user, openAndNew),
+    db.update(invitations).set({ acceptedAt: now, acceptedBy: user.id }).where(and(stillOpen(invitation, now), sql`EXISTS (SELECT 1 FROM users WHERE id = ${user.id})`)),
+    insertIf(db, workspaces, personal, made),
+    insertIf(db, memberships, { id: `mem_${user.id.slice(4)}`, workspaceId: personal.id, userId: user.id, role: 'owner', createdAt: now }, made),
+    ...(invitation.kind === 'workspace'
+      ? [
+          insertIf(db, memberships, member, made),
+          recordEvent(ctx, 'member.added', serializeMember({ ...member, name, email: user.email }), { ifChanged: true }),
+        ]
+      : []),
+    insertIf(db, apiKeys, key.row, made),
+    db.update(waitlist).set({ status: 'joined', updatedAt: now }).where(and(eq(waitlist.email, user.email), made)),
+  ]);
+  if (changedRows(results[0]) === 0) throw await whyNotAccepted(db, invitation);
+  return { user, workspace: joined, key };
+}
+
+async function acceptAsExistingUser(env: Env, db: Db, invitation: InvitationRow, user: typeof users.$inferSelect, now: string): Promise<Accepted> {
+  const joined = invitation.kind === 'workspace'
+    ? await invitedWorkspace(db, invitation)
+    : await personalWorkspaceOf(db, user.id); // signup for an email that has joined since, or recovery
+  const key = await mintKey(user.id, joined.id, invitation.kind === 'recovery' ? 'Recovery key' : 'Default key');
+  const ctx: WorkspaceContext = { db, env, workspaceId: joined.id, timeZone: 'UTC', actor: { type: 'user', id: user.id, name: user.name } };
+  const member = { id: newId('membership'), workspaceId: joined.id, userId: user.id, role: joined.role, createdAt: now };
+  const notYetMember = sql`NOT EXISTS (SELECT 1 FROM memberships WHERE workspace_id = ${joined.id} AND user_id = ${user.id})`;
+  const results = await db.batch([
+    db
+      .update(invitations)
+      .set({ acceptedAt: now, acceptedBy: user.id })
+      .where(and(stillOpen(invitation, now), invitation.kind === 'workspace' ? notYetMember : undefined)),
+    // Joining adds the membership (and says so); recovery restores the owner's membership of their
+    // personal workspace if they had stepped out of it.
+    insertIf(db, memberships, member, and(acceptedBy(invitation, user.id), notYetMember)!),
+    ...(invitation.kind === 'workspace' ? [recordEvent(ctx, 'member.added', serializeMember({ ...member, name: user.name, email: user.email }), { ifChanged: true })] : []),
+    insertIf(db, apiKeys, key.row, acceptedBy(invitation, user.id)),
+  ]);
+  if (changedRows(results[0]) === 0) throw await whyNotAccepted(db, invitation, user.id);
+  return { user, workspace: joined, key };
+}
+
+async function invitedWorkspace(db: Db, invitation: InvitationRow) {
+  const row = await db.select({ id: workspaces.id, name: workspaces.name }).from(workspaces).where(eq(workspaces.id, invitation.workspaceId!)).get();
+  if (!row) throw notFound('Invitation'); // the workspace is gone
+  return { ...row, role: invitation.role! };
+}
+
+async function personalWorkspaceOf(db: Db, userId: string) {
+  const row = await db.select({ id: workspaces.id, name: workspaces.name }).from(workspaces).where(eq(workspaces.personalUserId, userId)).get();
+  if (!row) throw notFound('Workspace');
+  return { ...row, role: 'owner' as const };
+}
+
+/** Why a guarded acceptance wrote nothing: someone redeemed it first, it ran out, or it was withdrawn. */
+async function whyNotAccepted(db: Db, invitation: InvitationRow, userId?: string): Promise<ApiError> {
+  const latest = await db.query.invitations.findFirst({ where: eq(invitations.id, invitation.id) });
+  if (!latest || latest.withdrawnAt) return notFound('Invitation');
+  if (latest.acceptedAt) return used();
+  if (latest.expiresAt <= nowIso()) return expired();
+  if (userId && invitation.kind === 'workspace') return new ApiError('conflict', 'You are already a member of this workspace.');
+  return new ApiError('conflict', 'An account with this email already exists; ask for a new invitation.');
 }
 
 async function findIdByHash(db: Db, codeHash: string): Promise<string | null> {

@@ -1,15 +1,13 @@
 // Access: the public waitlist and invitation redemption, the operator's admin routes, and the
 // caller's own profile and API keys. Mounted under /api.
-import { eq } from 'drizzle-orm';
-import { users } from '../../db/schema';
 import { createDb } from '../../lib/db';
 import { defineRoute, jsonBody, jsonContent, noContent } from '../../lib/openapi';
 import { decodeCursor, toPage } from '../../lib/pagination';
 import { createRouter } from '../../lib/router';
 import { idParams, listQuery } from '../../lib/schemas';
-import { notFound } from '../../errors';
 import { createKey, listKeys, revokeKey, serializeKey } from './api-keys';
-import { acceptInvitation, createInvitation, serializeUser } from './invitations';
+import { acceptInvitation, createOperatorInvitation, serializeUser } from './invitations';
+import { whoAmI } from './me';
 import * as S from './schemas';
 import { joinWaitlist, listWaitlist, serializeAdminWaitlistEntry, serializeWaitlistEntry } from './waitlist';
 
@@ -36,13 +34,13 @@ export const publicAccessRoutes = createRouter()
     defineRoute({
       method: 'post', path: '/invitations/accept', tags, access: 'public', errors: [404, 409, 410],
       summary: 'Redeem an invitation',
-      description: 'Creates the user and their first API key, shown once. A code works once, even under concurrent redemption: 409 `invitation_used` after that, 410 `invitation_expired` past its date, 404 for an unknown code.',
+      description: 'Redeems any invitation code (`wsi_…`). A signup creates the user, their personal workspace and its owner key; a recovery issues a new owner key for the account\'s personal workspace; a workspace invitation adds you to that workspace (creating your account first if the email is new) and answers a key for it. The key is shown once. `name` is required when an account is created (422 otherwise). A code works once, even under concurrent redemption: 409 `invitation_used` after that, 410 `invitation_expired` past its date, 404 for an unknown or withdrawn code, 409 `conflict` if you are already a member.',
       request: { body: jsonBody(S.AcceptInvitationBody) },
-      responses: { 201: jsonContent(S.AcceptedInvitation, 'The new user and their API key.') },
+      responses: { 201: jsonContent(S.AcceptedInvitation, 'The user, the workspace the key acts in, and the key.') },
     }),
     async (c) => {
-      const result = await acceptInvitation(createDb(c.env.DB), c.env.DB, c.env.INVITES_KV, c.req.valid('json'));
-      return c.json(result, 201);
+      const { user, workspace, key } = await acceptInvitation(c.env, createDb(c.env.DB), c.req.valid('json'));
+      return c.json({ user: serializeUser(user), workspace, api_key: { ...serializeKey(key.row), key: key.key } }, 201);
     },
   );
 
@@ -64,11 +62,11 @@ export const adminRoutes = createRouter()
     defineRoute({
       method: 'post', path: '/invitations', tags: ['Admin'], access: 'admin',
       summary: 'Invite someone',
-      description: 'The code is shown once. It expires after `expires_in_days` (1..30, default 7).',
+      description: 'The code is shown once. It expires after `expires_in_days` (1..30, default 7). `kind` is `signup` for an email with no account and `recovery` for one that has one (a new owner key for its personal workspace).',
       request: { body: jsonBody(S.CreateInvitationBody) },
       responses: { 201: jsonContent(S.Invitation, 'The invitation, with its code.') },
     }),
-    async (c) => c.json(await createInvitation(createDb(c.env.DB), c.env.INVITES_KV, c.req.valid('json')), 201),
+    async (c) => c.json(await createOperatorInvitation(createDb(c.env.DB), c.env.INVITES_KV, c.req.valid('json')), 201),
   );
 
 export const accountRoutes = createRouter()
@@ -76,19 +74,16 @@ export const accountRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/me', tags, access: 'user', role: 'any',
       summary: 'The caller',
-      responses: { 200: jsonContent(S.User, 'The user the key belongs to.') },
+      description: 'The user the key belongs to, the workspace it acts in with your role there, and every workspace you belong to.',
+      responses: { 200: jsonContent(S.Me, 'Who you are and where you act.') },
     }),
-    async (c) => {
-      const user = await createDb(c.env.DB).query.users.findFirst({ where: eq(users.id, c.get('ctx').userId) });
-      if (!user) throw notFound('User');
-      return c.json(serializeUser(user), 200);
-    },
+    async (c) => c.json(await whoAmI(c.get('ctx')), 200),
   )
   .openapi(
     defineRoute({
       method: 'get', path: '/keys', tags, access: 'user', role: 'any',
       summary: 'List API keys',
-      description: 'Never shows a secret. Revoked keys are listed with `revoked_at`.',
+      description: 'Your own keys in this key\'s workspace. Never shows a secret. Revoked keys are listed with `revoked_at`.',
       request: { query: listQuery },
       responses: { 200: jsonContent(S.KeyPage, 'A page of keys, newest first.') },
     }),
@@ -102,7 +97,7 @@ export const accountRoutes = createRouter()
     defineRoute({
       method: 'post', path: '/keys', tags, access: 'user', role: 'any',
       summary: 'Create an API key',
-      description: 'The secret `key` is in this response only; it is stored as a hash.',
+      description: 'A key for you in this key\'s workspace. The secret `key` is in this response only; it is stored as a hash.',
       request: { body: jsonBody(S.CreateKeyBody) },
       responses: { 201: jsonContent(S.NewApiKey, 'The new key, secret included.') },
     }),
@@ -110,14 +105,14 @@ export const accountRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'delete', path: '/keys/{id}', tags, access: 'user', role: 'any',
+      method: 'delete', path: '/keys/{id}', tags, access: 'user', role: 'any', errors: [409],
       summary: 'Revoke an API key',
-      description: 'The key stops working at once on the machine that revoked it and within 60 seconds everywhere.',
+      description: 'The key stops working at once on the machine that revoked it and within 60 seconds everywhere. Revoking your last active key (over all your workspaces) is 409 `conflict`: it would lock you out.',
       request: { params: idParams('key') },
       responses: { 204: noContent },
     }),
     async (c) => {
-      await revokeKey(createDb(c.env.DB), c.get('ctx').userId, c.req.valid('param').id);
+      await revokeKey(c.get('ctx'), c.req.valid('param').id);
       return c.body(null, 204);
     },
   );

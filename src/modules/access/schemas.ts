@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { emailSchema, idSchema, listQuery, pageOf, text, timestampSchema } from '../../lib/schemas';
+import { emailSchema, idSchema, listQuery, pageOf, RoleSchema, text, timestampSchema } from '../../lib/schemas';
 
 export const WaitlistStatus = z.enum(['waiting', 'invited', 'joined']);
 
@@ -42,6 +42,9 @@ export const Invitation = z
   .object({
     id: idSchema('invitation'),
     email: z.string(),
+    kind: z.enum(['signup', 'recovery']).openapi({
+      description: '`signup` for an email with no account (accepting creates the user and their personal workspace); `recovery` for one that has an account (accepting issues a new owner key to its personal workspace).',
+    }),
     code: z.string().openapi({ description: 'Shown once. Starts with `wsi_`.', example: 'wsi_x2f…' }),
     expires_at: timestampSchema,
   })
@@ -50,7 +53,7 @@ export const Invitation = z
 export const AcceptInvitationBody = z
   .strictObject({
     code: z.string().min(1).max(200),
-    name: text(200).min(1),
+    name: text(200).min(1).optional().openapi({ description: 'Your name: required when accepting creates your account.' }),
   })
   .openapi('AcceptInvitation');
 
@@ -73,8 +76,6 @@ export const NewApiKey = ApiKey.extend({
   key: z.string().nullable().openapi({ description: 'The secret. Shown only in this response; store it now. `null` when the answer is an idempotent replay (`Idempotent-Replayed: true`): secrets are stored only hashed.' }),
 }).openapi('NewApiKey');
 
-export const RoleSchema = z.enum(['viewer', 'member', 'admin', 'owner']).openapi('Role');
-
 export const WorkspaceRef = z
   .object({ id: idSchema('workspace'), name: z.string(), role: RoleSchema })
   .openapi('WorkspaceRef');
@@ -82,6 +83,17 @@ export const WorkspaceRef = z
 export const AcceptedInvitation = z
   .object({ user: User, workspace: WorkspaceRef, api_key: NewApiKey.omit({ revoked_at: true }) })
   .openapi('AcceptedInvitation');
+
+export const Me = z
+  .object({
+    user: User,
+    workspace: WorkspaceRef.openapi({ description: 'The workspace this key acts in, and your role there.' }),
+    key: z.object({ id: idSchema('key'), prefix: z.string(), workspace_id: idSchema('workspace') }),
+    memberships: z.array(z.object({ workspace_id: idSchema('workspace'), name: z.string(), role: RoleSchema })).openapi({
+      description: 'Every workspace you belong to. A key acts in one: make one per workspace (POST /api/keys with a key of that workspace, or POST /api/workspaces).',
+    }),
+  })
+  .openapi('Me');
 
 export const CreateKeyBody = z.strictObject({ name: text(100).min(1) }).openapi('CreateApiKey');
 export const KeyPage = pageOf(ApiKey, 'ApiKeyPage');

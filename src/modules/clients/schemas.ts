@@ -3,7 +3,7 @@ import { countrySchema, currencySchema, emailSchema, idSchema, listQuery, pageOf
 
 export const ClientStatus = z.enum(['active', 'archived']);
 
-const AddressInput = z
+export const AddressInput = z
   .strictObject({
     line1: text(200).nullish(),
     line2: text(200).nullish(),

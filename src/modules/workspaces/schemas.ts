@@ -1,0 +1,123 @@
+import { z } from '@hono/zod-openapi';
+import { NewApiKey } from '../access/schemas';
+import { Address, AddressInput } from '../clients/schemas';
+import { emailSchema, idSchema, listQuery, pageOf, RoleSchema, text, timestampSchema } from '../../lib/schemas';
+import { isBcp47Locale, isIanaTimeZone } from './validation';
+
+export const Issuer = z
+  .object({
+    legal_name: z.string().nullable(),
+    email: z.string().nullable(),
+    address: Address,
+    tax_id: z.string().nullable(),
+  })
+  .openapi('Issuer');
+
+export const Reminders = z
+  .object({ enabled: z.boolean(), days_after_due: z.array(z.number().int()) })
+  .openapi('Reminders');
+
+export const Workspace = z
+  .object({
+    id: idSchema('workspace'),
+    name: z.string(),
+    role: RoleSchema.openapi({ description: 'The caller\'s role here.' }),
+    time_zone: z.string().openapi({ description: 'IANA time zone: what "today" and "overdue" mean for this workspace.', example: 'Europe/Berlin' }),
+    locale: z.string().openapi({ description: 'BCP 47 tag used to format amounts and dates for clients.', example: 'en-US' }),
+    invoice_prefix: z.string().openapi({ example: 'INV-' }),
+    issuer: Issuer.openapi({ description: 'Who invoices: printed on every invoice this workspace sends.' }),
+    payment_instructions: z.string().nullable(),
+    reminders: Reminders,
+    created_at: timestampSchema,
+    updated_at: timestampSchema,
+  })
+  .openapi('Workspace');
+
+export const WorkspacePage = pageOf(Workspace, 'WorkspacePage');
+
+const IssuerInput = z
+  .strictObject({
+    legal_name: text(200).nullish(),
+    email: emailSchema.nullish(),
+    address: AddressInput.nullish(),
+    tax_id: text(50).nullish(),
+  })
+  .openapi('IssuerInput');
+
+const RemindersInput = z
+  .strictObject({
+    enabled: z.boolean().optional().openapi({ description: 'Default false.' }),
+    days_after_due: z
+      .array(z.number().int().min(1).max(90))
+      .max(5)
+      .refine((days) => new Set(days).size === days.length, 'Each day may appear once.')
+      .optional()
+      .openapi({ description: '0 to 5 distinct whole days (1..90) after the due date. Default [3, 10].' }),
+  })
+  .openapi('RemindersInput');
+
+export const workspaceName = text(200).min(1);
+
+export const UpdateWorkspaceBody = z
+  .strictObject({
+    name: workspaceName.optional(),
+    time_zone: z
+      .string()
+      .max(64)
+      .refine(isIanaTimeZone, 'Use an IANA time zone name such as Europe/Berlin or UTC.')
+      .optional(),
+    locale: z.string().max(35).refine(isBcp47Locale, 'Use a BCP 47 language tag such as en-US or de-DE.').optional(),
+    invoice_prefix: z
+      .string()
+      .regex(/^[A-Za-z0-9\-_/.#]{1,20}$/, 'Use 1 to 20 letters, digits or - _ / . #')
+      .optional(),
+    issuer: IssuerInput.nullable().optional().openapi({ description: 'Replaced whole when sent; null clears it.' }),
+    payment_instructions: text(2000).nullable().optional(),
+    reminders: RemindersInput.optional().openapi({ description: 'Replaced whole when sent: a field left out takes its default.' }),
+  })
+  .openapi('UpdateWorkspace');
+
+export const CreateWorkspaceBody = z.strictObject({ name: workspaceName }).openapi('CreateWorkspace');
+
+export const Member = z
+  .object({
+    id: idSchema('membership'),
+    user: z.object({ id: idSchema('user'), name: z.string(), email: z.string() }),
+    role: RoleSchema,
+    created_at: timestampSchema,
+  })
+  .openapi('Member');
+
+export const MemberPage = pageOf(Member, 'MemberPage');
+
+export const UpdateMemberBody = z.strictObject({ role: RoleSchema }).openapi('UpdateMember');
+
+export const CreateWorkspaceInvitationBody = z
+  .strictObject({
+    email: emailSchema,
+    role: RoleSchema.openapi({ description: '`owner` only when an owner invites.' }),
+    expires_in_days: z.number().int().min(1).max(30).optional().openapi({ description: '1..30, default 7.' }),
+  })
+  .openapi('CreateWorkspaceInvitation');
+
+export const WorkspaceInvitation = z
+  .object({
+    id: idSchema('invitation'),
+    email: z.string(),
+    role: RoleSchema,
+    expires_at: timestampSchema,
+    created_at: timestampSchema,
+  })
+  .openapi('WorkspaceInvitation');
+
+export const NewWorkspaceInvitation = WorkspaceInvitation.extend({
+  code: z.string().nullable().openapi({ description: 'Shown once; starts with `wsi_`. Redeem it with POST /api/invitations/accept. `null` in an idempotent replay.' }),
+}).openapi('NewWorkspaceInvitation');
+
+export const WorkspaceInvitationPage = pageOf(WorkspaceInvitation, 'WorkspaceInvitationPage');
+
+export const MemberQuery = listQuery;
+
+export const CreatedWorkspace = z
+  .object({ workspace: Workspace, api_key: NewApiKey.omit({ revoked_at: true }) })
+  .openapi('CreatedWorkspace');

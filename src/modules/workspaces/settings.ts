@@ -1,0 +1,84 @@
+// A workspace and its settings: read by any member, changed by an admin. Top-level fields merge;
+// a nested object (issuer, reminders) sent is replaced whole.
+import { and, desc, eq, lt } from 'drizzle-orm';
+import { memberships, workspaces } from '../../db/schema';
+import { notFound } from '../../errors';
+import type { Role, ServiceContext } from '../../lib/context';
+import { nowIso } from '../../lib/time';
+import { forgetWorkspaceKeys } from '../access/api-keys';
+import type { UpdateWorkspaceInput } from './types';
+
+export type WorkspaceRow = typeof workspaces.$inferSelect;
+
+const ADDRESS_FIELDS = ['line1', 'line2', 'city', 'region', 'postal_code', 'country'] as const;
+type AddressValue = Record<(typeof ADDRESS_FIELDS)[number], string | null>;
+type IssuerValue = { legal_name: string | null; email: string | null; address: AddressValue; tax_id: string | null };
+
+const emptyAddress = () => Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, null])) as AddressValue;
+
+function issuerOf(row: WorkspaceRow): IssuerValue {
+  const stored = row.issuer ? (JSON.parse(row.issuer) as Partial<IssuerValue>) : {};
+  return {
+    legal_name: stored.legal_name ?? null,
+    email: stored.email ?? null,
+    address: { ...emptyAddress(), ...stored.address },
+    tax_id: stored.tax_id ?? null,
+  };
+}
+
+export const serializeWorkspace = (row: WorkspaceRow, role: Role) => ({
+  id: row.id,
+  name: row.name,
+  role,
+  time_zone: row.timeZone,
+  locale: row.locale,
+  invoice_prefix: row.invoicePrefix,
+  issuer: issuerOf(row),
+  payment_instructions: row.paymentInstructions,
+  reminders: { enabled: row.remindersEnabled, days_after_due: JSON.parse(row.reminderDays) as number[] },
+  created_at: row.createdAt,
+  updated_at: row.updatedAt,
+});
+
+export const DEFAULT_REMINDER_DAYS = [3, 10];
+
+export async function getWorkspace(ctx: ServiceContext): Promise<WorkspaceRow> {
+  const row = await ctx.db.query.workspaces.findFirst({ where: eq(workspaces.id, ctx.workspaceId) });
+  if (!row) throw notFound('Workspace');
+  return row;
+}
+
+export async function updateWorkspace(ctx: ServiceContext, input: UpdateWorkspaceInput): Promise<WorkspaceRow> {
+  const set: Partial<WorkspaceRow> = { updatedAt: nowIso() };
+  if (input.name !== undefined) set.name = input.name;
+  if (input.time_zone !== undefined) set.timeZone = input.time_zone;
+  if (input.locale !== undefined) set.locale = Intl.getCanonicalLocales(input.locale)[0]!;
+  if (input.invoice_prefix !== undefined) set.invoicePrefix = input.invoice_prefix;
+  if (input.payment_instructions !== undefined) set.paymentInstructions = input.payment_instructions;
+  if (input.issuer !== undefined) {
+    const issuer = input.issuer;
+    set.issuer = issuer
+      ? JSON.stringify({ legal_name: issuer.legal_name ?? null, email: issuer.email ?? null, address: { ...emptyAddress(), ...issuer.address }, tax_id: issuer.tax_id ?? null })
+      : null;
+  }
+  if (input.reminders !== undefined) {
+    set.remindersEnabled = input.reminders.enabled ?? false;
+    set.reminderDays = JSON.stringify([...(input.reminders.days_after_due ?? DEFAULT_REMINDER_DAYS)].sort((a, b) => a - b));
+  }
+  const [row] = await ctx.db.update(workspaces).set(set).where(eq(workspaces.id, ctx.workspaceId)).returning();
+  if (!row) throw notFound('Workspace');
+  // Keys carry the workspace's time zone in their cached lookup.
+  if (input.time_zone !== undefined) forgetWorkspaceKeys(ctx.workspaceId);
+  return row;
+}
+
+/** The caller's workspaces, with their role in each, newest first. */
+export async function listMyWorkspaces(ctx: ServiceContext, limit: number, beforeId?: string) {
+  return ctx.db
+    .select({ workspace: workspaces, role: memberships.role })
+    .from(memberships)
+    .innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId))
+    .where(and(eq(memberships.userId, ctx.userId), beforeId ? lt(workspaces.id, beforeId) : undefined))
+    .orderBy(desc(workspaces.id))
+    .limit(limit + 1);
+}
