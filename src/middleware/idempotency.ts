@@ -139,12 +139,16 @@ async function release(db: Db, scope: Scope, key: string) {
 
 /** JSON with object keys sorted at every depth: the same request however its keys were ordered. */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  try {
+    return JSON.stringify(value, (_, v: unknown) =>
+      v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+    );
+  } catch (err) {
+    // Nested deeper than a replacer can walk (thousands of levels): no schema accepts such a body,
+    // so its exact text is as good a fingerprint as any.
+    if (err instanceof RangeError) return JSON.stringify(value);
+    throw err;
   }
-  return JSON.stringify(value);
 }
 
 // Secrets are shown once and stored only hashed: a replay gets null in their place. (A key's

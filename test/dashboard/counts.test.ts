@@ -15,8 +15,9 @@ it('keeps invoice counts in step through create, send, pay, void and delete', as
   const doomed = await createInvoice(user.key);
   await call('DELETE', `/v1/invoices/${doomed.id}`, { key: user.key });
 
-  const kept = await env.DB.prepare('SELECT status, count FROM invoice_status_counts WHERE user_id = ? AND count > 0 ORDER BY status').bind(user.id).all();
-  const actual = await env.DB.prepare('SELECT status, count(*) AS count FROM invoices WHERE user_id = ? GROUP BY status ORDER BY status').bind(user.id).all();
+  const workspaceId = (await call('GET', '/api/workspace', { key: user.key })).body.id;
+  const kept = await env.DB.prepare('SELECT status, count FROM workspace_invoice_status_counts WHERE workspace_id = ? AND count > 0 ORDER BY status').bind(workspaceId).all();
+  const actual = await env.DB.prepare('SELECT status, count(*) AS count FROM invoices WHERE workspace_id = ? GROUP BY status ORDER BY status').bind(workspaceId).all();
   expect(kept.results).toEqual(actual.results);
   expect(kept.results).toEqual([
     { status: 'draft', count: 1 },

@@ -89,9 +89,14 @@ describe('the dashboard', () => {
       { currency: 'USD', invoiced: 100_000, collected: 40_000, outstanding: 60_000, expenses: 12_000 },
     ]);
     expect(res.body.rates).toEqual({ as_of: expect.any(String), stale: false });
-    // 5 created, 4 sent, 2 payments, 1 paid, 1 voided, 3 expenses: 16 events, newest first.
-    expect(res.body.activity).toHaveLength(16);
-    expect(res.body.activity[0]).toMatchObject({ type: 'expense.recorded', summary: expect.any(String), subject_id: expect.stringMatching(/^exp_/) });
+    // The latest 20 events, newest first, each with who did it.
+    const events = (await call('GET', '/api/events?limit=20', { key: user.key })).body.data;
+    expect(res.body.activity).toEqual(
+      events.map((e: { id: string; type: string; data: { object: { id: string } }; created_at: string; actor: unknown }) => ({
+        id: e.id, type: e.type, subject_id: e.data.object.id, summary: expect.any(String), occurred_at: e.created_at, actor: e.actor,
+      })),
+    );
+    expect(res.body.activity[0]).toMatchObject({ type: 'expense.created', subject_id: expect.stringMatching(/^exp_/), actor: { type: 'user', id: user.id } });
 
     // The same figures in euros: each per-currency sum converted, rounded half away from zero.
     const inEur = await call('GET', '/api/workflow/dashboard?currency=EUR', { key: user.key });

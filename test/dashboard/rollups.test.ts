@@ -43,13 +43,14 @@ describe('monthly roll-ups', () => {
     const gone = (await call('POST', '/api/workflow/expenses', { key: user.key, body: { category: 'meals', amount: 300, incurred_on: '2026-01-05' } })).body;
     await call('DELETE', `/api/workflow/expenses/${gone.id}`, { key: user.key });
 
+    const workspaceId = (await call('GET', '/api/workspace', { key: user.key })).body.id;
     const kept = (table: string, column: string) =>
-      rows(`SELECT month, currency, ${column} AS amount FROM ${table} WHERE user_id = ? AND ${column} != 0 ORDER BY 1, 2`, user.id);
+      rows(`SELECT month, currency, ${column} AS amount FROM workspace_${table} WHERE workspace_id = ? AND ${column} != 0 ORDER BY 1, 2`, workspaceId);
     expect(await kept('invoice_monthly_totals', 'invoiced')).toEqual(
-      await rows("SELECT substr(issue_date, 1, 7) AS month, currency, sum(total) AS amount FROM invoices WHERE user_id = ? AND status IN ('open', 'paid') GROUP BY 1, 2 ORDER BY 1, 2", user.id),
+      await rows("SELECT substr(issue_date, 1, 7) AS month, currency, sum(total) AS amount FROM invoices WHERE workspace_id = ? AND status IN ('open', 'paid') GROUP BY 1, 2 ORDER BY 1, 2", workspaceId),
     );
     expect(await kept('payment_monthly_totals', 'collected')).toEqual(
-      await rows('SELECT substr(paid_on, 1, 7) AS month, currency, sum(amount) AS amount FROM payments WHERE user_id = ? GROUP BY 1, 2 ORDER BY 1, 2', user.id),
+      await rows('SELECT substr(paid_on, 1, 7) AS month, currency, sum(amount) AS amount FROM payments WHERE workspace_id = ? GROUP BY 1, 2 ORDER BY 1, 2', workspaceId),
     );
     expect(await kept('expense_monthly_totals', 'spent')).toEqual([{ month: '2026-02', currency: 'GBP', amount: 900 }]);
     expect(await kept('invoice_monthly_totals', 'invoiced')).toEqual([

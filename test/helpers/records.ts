@@ -8,7 +8,7 @@
 // tried on every state. `settle` finishes the background work a new record starts (a queue
 // message), for tests that compare a record before and after.
 import { call } from './api';
-import { createClient, createInvoice, createProject, createSentInvoice } from './factories';
+import { addMember, createClient, createInvoice, createProject, createSentInvoice } from './factories';
 import { sendTransfer } from './transfers';
 import { deliver } from './worker';
 
@@ -50,6 +50,27 @@ export const recordKinds: Record<string, RecordKind> = {
     settle: async (id) => void (await deliver('workspace-suggestions', [{ id: `settle-${id}`, body: { suggestion_id: id } }])),
   },
   key: { states: [async (key) => created('an API key', await call('POST', '/api/keys', { key, body: { name: 'spare' } }))] },
+  // The newest event of the workspace: making a client writes one.
+  evt: {
+    states: [
+      async (key) => {
+        await createClient(key);
+        return (await call('GET', '/api/events?limit=1', { key })).body.data[0].id;
+      },
+    ],
+  },
+  // A viewer invited into the workspace (the owner's own membership would be the last owner).
+  mem: {
+    states: [
+      async (key) => {
+        const viewer = await addMember(key, 'viewer');
+        return (await call('GET', '/api/workspace/members?limit=100', { key })).body.data.find((m: { user: { id: string } }) => m.user.id === viewer.id).id;
+      },
+    ],
+  },
+  ivt: {
+    states: [async (key) => created('a workspace invitation', await call('POST', '/api/workspace/invitations', { key, body: { email: `invitee-${crypto.randomUUID()}@example.com`, role: 'member' } }))],
+  },
 };
 
 export function recordKind(prefix: string, where: string): RecordKind {

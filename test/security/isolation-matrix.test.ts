@@ -20,6 +20,7 @@ const validBodies: Record<string, unknown> = {
   'POST /invoices/{id}/payments': { amount: 1 },
   'PATCH /expenses/{id}': { amount: 1 },
   'PATCH /gigs/{id}': { title: 'Taken over' },
+  'PATCH /workspace/members/{id}': { role: 'member' },
 };
 
 function bodyFor(route: Route, doc: any): unknown {

@@ -5,6 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, expectError } from '../helpers/api';
 import { type Role, type TestUser, workspaceWithEveryRole } from '../helpers/factories';
+import { putRates } from '../helpers/rates';
 import { fill, isAdmin, isPublic, label, paramPrefix, parametersIn, type Route, routeTable } from '../helpers/route-table';
 
 const ROLES: Role[] = ['viewer', 'member', 'admin', 'owner'];
@@ -25,6 +26,7 @@ let keys: Record<Role, TestUser>;
 beforeAll(async () => {
   ({ routes } = await routeTable());
   keys = await workspaceWithEveryRole();
+  await putRates({ EUR: 0.92 }); // so that rates-backed reads answer, rather than 503
 });
 
 describe('roles', () => {

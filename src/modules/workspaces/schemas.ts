@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { NewApiKey } from '../access/schemas';
 import { Address, AddressInput } from '../clients/schemas';
 import { emailSchema, idSchema, listQuery, pageOf, RoleSchema, text, timestampSchema } from '../../lib/schemas';
-import { isBcp47Locale, isIanaTimeZone } from './validation';
+import { LOCALE_PATTERN, TIME_ZONES } from './validation';
 
 export const Issuer = z
   .object({
@@ -61,12 +61,11 @@ export const workspaceName = text(200).min(1);
 export const UpdateWorkspaceBody = z
   .strictObject({
     name: workspaceName.optional(),
-    time_zone: z
+    time_zone: z.enum(TIME_ZONES, { message: 'Use an IANA time zone name such as Europe/Berlin or UTC.' }).optional(),
+    locale: z
       .string()
-      .max(64)
-      .refine(isIanaTimeZone, 'Use an IANA time zone name such as Europe/Berlin or UTC.')
+      .regex(LOCALE_PATTERN, 'Use a BCP 47 language tag: a language, then optionally a script and a region, such as en-US, de-DE or zh-Hant-TW.')
       .optional(),
-    locale: z.string().max(35).refine(isBcp47Locale, 'Use a BCP 47 language tag such as en-US or de-DE.').optional(),
     invoice_prefix: z
       .string()
       .regex(/^[A-Za-z0-9\-_/.#]{1,20}$/, 'Use 1 to 20 letters, digits or - _ / . #')
@@ -95,7 +94,7 @@ export const UpdateMemberBody = z.strictObject({ role: RoleSchema }).openapi('Up
 export const CreateWorkspaceInvitationBody = z
   .strictObject({
     email: emailSchema,
-    role: RoleSchema.openapi({ description: '`owner` only when an owner invites.' }),
+    role: RoleSchema,
     expires_in_days: z.number().int().min(1).max(30).optional().openapi({ description: '1..30, default 7.' }),
   })
   .openapi('CreateWorkspaceInvitation');

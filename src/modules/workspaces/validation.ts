@@ -1,22 +1,9 @@
-// Settings checks that zod cannot make alone.
+// The values workspace settings accept, as closed lists and patterns the document states, so that
+// clients (and the fuzzer) see exactly what is valid.
 
-/** An IANA zone name Intl knows (Europe/Berlin, UTC). Offsets (+05:00) are refused even where the
- *  runtime accepts them: a zone follows daylight saving, an offset does not. */
-export function isIanaTimeZone(value: string): boolean {
-  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(value)) return false;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** The IANA zone names this runtime knows, and UTC. Offsets (+05:00) are not zones: a zone
+ *  follows daylight saving, an offset does not. */
+export const TIME_ZONES = ['UTC', ...Intl.supportedValuesOf('timeZone').filter((zone) => zone !== 'UTC')] as [string, ...string[]];
 
-/** A well-formed BCP 47 language tag (en-US, de-DE, pt-BR). */
-export function isBcp47Locale(value: string): boolean {
-  try {
-    return Intl.getCanonicalLocales(value).length === 1;
-  } catch {
-    return false;
-  }
-}
+/** A BCP 47 tag of a language, an optional script and an optional region: en, en-US, zh-Hant-TW, es-419. */
+export const LOCALE_PATTERN = /^[A-Za-z]{2,3}(-[A-Za-z]{4})?(-([A-Za-z]{2}|[0-9]{3}))?$/;

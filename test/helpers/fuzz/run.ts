@@ -94,11 +94,12 @@ async function resolveRefs(t: Tenant, value: unknown, where: string): Promise<un
   return value;
 }
 
-/** What the server may answer, stage by stage in the order it checks: body parsing, auth, query, path, body, handler. */
+/** What the server may answer, stage by stage in the order it checks: auth, body parsing, query, path, body, handler. */
 function allowedOutcomes(route: Route, c: FuzzCase): { outcomes: Outcome[]; reachesHandler: boolean } {
   const body = c.body;
-  if (body.kind === 'raw' && body.expect !== 422) return { outcomes: [{ status: body.expect, why: `a ${body.contentType} body that does not parse` }], reachesHandler: false };
+  // The key is checked before the body is read: a caller without access learns nothing about it.
   if (c.badAuth && !isPublic(route)) return { outcomes: [{ status: 401, code: 'unauthorized', why: 'a broken Authorization header' }], reachesHandler: false };
+  if (body.kind === 'raw' && body.expect !== 422) return { outcomes: [{ status: body.expect, why: `a ${body.contentType} body that does not parse` }], reachesHandler: false };
   const outcomes: Outcome[] = [];
   if (!c.queryValid) {
     const names = parametersIn(route, 'query').map((p) => p.name);
