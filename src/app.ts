@@ -40,7 +40,7 @@ const Health = z.object({ status: z.literal('ok'), version: z.string() }).openap
 
 app.openapi(
   defineRoute({
-    method: 'get', path: '/health', tags: ['Meta'], access: 'public',
+    method: 'get', path: '/health', operationId: 'getHealth', tags: ['Meta'], access: 'public',
     summary: 'Liveness',
     responses: { 200: jsonContent(Health, 'The worker is up.') },
   }),

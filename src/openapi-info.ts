@@ -37,13 +37,21 @@ Every response to a keyed request carries \`RateLimit-Limit\` and \`RateLimit-Po
 type Operations = Record<string, Record<string, { operationId?: string }>>;
 
 /**
- * The same routers serve /api/workflow and /v1, so an operationId cannot live on the route: each
- * listing's copy gets one from its method and path (GET /v1/clients/{id} → get_v1_clients_by_id).
+ * Every route names its operationId (`listInvoices`), but the same routers serve /v1 and
+ * /api/workflow, and an id must be unique in the document: the /v1 copy keeps the name, and the
+ * copy under /api/workflow is prefixed (`workflowListInvoices`). Operations only /api/workflow
+ * serves (expenses, the dashboard) keep theirs. All of them are stable.
  */
 export function withOperationIds<T extends { paths?: unknown }>(doc: T): T {
-  for (const [path, operations] of Object.entries((doc.paths ?? {}) as Operations)) {
-    const words = path.replace(/\{(\w+)\}/g, 'by_$1').split(/[^A-Za-z0-9]+/).filter(Boolean);
-    for (const [method, operation] of Object.entries(operations)) operation.operationId ??= [method, ...words].join('_');
+  const entries = Object.entries((doc.paths ?? {}) as Operations);
+  const isWorkflow = (path: string) => path.startsWith('/api/workflow/');
+  const elsewhere = new Set(entries.filter(([path]) => !isWorkflow(path)).flatMap(([, ops]) => Object.values(ops).map((o) => o.operationId)));
+  for (const [path, operations] of entries) {
+    if (!isWorkflow(path)) continue;
+    for (const operation of Object.values(operations)) {
+      const id = operation.operationId;
+      if (id && elsewhere.has(id)) operation.operationId = `workflow${id[0]!.toUpperCase()}${id.slice(1)}`;
+    }
   }
   return doc;
 }

@@ -97,7 +97,7 @@ function accessMiddleware(rule: AccessRule): MiddlewareHandler[] {
  * (`idempotency: 'required'` for money-moving ones).
  */
 export function defineRoute<R extends RouteConfig>(
-  config: R & AccessRule & { errors?: number[]; idempotency?: IdempotencyMode },
+  config: R & AccessRule & { operationId: string; errors?: number[]; idempotency?: IdempotencyMode },
 ) {
   const { access, role: _role, errors: ownErrors = [], idempotency: idempotencyMode, ...route } = config;
   const rule = { access, role: _role } as AccessRule;

@@ -24,6 +24,16 @@ describe('around the API', () => {
     expect(doc.components.securitySchemes.ApiKey.scheme).toBe('bearer');
   });
 
+  it('names every operation with an explicit, unique operationId; the /api/workflow copies are prefixed', async () => {
+    const doc = (await call('GET', '/openapi.json')).body;
+    const ids = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((ops) => Object.values(ops).map((o) => o.operationId));
+    expect(ids.every((id) => /^[a-z][A-Za-z]+$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(doc.paths['/v1/invoices/{id}/send'].post.operationId).toBe('sendInvoice');
+    expect(doc.paths['/api/workflow/invoices/{id}/send'].post.operationId).toBe('workflowSendInvoice');
+    expect(doc.paths['/api/workflow/expenses'].get.operationId).toBe('listExpenses');
+  });
+
   it('serves an interactive reference whose scripts come from this worker', async () => {
     const res = await call('GET', '/docs');
     expect(res.status).toBe(200);

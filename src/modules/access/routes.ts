@@ -16,7 +16,7 @@ const tags = ['Access'];
 export const publicAccessRoutes = createRouter()
   .openapi(
     defineRoute({
-      method: 'post', path: '/waitlist', tags, access: 'public',
+      method: 'post', path: '/waitlist', operationId: 'joinWaitlist', tags, access: 'public',
       summary: 'Join the waitlist',
       description: 'Idempotent per email: signing up again answers 200 with the existing entry.',
       request: { body: jsonBody(S.JoinWaitlistBody) },
@@ -32,7 +32,7 @@ export const publicAccessRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'post', path: '/invitations/accept', tags, access: 'public', errors: [404, 409, 410],
+      method: 'post', path: '/invitations/accept', operationId: 'acceptInvitation', tags, access: 'public', errors: [404, 409, 410],
       summary: 'Redeem an invitation',
       description: 'Redeems any invitation code (`wsi_…`). A signup creates the user, their personal workspace and its owner key; a recovery issues a new owner key for the account\'s personal workspace; a workspace invitation adds you to that workspace (creating your account first if the email is new) and answers a key for it. The key is shown once. `name` is required when an account is created (422 otherwise). A code works once, even under concurrent redemption: 409 `invitation_used` after that, 410 `invitation_expired` past its date, 404 for an unknown or withdrawn code, 409 `conflict` if you are already a member.',
       request: { body: jsonBody(S.AcceptInvitationBody) },
@@ -47,7 +47,7 @@ export const publicAccessRoutes = createRouter()
 export const adminRoutes = createRouter()
   .openapi(
     defineRoute({
-      method: 'get', path: '/waitlist', tags: ['Admin'], access: 'admin',
+      method: 'get', path: '/waitlist', operationId: 'listWaitlist', tags: ['Admin'], access: 'admin',
       summary: 'List the waitlist',
       request: { query: S.WaitlistQuery },
       responses: { 200: jsonContent(S.WaitlistPage, 'A page of waitlist entries, newest first.') },
@@ -60,7 +60,7 @@ export const adminRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'post', path: '/invitations', tags: ['Admin'], access: 'admin',
+      method: 'post', path: '/invitations', operationId: 'createInvitation', tags: ['Admin'], access: 'admin',
       summary: 'Invite someone',
       description: 'The code is shown once. It expires after `expires_in_days` (1..30, default 7). `kind` is `signup` for an email with no account and `recovery` for one that has one (a new owner key for its personal workspace).',
       request: { body: jsonBody(S.CreateInvitationBody) },
@@ -72,7 +72,7 @@ export const adminRoutes = createRouter()
 export const accountRoutes = createRouter()
   .openapi(
     defineRoute({
-      method: 'get', path: '/me', tags, access: 'user', role: 'any',
+      method: 'get', path: '/me', operationId: 'getMe', tags, access: 'user', role: 'any',
       summary: 'The caller',
       description: 'The user the key belongs to, the workspace it acts in with your role there, and every workspace you belong to.',
       responses: { 200: jsonContent(S.Me, 'Who you are and where you act.') },
@@ -81,7 +81,7 @@ export const accountRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'get', path: '/keys', tags, access: 'user', role: 'any',
+      method: 'get', path: '/keys', operationId: 'listApiKeys', tags, access: 'user', role: 'any',
       summary: 'List API keys',
       description: 'Your own keys in this key\'s workspace. Never shows a secret. Revoked keys are listed with `revoked_at`.',
       request: { query: listQuery },
@@ -95,7 +95,7 @@ export const accountRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'post', path: '/keys', tags, access: 'user', role: 'any',
+      method: 'post', path: '/keys', operationId: 'createApiKey', tags, access: 'user', role: 'any',
       summary: 'Create an API key',
       description: 'A key for you in this key\'s workspace. The secret `key` is in this response only; it is stored as a hash.',
       request: { body: jsonBody(S.CreateKeyBody) },
@@ -105,7 +105,7 @@ export const accountRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'delete', path: '/keys/{id}', tags, access: 'user', role: 'any', errors: [409],
+      method: 'delete', path: '/keys/{id}', operationId: 'revokeApiKey', tags, access: 'user', role: 'any', errors: [409],
       summary: 'Revoke an API key',
       description: 'The key stops working at once on the machine that revoked it and within 60 seconds everywhere. Revoking your last active key (over all your workspaces) is 409 `conflict`: it would lock you out.',
       request: { params: idParams('key') },

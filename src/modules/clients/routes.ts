@@ -12,7 +12,7 @@ const params = idParams('client');
 export const clientRoutes = createRouter()
   .openapi(
     defineRoute({
-      method: 'get', path: '/clients', tags, access: 'user', role: 'viewer',
+      method: 'get', path: '/clients', operationId: 'listClients', tags, access: 'user', role: 'viewer',
       summary: 'List clients',
       request: { query: S.ClientQuery },
       responses: { 200: jsonContent(S.ClientPage, 'A page of clients, newest first.') },
@@ -25,7 +25,7 @@ export const clientRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'post', path: '/clients', tags, access: 'user', role: 'member',
+      method: 'post', path: '/clients', operationId: 'createClient', tags, access: 'user', role: 'member',
       summary: 'Create a client',
       request: { body: jsonBody(S.CreateClientBody) },
       responses: { 201: jsonContent(S.Client, 'The new client.') },
@@ -34,7 +34,7 @@ export const clientRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'get', path: '/clients/{id}', tags, access: 'user', role: 'viewer',
+      method: 'get', path: '/clients/{id}', operationId: 'getClient', tags, access: 'user', role: 'viewer',
       summary: 'Get a client',
       request: { params },
       responses: { 200: jsonContent(S.Client, 'The client.') },
@@ -43,7 +43,7 @@ export const clientRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'patch', path: '/clients/{id}', tags, access: 'user', role: 'member',
+      method: 'patch', path: '/clients/{id}', operationId: 'updateClient', tags, access: 'user', role: 'member',
       summary: 'Update a client',
       description: 'Only the fields sent change. `address`, when sent, replaces the whole address.',
       request: { params, body: jsonBody(S.UpdateClientBody) },
@@ -56,7 +56,7 @@ export const clientRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'delete', path: '/clients/{id}', tags, access: 'user', role: 'member', errors: [409],
+      method: 'delete', path: '/clients/{id}', operationId: 'deleteClient', tags, access: 'user', role: 'member', errors: [409],
       summary: 'Delete a client',
       description: '409 `conflict` while invoices reference the client; archive it instead. Its projects stay, without a client.',
       request: { params },

@@ -8,7 +8,7 @@ import { buildDashboard } from './service';
 
 export const dashboardRoutes = createRouter().openapi(
   defineRoute({
-    method: 'get', path: '/dashboard', tags: ['Dashboard'], access: 'user', role: 'viewer', errors: [503],
+    method: 'get', path: '/dashboard', operationId: 'getDashboard', tags: ['Dashboard'], access: 'user', role: 'viewer', errors: [503],
     summary: 'Totals, counts and recent activity',
     description: 'Figures for the period (default: 1 January of this year to today, UTC), converted into `currency` (default USD) at the cached exchange rates, each per-currency sum rounded half away from zero; `by_currency` keeps the original amounts. `outstanding` and `overdue` are what is due now, whatever the period. 503 `rates_unavailable` if a conversion is needed and no rates are cached; 422 on `currency` if no rate is published for the currency asked for.',
     request: { query: DashboardQuery },

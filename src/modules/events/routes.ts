@@ -12,7 +12,7 @@ const tags = ['Events'];
 export const eventRoutes = createRouter()
   .openapi(
     defineRoute({
-      method: 'get', path: '/events', tags, access: 'user', role: 'viewer',
+      method: 'get', path: '/events', operationId: 'listEvents', tags, access: 'user', role: 'viewer',
       summary: 'List events',
       description: 'Every change in the workspace, newest first, kept 30 days. `data.object` is the record as the API returned it after the change.',
       request: { query: S.EventQuery },
@@ -26,7 +26,7 @@ export const eventRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'get', path: '/events/{id}', tags, access: 'user', role: 'viewer',
+      method: 'get', path: '/events/{id}', operationId: 'getEvent', tags, access: 'user', role: 'viewer',
       summary: 'Get an event',
       request: { params: idParams('event') },
       responses: { 200: jsonContent(S.Event, 'The event.') },

@@ -12,7 +12,7 @@ const params = idParams('expense');
 export const expenseRoutes = createRouter()
   .openapi(
     defineRoute({
-      method: 'get', path: '/expenses', tags, access: 'user', role: 'viewer',
+      method: 'get', path: '/expenses', operationId: 'listExpenses', tags, access: 'user', role: 'viewer',
       summary: 'List expenses',
       request: { query: S.ExpenseQuery },
       responses: { 200: jsonContent(S.ExpensePage, 'A page of expenses, newest first.') },
@@ -25,7 +25,7 @@ export const expenseRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'post', path: '/expenses', tags, access: 'user', role: 'member',
+      method: 'post', path: '/expenses', operationId: 'createExpense', tags, access: 'user', role: 'member',
       summary: 'Record an expense',
       description: 'With `project_id` it is a project expense, without one a business expense.',
       request: { body: jsonBody(S.CreateExpenseBody) },
@@ -35,7 +35,7 @@ export const expenseRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'get', path: '/expenses/{id}', tags, access: 'user', role: 'viewer',
+      method: 'get', path: '/expenses/{id}', operationId: 'getExpense', tags, access: 'user', role: 'viewer',
       summary: 'Get an expense',
       request: { params },
       responses: { 200: jsonContent(S.Expense, 'The expense.') },
@@ -44,7 +44,7 @@ export const expenseRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'patch', path: '/expenses/{id}', tags, access: 'user', role: 'member',
+      method: 'patch', path: '/expenses/{id}', operationId: 'updateExpense', tags, access: 'user', role: 'member',
       summary: 'Update an expense',
       request: { params, body: jsonBody(S.UpdateExpenseBody) },
       responses: { 200: jsonContent(S.Expense, 'The updated expense.') },
@@ -56,7 +56,7 @@ export const expenseRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'delete', path: '/expenses/{id}', tags, access: 'user', role: 'member',
+      method: 'delete', path: '/expenses/{id}', operationId: 'deleteExpense', tags, access: 'user', role: 'member',
       summary: 'Delete an expense',
       request: { params },
       responses: { 204: noContent },

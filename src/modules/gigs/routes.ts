@@ -15,7 +15,7 @@ const PUBLIC_CACHE = 'public, max-age=30';
 export const gigRoutes = createRouter()
   .openapi(
     defineRoute({
-      method: 'get', path: '/gigs', tags, access: 'public',
+      method: 'get', path: '/gigs', operationId: 'listGigs', tags, access: 'public',
       summary: 'Browse the gig board',
       description: 'Public. Open gigs by default, newest first. Shows the poster\'s display name only.',
       request: { query: S.GigQuery },
@@ -30,7 +30,7 @@ export const gigRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'get', path: '/gigs/{id}', tags, access: 'public',
+      method: 'get', path: '/gigs/{id}', operationId: 'getGig', tags, access: 'public',
       summary: 'Get a gig',
       request: { params },
       responses: { 200: jsonContent(S.Gig, 'The gig.') },
@@ -43,7 +43,7 @@ export const gigRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'post', path: '/gigs', tags, access: 'user', role: 'member',
+      method: 'post', path: '/gigs', operationId: 'createGig', tags, access: 'user', role: 'member',
       summary: 'Post a gig',
       description: 'Shown publicly under your display name.',
       request: { body: jsonBody(S.CreateGigBody) },
@@ -53,7 +53,7 @@ export const gigRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'patch', path: '/gigs/{id}', tags, access: 'user', role: 'member',
+      method: 'patch', path: '/gigs/{id}', operationId: 'updateGig', tags, access: 'user', role: 'member',
       summary: 'Edit or close your gig',
       description: 'Only the workspace that posted the gig: another workspace\'s gig is a 404.',
       request: { params, body: jsonBody(S.UpdateGigBody) },
@@ -66,7 +66,7 @@ export const gigRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'delete', path: '/gigs/{id}', tags, access: 'user', role: 'member',
+      method: 'delete', path: '/gigs/{id}', operationId: 'deleteGig', tags, access: 'user', role: 'member',
       summary: 'Remove your gig',
       description: 'Only the workspace that posted the gig: another workspace\'s gig is a 404.',
       request: { params },

@@ -17,7 +17,7 @@ const ROUNDING = 'Line `amount = round(quantity × unit_amount)`, line `tax = ro
 export const invoiceRoutes = createRouter()
   .openapi(
     defineRoute({
-      method: 'get', path: '/invoices', tags, access: 'user', role: 'viewer',
+      method: 'get', path: '/invoices', operationId: 'listInvoices', tags, access: 'user', role: 'viewer',
       summary: 'List invoices',
       description: 'Newest first, without line items. `status=overdue` lists open invoices past their due date.',
       request: { query: S.InvoiceQuery },
@@ -32,7 +32,7 @@ export const invoiceRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'post', path: '/invoices', tags, access: 'user', role: 'member', errors: [409],
+      method: 'post', path: '/invoices', operationId: 'createInvoice', tags, access: 'user', role: 'member', errors: [409],
       summary: 'Create a draft invoice',
       description: `1 to 100 line items. ${ROUNDING} \`number\` defaults to the next INV-000001 for you; a number you already use is 409 \`invoice_number_taken\`. \`client_id\`/\`project_id\` that are not yours are 422.`,
       request: { body: jsonBody(S.CreateInvoiceBody) },
@@ -44,7 +44,7 @@ export const invoiceRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'get', path: '/invoices/{id}', tags, access: 'user', role: 'viewer',
+      method: 'get', path: '/invoices/{id}', operationId: 'getInvoice', tags, access: 'user', role: 'viewer',
       summary: 'Get an invoice with its line items',
       request: { params },
       responses: { 200: invoice('The invoice.') },
@@ -55,7 +55,7 @@ export const invoiceRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'patch', path: '/invoices/{id}', tags, access: 'user', role: 'member', errors: [409],
+      method: 'patch', path: '/invoices/{id}', operationId: 'updateInvoice', tags, access: 'user', role: 'member', errors: [409],
       summary: 'Update a draft',
       description: 'Drafts only (409 `invalid_state` otherwise). `line_items`, when sent, replaces them all and the totals are recomputed.',
       request: { params, body: jsonBody(S.UpdateInvoiceBody) },
@@ -67,7 +67,7 @@ export const invoiceRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'delete', path: '/invoices/{id}', tags, access: 'user', role: 'member', errors: [409],
+      method: 'delete', path: '/invoices/{id}', operationId: 'deleteInvoice', tags, access: 'user', role: 'member', errors: [409],
       summary: 'Delete a draft',
       description: 'Drafts only; an issued invoice is voided instead.',
       request: { params },
@@ -80,7 +80,7 @@ export const invoiceRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'post', path: '/invoices/{id}/send', tags, access: 'user', role: 'member', errors: [409],
+      method: 'post', path: '/invoices/{id}/send', operationId: 'sendInvoice', tags, access: 'user', role: 'member', errors: [409],
       summary: 'Send a draft (draft → open)',
       description: 'An invoice whose total is zero has nothing to collect and becomes `paid` at once.',
       request: { params },
@@ -92,7 +92,7 @@ export const invoiceRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'post', path: '/invoices/{id}/payments', tags, access: 'user', role: 'member', errors: [409],
+      method: 'post', path: '/invoices/{id}/payments', operationId: 'recordInvoicePayment', tags, access: 'user', role: 'member', errors: [409],
       summary: 'Record a payment',
       description: 'Open invoices only. `amount` is at most `amount_due` (422 otherwise); when nothing is left due the invoice becomes `paid`. Send an `Idempotency-Key` so a retried request cannot record the payment twice.',
       request: { params, body: jsonBody(S.PaymentBody) },
@@ -104,7 +104,7 @@ export const invoiceRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'post', path: '/invoices/{id}/void', tags, access: 'user', role: 'admin', errors: [409],
+      method: 'post', path: '/invoices/{id}/void', operationId: 'voidInvoice', tags, access: 'user', role: 'admin', errors: [409],
       summary: 'Void an open invoice',
       description: 'Only while nothing has been paid (409 `invalid_state` otherwise).',
       request: { params },

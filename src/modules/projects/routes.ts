@@ -13,7 +13,7 @@ const params = idParams('project');
 export const projectRoutes = createRouter()
   .openapi(
     defineRoute({
-      method: 'get', path: '/projects', tags, access: 'user', role: 'viewer',
+      method: 'get', path: '/projects', operationId: 'listProjects', tags, access: 'user', role: 'viewer',
       summary: 'List projects',
       request: { query: S.ProjectQuery },
       responses: { 200: jsonContent(S.ProjectPage, 'A page of projects, newest first.') },
@@ -26,7 +26,7 @@ export const projectRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'post', path: '/projects', tags, access: 'user', role: 'member',
+      method: 'post', path: '/projects', operationId: 'createProject', tags, access: 'user', role: 'member',
       summary: 'Create a project',
       request: { body: jsonBody(S.CreateProjectBody) },
       responses: { 201: jsonContent(S.Project, 'The new project.') },
@@ -35,7 +35,7 @@ export const projectRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'get', path: '/projects/{id}', tags, access: 'user', role: 'viewer', errors: [503],
+      method: 'get', path: '/projects/{id}', operationId: 'getProject', tags, access: 'user', role: 'viewer', errors: [503],
       summary: 'Get a project, with its totals in USD',
       description: 'Amounts in other currencies are converted at the cached exchange rates, rounded half away from zero; 503 `rates_unavailable` if they are needed and none are cached.',
       request: { params },
@@ -50,7 +50,7 @@ export const projectRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'patch', path: '/projects/{id}', tags, access: 'user', role: 'member',
+      method: 'patch', path: '/projects/{id}', operationId: 'updateProject', tags, access: 'user', role: 'member',
       summary: 'Update a project',
       request: { params, body: jsonBody(S.UpdateProjectBody) },
       responses: { 200: jsonContent(S.Project, 'The updated project.') },
@@ -62,7 +62,7 @@ export const projectRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'delete', path: '/projects/{id}', tags, access: 'user', role: 'member', errors: [409],
+      method: 'delete', path: '/projects/{id}', operationId: 'deleteProject', tags, access: 'user', role: 'member', errors: [409],
       summary: 'Delete a project',
       description: '409 `conflict` while invoices or expenses reference it; archive it instead.',
       request: { params },

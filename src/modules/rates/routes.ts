@@ -23,7 +23,7 @@ function pickSymbols(snapshot: RatesSnapshot, symbols: string | undefined): Reco
 
 export const rateRoutes = createRouter().openapi(
   defineRoute({
-    method: 'get', path: '/rates', tags: ['Rates'], access: 'user', role: 'viewer', errors: [503],
+    method: 'get', path: '/rates', operationId: 'getRates', tags: ['Rates'], access: 'user', role: 'viewer', errors: [503],
     summary: 'Current exchange rates against USD',
     description: 'Served from a cache that a cron trigger refreshes every 15 minutes; `stale` is true when the provider published them more than 36 hours ago; a currency whose rate jumped by more than a factor of 10 keeps its last good rate and is listed in `suspect`. 503 `rates_unavailable` when none have ever been fetched. Send `If-None-Match` with the last `ETag` to get a 304 when nothing changed.',
     request: { query: RatesQuery },

@@ -11,7 +11,7 @@ const tags = ['Co-pilot'];
 export const suggestionRoutes = createRouter()
   .openapi(
     defineRoute({
-      method: 'post', path: '/ai/suggest', tags, access: 'user', role: 'member', middleware: aiRateLimit,
+      method: 'post', path: '/ai/suggest', operationId: 'createSuggestion', tags, access: 'user', role: 'member', middleware: aiRateLimit,
       summary: 'Ask the co-pilot for help with a task',
       description: 'Queued: answers 202 with `Location` of the job; poll it until `completed` or `failed`. With Workers AI configured the model answers (validated before it is stored); otherwise a deterministic local provider works from the task text and your workspace\'s own invoices and projects. At most 10 requests a minute per key.',
       request: { body: jsonBody(S.SuggestBody) },
@@ -27,7 +27,7 @@ export const suggestionRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'get', path: '/ai/suggestions/{id}', tags, access: 'user', role: 'viewer',
+      method: 'get', path: '/ai/suggestions/{id}', operationId: 'getSuggestion', tags, access: 'user', role: 'viewer',
       summary: 'A co-pilot job and its suggestions',
       request: { params: idParams('suggestion') },
       responses: { 200: jsonContent(S.Suggestion, 'The job.') },

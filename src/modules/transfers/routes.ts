@@ -12,7 +12,7 @@ const params = idParams('transfer');
 export const transferRoutes = createRouter()
   .openapi(
     defineRoute({
-      method: 'post', path: '/remit/transfer', tags, access: 'user', role: 'admin', idempotency: 'required', errors: [503],
+      method: 'post', path: '/remit/transfer', operationId: 'createTransfer', tags, access: 'user', role: 'admin', idempotency: 'required', errors: [503],
       summary: 'Send money abroad',
       description: [
         'Requires `Idempotency-Key`: the same key and body return the same transfer (`Idempotent-Replayed: true`).',
@@ -31,7 +31,7 @@ export const transferRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'get', path: '/remit/transfers', tags, access: 'user', role: 'viewer',
+      method: 'get', path: '/remit/transfers', operationId: 'listTransfers', tags, access: 'user', role: 'viewer',
       summary: 'List transfers',
       request: { query: S.TransferQuery },
       responses: { 200: jsonContent(S.TransferPage, 'A page of transfers, newest first.') },
@@ -44,7 +44,7 @@ export const transferRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'get', path: '/remit/transfers/{id}', tags, access: 'user', role: 'viewer',
+      method: 'get', path: '/remit/transfers/{id}', operationId: 'getTransfer', tags, access: 'user', role: 'viewer',
       summary: 'Get a transfer',
       request: { params },
       responses: { 200: jsonContent(S.Transfer, 'The transfer.') },
@@ -53,7 +53,7 @@ export const transferRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'post', path: '/remit/transfers/{id}/cancel', tags, access: 'user', role: 'admin', errors: [409],
+      method: 'post', path: '/remit/transfers/{id}/cancel', operationId: 'cancelTransfer', tags, access: 'user', role: 'admin', errors: [409],
       summary: 'Cancel a pending transfer',
       description: 'Pending only; 409 `invalid_state` once processing has started.',
       request: { params },

@@ -15,7 +15,7 @@ const tags = ['Workspaces'];
 export const workspaceRoutes = createRouter()
   .openapi(
     defineRoute({
-      method: 'get', path: '/workspaces', tags, access: 'user', role: 'any',
+      method: 'get', path: '/workspaces', operationId: 'listWorkspaces', tags, access: 'user', role: 'any',
       summary: 'Your workspaces',
       description: 'Every workspace you belong to, with your role in each, newest first.',
       request: { query: listQuery },
@@ -30,7 +30,7 @@ export const workspaceRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'post', path: '/workspaces', tags, access: 'user', role: 'any',
+      method: 'post', path: '/workspaces', operationId: 'createWorkspace', tags, access: 'user', role: 'any',
       summary: 'Create a workspace',
       description: 'You become its owner. The answer carries a new key that acts in it, shown once.',
       request: { body: jsonBody(S.CreateWorkspaceBody) },
@@ -45,7 +45,7 @@ export const workspaceRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'get', path: '/workspace', tags, access: 'user', role: 'any',
+      method: 'get', path: '/workspace', operationId: 'getWorkspace', tags, access: 'user', role: 'any',
       summary: 'The key\'s workspace and its settings',
       responses: { 200: jsonContent(S.Workspace, 'The workspace.') },
     }),
@@ -53,7 +53,7 @@ export const workspaceRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'patch', path: '/workspace', tags, access: 'user', role: 'admin',
+      method: 'patch', path: '/workspace', operationId: 'updateWorkspace', tags, access: 'user', role: 'admin',
       summary: 'Change the workspace\'s settings',
       description: 'Fields sent replace their values; a nested object sent (`issuer`, `reminders`) is replaced whole. `time_zone` is an IANA zone name, `locale` a BCP 47 tag; a bad value is a 422 naming the field and changes nothing.',
       request: { body: jsonBody(S.UpdateWorkspaceBody) },
@@ -63,7 +63,7 @@ export const workspaceRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'get', path: '/workspace/members', tags, access: 'user', role: 'any',
+      method: 'get', path: '/workspace/members', operationId: 'listMembers', tags, access: 'user', role: 'any',
       summary: 'The workspace\'s members',
       description: 'Oldest first. Admins see members, never their keys.',
       request: { query: S.MemberQuery },
@@ -77,7 +77,7 @@ export const workspaceRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'patch', path: '/workspace/members/{id}', tags, access: 'user', role: 'admin', errors: [409],
+      method: 'patch', path: '/workspace/members/{id}', operationId: 'updateMember', tags, access: 'user', role: 'admin', errors: [409],
       summary: 'Change a member\'s role',
       description: 'Granting or taking `owner` needs the owner role (403 otherwise). Demoting the last owner is 409 `conflict`: make another member owner first. The member\'s keys act with the new role at once.',
       request: { params: idParams('membership'), body: jsonBody(S.UpdateMemberBody) },
@@ -87,7 +87,7 @@ export const workspaceRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'delete', path: '/workspace/members/{id}', tags, access: 'user', role: 'any', errors: [403, 409],
+      method: 'delete', path: '/workspace/members/{id}', operationId: 'removeMember', tags, access: 'user', role: 'any', errors: [403, 409],
       summary: 'Remove a member, or leave',
       description: 'An admin removes a member (an owner only by an owner); anyone may remove themself (leave). Every key of that member in this workspace stops working at once. Removing the last owner is 409 `conflict`.',
       request: { params: idParams('membership') },
@@ -100,7 +100,7 @@ export const workspaceRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'post', path: '/workspace/invitations', tags, access: 'user', role: 'admin', errors: [409],
+      method: 'post', path: '/workspace/invitations', operationId: 'createWorkspaceInvitation', tags, access: 'user', role: 'admin', errors: [409],
       summary: 'Invite someone into the workspace',
       description: 'The code (`wsi_…`) is shown once; redeem it with POST /api/invitations/accept. Inviting an `owner` needs the owner role (403). Inviting a member is 409 `conflict`. Expires after `expires_in_days` (1..30, default 7).',
       request: { body: jsonBody(S.CreateWorkspaceInvitationBody) },
@@ -110,7 +110,7 @@ export const workspaceRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'get', path: '/workspace/invitations', tags, access: 'user', role: 'admin',
+      method: 'get', path: '/workspace/invitations', operationId: 'listWorkspaceInvitations', tags, access: 'user', role: 'admin',
       summary: 'Pending invitations',
       description: 'Not yet accepted, withdrawn or expired; never with their codes.',
       request: { query: listQuery },
@@ -124,7 +124,7 @@ export const workspaceRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'delete', path: '/workspace/invitations/{id}', tags, access: 'user', role: 'admin', errors: [409],
+      method: 'delete', path: '/workspace/invitations/{id}', operationId: 'withdrawWorkspaceInvitation', tags, access: 'user', role: 'admin', errors: [409],
       summary: 'Withdraw an invitation',
       description: 'Its code answers 404 from now on. An accepted one is 409 `invalid_state`.',
       request: { params: idParams('invitation') },
