@@ -5,7 +5,7 @@ import { DOCS_CSP, docsInitScript, docsPage } from './docs-page';
 import type { AppEnv } from './env';
 import { ApiError, notFound, onError } from './errors';
 import { allowedMethodsOf } from './lib/allowed-methods';
-import { defineRoute, jsonContent } from './lib/openapi';
+import { defineRoute, jsonContent } from './http/define-route';
 import { throwOnInvalid } from './lib/validation';
 import { apiListing } from './listings/api';
 import { v1Listing } from './listings/v1';

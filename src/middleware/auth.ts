@@ -9,7 +9,7 @@ import { ApiError } from '../errors';
 import { timingSafeEqualStrings } from '../lib/crypto';
 import { hasRole, type Role } from '../lib/context';
 import { createDb } from '../lib/db';
-import { authenticateKey, KEY_PATTERN } from '../modules/access/api-keys';
+import { authenticateKey, KEY_PATTERN } from './key-lookup';
 
 const unauthorized = (message: string) =>
   new ApiError('unauthorized', message, undefined, { 'WWW-Authenticate': 'Bearer realm="workspace-api"' });

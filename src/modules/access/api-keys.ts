@@ -1,26 +1,16 @@
 // API keys: `wsk_` + 43 characters of base64url randomness, shown once and stored as a SHA-256 hash.
-// A key belongs to one user and acts in one workspace, with the role its user has there.
-// Lookups are cached in this isolate for 30 s; revoking a key, or removing or changing a member,
-// drops the entries here at once, and other isolates forget them within 30 s (the contract
-// promises 60 s everywhere).
+// A key belongs to one user and acts in one workspace, with the role its user has there. Looking
+// a presented key up is the auth middleware's (middleware/key-lookup.ts).
 import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
-import { apiKeys, memberships, users, workspaces, type Role } from '../../db/schema';
+import { apiKeys } from '../../db/schema';
 import { ApiError, notFound } from '../../errors';
 import { inWorkspace, type ServiceContext } from '../../lib/context';
+import { forgetKey } from '../../middleware/key-lookup';
 import { sha256Hex, randomToken } from '../../lib/crypto';
-import type { Db } from '../../lib/db';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 
 export const KEY_PREFIX = 'wsk_';
-export const KEY_PATTERN = /^wsk_[A-Za-z0-9_-]{32,128}$/;
-const CACHE_TTL_MS = 30_000;
-
-/** Who a presented key stands for. */
-export type KeyPrincipal = { keyId: string; userId: string; userName: string; workspaceId: string; timeZone: string; role: Role };
-
-type CachedKey = { principal: KeyPrincipal | null; expires: number };
-const cache = new Map<string, CachedKey>();
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 
@@ -79,7 +69,7 @@ export async function revokeKey(ctx: ServiceContext, keyId: string): Promise<voi
     .where(and(own, isNull(apiKeys.revokedAt), sql`(${activeKeyCount(ctx.userId)}) > 1`))
     .returning({ keyHash: apiKeys.keyHash });
   if (row) {
-    cache.delete(row.keyHash);
+    forgetKey(row.keyHash);
     return;
   }
   const existing = await ctx.db.query.apiKeys.findFirst({ where: own });
@@ -93,39 +83,3 @@ const activeKeyCount = (userId: string) => sql`
   SELECT count(*) FROM api_keys k JOIN memberships m ON m.workspace_id = k.workspace_id AND m.user_id = k.user_id
   WHERE k.user_id = ${userId} AND k.revoked_at IS NULL`;
 
-/** The principal a presented key stands for, or null for an unknown or revoked key, or one whose
- *  user is no longer a member of the key's workspace. One query: key, membership and name together. */
-export async function authenticateKey(db: Db, key: string): Promise<KeyPrincipal | null> {
-  const hash = await sha256Hex(key);
-  const now = Date.now();
-  const hit = cache.get(hash);
-  if (hit && hit.expires > now) return hit.principal;
-
-  const row = await db
-    .select({
-      keyId: apiKeys.id, userId: apiKeys.userId, userName: users.name, workspaceId: memberships.workspaceId, timeZone: workspaces.timeZone, role: memberships.role,
-    })
-    .from(apiKeys)
-    .innerJoin(memberships, and(eq(memberships.workspaceId, apiKeys.workspaceId), eq(memberships.userId, apiKeys.userId)))
-    .innerJoin(users, eq(users.id, apiKeys.userId))
-    .innerJoin(workspaces, eq(workspaces.id, apiKeys.workspaceId))
-    .where(and(eq(apiKeys.keyHash, hash), isNull(apiKeys.revokedAt)))
-    .get();
-  const principal = row ?? null;
-  cache.set(hash, { principal, expires: now + CACHE_TTL_MS });
-  if (cache.size > 10_000) cache.delete(cache.keys().next().value!);
-  return principal;
-}
-
-/** Forget cached lookups for one member of a workspace (removed, or their role changed), so the
- *  change holds at once on this isolate. */
-export function forgetMemberKeys(workspaceId: string, userId: string): void {
-  for (const [hash, entry] of cache) {
-    if (entry.principal?.workspaceId === workspaceId && entry.principal.userId === userId) cache.delete(hash);
-  }
-}
-
-/** Forget cached lookups for every key of a workspace (its time zone changed). */
-export function forgetWorkspaceKeys(workspaceId: string): void {
-  for (const [hash, entry] of cache) if (entry.principal?.workspaceId === workspaceId) cache.delete(hash);
-}

@@ -1,7 +1,7 @@
 // Access: the public waitlist and invitation redemption, the operator's admin routes, and the
 // caller's own profile and API keys. Mounted under /api.
 import { createDb } from '../../lib/db';
-import { defineRoute, jsonBody, jsonContent, noContent } from '../../lib/openapi';
+import { defineRoute, jsonBody, jsonContent, noContent } from '../../http/define-route';
 import { decodeCursor, toPage } from '../../lib/pagination';
 import { createRouter } from '../../lib/router';
 import { idParams, listQuery } from '../../lib/schemas';

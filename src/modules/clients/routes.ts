@@ -1,5 +1,5 @@
 // Clients, mounted under /api/workflow and /v1 alike.
-import { defineRoute, jsonBody, jsonContent, noContent } from '../../lib/openapi';
+import { defineRoute, jsonBody, jsonContent, noContent } from '../../http/define-route';
 import { decodeCursor, toPage } from '../../lib/pagination';
 import { createRouter } from '../../lib/router';
 import { idParams } from '../../lib/schemas';

@@ -1,6 +1,6 @@
 // GET /api/workflow/dashboard
 import { invalidField } from '../../errors';
-import { defineRoute, jsonContent } from '../../lib/openapi';
+import { defineRoute, jsonContent } from '../../http/define-route';
 import { createRouter } from '../../lib/router';
 import { todayUtc } from '../../lib/time';
 import { Dashboard, DashboardQuery } from './schemas';

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { Actor } from '../events/schemas';
+import { ActorSchema } from '../events/schemas';
 import { currencySchema, dateSchema, timestampSchema } from '../../lib/schemas';
 
 export const DashboardQuery = z.object({
@@ -34,7 +34,7 @@ export const Dashboard = z
       .object({ as_of: timestampSchema.nullable(), stale: z.boolean() })
       .openapi({ description: 'The cached rates conversions use; `as_of` is null only when none are cached and none were needed.' }),
     activity: z
-      .array(z.object({ id: z.string(), type: z.string(), subject_id: z.string(), summary: z.string(), occurred_at: timestampSchema, actor: Actor }))
+      .array(z.object({ id: z.string(), type: z.string(), subject_id: z.string(), summary: z.string(), occurred_at: timestampSchema, actor: ActorSchema }))
       .openapi({ description: 'The latest 20 events of the workspace (GET /api/events), with who did each.' }),
   })
   .openapi('Dashboard');

@@ -1,5 +1,5 @@
 // The event record (§11), mounted under /api. Any member may read it.
-import { defineRoute, jsonContent } from '../../lib/openapi';
+import { defineRoute, jsonContent } from '../../http/define-route';
 import { decodeCursor, toPage } from '../../lib/pagination';
 import { createRouter } from '../../lib/router';
 import { idParams } from '../../lib/schemas';

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { idSchema, listQuery, pageOf, timestampSchema } from '../../lib/schemas';
 import { EventTypeSchema } from './types';
 
-export const Actor = z
+export const ActorSchema = z
   .object({
     type: z.enum(['user', 'system', 'operator']),
     id: z.string().nullable().openapi({ description: 'The user\'s `usr_` id; null for `system` and `operator`.' }),
@@ -16,7 +16,7 @@ export const Event = z
     type: EventTypeSchema,
     created_at: timestampSchema,
     workspace_id: idSchema('workspace'),
-    actor: Actor,
+    actor: ActorSchema,
     data: z.object({
       object: z.object({ id: z.string() }).catchall(z.unknown()).openapi({ description: 'The record as the API returned it right after the change.' }),
       previous_attributes: z.record(z.string(), z.unknown()).optional().openapi({ description: 'On `*.updated` and `member.role_changed`: the changed fields\' values before the change.' }),

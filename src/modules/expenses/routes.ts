@@ -1,5 +1,5 @@
 // Expenses, under /api/workflow only.
-import { defineRoute, jsonBody, jsonContent, noContent } from '../../lib/openapi';
+import { defineRoute, jsonBody, jsonContent, noContent } from '../../http/define-route';
 import { decodeCursor, toPage } from '../../lib/pagination';
 import { createRouter } from '../../lib/router';
 import { idParams } from '../../lib/schemas';

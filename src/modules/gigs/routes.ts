@@ -1,6 +1,6 @@
 // The gig board under /v1: public reads; writes by members of the workspace that posted the gig.
 import { createDb } from '../../lib/db';
-import { defineRoute, jsonBody, jsonContent, noContent } from '../../lib/openapi';
+import { defineRoute, jsonBody, jsonContent, noContent } from '../../http/define-route';
 import { decodeCursor, toPage } from '../../lib/pagination';
 import { createRouter } from '../../lib/router';
 import { idParams } from '../../lib/schemas';

@@ -1,16 +1,18 @@
 // An invoice as clients see it: stored columns plus what is derived from them and never stored
 // (amount_due, overdue, available_actions).
+import type { z } from '@hono/zod-openapi';
 import type { invoices } from '../../db/schema';
+import type { InvoiceAction } from './schemas';
 import { type LineRow, serializeLine } from './lines';
 
 export type InvoiceRow = typeof invoices.$inferSelect;
-export type InvoiceAction = 'update' | 'delete' | 'send' | 'record_payment' | 'void';
+type InvoiceActionValue = z.infer<typeof InvoiceAction>;
 
 /** Open and due before `today`, which is the workspace's today (its time zone). */
 export const isOverdue = (row: InvoiceRow, today: string) => row.status === 'open' && row.dueDate < today;
 
 /** What the invoice's state allows now; the action handlers enforce the very same rules in SQL. */
-export function availableActions(row: InvoiceRow): InvoiceAction[] {
+export function availableActions(row: InvoiceRow): InvoiceActionValue[] {
   switch (row.status) {
     case 'draft':
       return ['update', 'delete', 'send'];

@@ -2,7 +2,7 @@
 import { invalidField } from '../../errors';
 import { isCurrency } from '../../lib/currencies';
 import { sha256Hex } from '../../lib/crypto';
-import { defineRoute, jsonContent } from '../../lib/openapi';
+import { defineRoute, jsonContent } from '../../http/define-route';
 import { createRouter } from '../../lib/router';
 import { getRatesSnapshot } from './refresh';
 import { RatesQuery, Rates } from './schemas';

@@ -5,7 +5,7 @@ import { idPattern } from '../../lib/ids';
 
 export const SuggestionMessage = z.object({ suggestion_id: z.string().regex(idPattern('suggestion')) });
 
-export type SuggestionMessage = z.infer<typeof SuggestionMessage>;
+export type SuggestionMessageBody = z.infer<typeof SuggestionMessage>;
 
 /**
  * `max_retries` of the workspace-suggestions consumer in wrangler.toml: the consumer gives a

@@ -1,5 +1,5 @@
 // The co-pilot under /v1/ai: ask (queued, 202), then read the job.
-import { defineRoute, jsonBody, jsonContent } from '../../lib/openapi';
+import { defineRoute, jsonBody, jsonContent } from '../../http/define-route';
 import { createRouter } from '../../lib/router';
 import { idParams } from '../../lib/schemas';
 import { aiRateLimit } from '../../middleware/rate-limit';

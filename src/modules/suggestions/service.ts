@@ -6,7 +6,7 @@ import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../l
 import { assertReferencedProject } from '../../lib/references';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
-import type { SuggestionMessage } from './message';
+import type { SuggestionMessageBody } from './message';
 import type { SuggestionItemValue, SuggestionKindValue } from './schemas';
 
 export type SuggestionRow = typeof suggestions.$inferSelect;
@@ -35,7 +35,7 @@ export async function requestSuggestion(
     .values({ id: newId('suggestion'), userId: ctx.userId, workspaceId: ctx.workspaceId, kind: input.kind, task: input.task, projectId: input.project_id ?? null, status: 'queued', createdAt: nowIso() })
     .returning();
   try {
-    await env.SUGGESTIONS_QUEUE.send({ suggestion_id: row!.id } satisfies SuggestionMessage);
+    await env.SUGGESTIONS_QUEUE.send({ suggestion_id: row!.id } satisfies SuggestionMessageBody);
   } catch (err) {
     // Without a message the job would wait forever: say so on the job itself.
     console.error(JSON.stringify({ level: 'error', message: 'suggestion enqueue failed', suggestion_id: row!.id, reason: String(err) }));

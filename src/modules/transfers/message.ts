@@ -5,4 +5,4 @@ import { idPattern } from '../../lib/ids';
 
 export const TransferMessage = z.object({ transfer_id: z.string().regex(idPattern('transfer')) });
 
-export type TransferMessage = z.infer<typeof TransferMessage>;
+export type TransferMessageBody = z.infer<typeof TransferMessage>;

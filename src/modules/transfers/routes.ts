@@ -1,5 +1,5 @@
 // Transfers abroad under /v1/remit.
-import { defineRoute, jsonBody, jsonContent } from '../../lib/openapi';
+import { defineRoute, jsonBody, jsonContent } from '../../http/define-route';
 import { decodeCursor, toPage } from '../../lib/pagination';
 import { createRouter } from '../../lib/router';
 import { idParams } from '../../lib/schemas';

@@ -10,14 +10,14 @@ import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { recordEvent } from '../events/record';
 import { getRatesSnapshot } from '../rates/refresh';
-import type { TransferMessage } from './message';
+import type { TransferMessageBody } from './message';
 import { pricingFrom, quoteTransfer } from './quote';
 import type { RecipientValue } from './recipient';
 import type { CreateTransferInput } from './schemas';
 
 export type TransferRow = typeof transfers.$inferSelect;
-export type TransferStatus = TransferRow['status'];
-export type HistoryEntry = { status: TransferStatus; at: string };
+export type TransferStatusValue = TransferRow['status'];
+export type HistoryEntry = { status: TransferStatusValue; at: string };
 
 export const serializeTransfer = (row: TransferRow) => ({
   id: row.id,
@@ -38,7 +38,7 @@ export const serializeTransfer = (row: TransferRow) => ({
 });
 
 /** The transfer's status_history with one more entry. */
-export const withHistory = (row: TransferRow, status: TransferStatus, at: string) =>
+export const withHistory = (row: TransferRow, status: TransferStatusValue, at: string) =>
   JSON.stringify([...(JSON.parse(row.statusHistory) as HistoryEntry[]), { status, at }]);
 
 export async function createTransfer(ctx: ServiceContext, input: CreateTransferInput): Promise<TransferRow> {
@@ -78,7 +78,7 @@ export async function createTransfer(ctx: ServiceContext, input: CreateTransferI
 export async function enqueueTransfers(db: Db, env: Env, ids: string[]): Promise<void> {
   if (!ids.length) return;
   try {
-    await env.TRANSFERS_QUEUE.sendBatch(ids.map((id) => ({ body: { transfer_id: id } satisfies TransferMessage })));
+    await env.TRANSFERS_QUEUE.sendBatch(ids.map((id) => ({ body: { transfer_id: id } satisfies TransferMessageBody })));
   } catch (err) {
     console.error(JSON.stringify({ level: 'error', message: 'transfer enqueue failed; the sweep will retry', transfer_ids: ids, reason: String(err) }));
     return;
@@ -90,7 +90,7 @@ export async function enqueueTransfers(db: Db, env: Env, ids: string[]): Promise
   }
 }
 
-export async function listTransfers(ctx: WorkspaceContext, filter: { status?: TransferStatus; limit: number; beforeId?: string }) {
+export async function listTransfers(ctx: WorkspaceContext, filter: { status?: TransferStatusValue; limit: number; beforeId?: string }) {
   return ctx.db
     .select()
     .from(transfers)

@@ -8,7 +8,7 @@ import { ApiError, notFound } from '../../errors';
 import { hasRole, type Role, type ServiceContext, type WorkspaceContext } from '../../lib/context';
 import { changedRows } from '../../lib/guarded-write';
 import { nowIso } from '../../lib/time';
-import { forgetMemberKeys } from '../access/api-keys';
+import { forgetMemberKeys } from '../../middleware/key-lookup';
 import { recordEvent } from '../events/record';
 
 export type MemberRow = { id: string; userId: string; name: string; email: string; role: Role; createdAt: string };

@@ -1,5 +1,5 @@
 // Workspaces, their settings, members and invitations (§9), mounted under /api.
-import { defineRoute, jsonBody, jsonContent, noContent } from '../../lib/openapi';
+import { defineRoute, jsonBody, jsonContent, noContent } from '../../http/define-route';
 import { decodeCursor, toPage } from '../../lib/pagination';
 import { createRouter } from '../../lib/router';
 import { idParams, listQuery } from '../../lib/schemas';

@@ -5,7 +5,7 @@ import { memberships, workspaces } from '../../db/schema';
 import { notFound } from '../../errors';
 import type { Role, ServiceContext } from '../../lib/context';
 import { nowIso } from '../../lib/time';
-import { forgetWorkspaceKeys } from '../access/api-keys';
+import { forgetWorkspaceKeys } from '../../middleware/key-lookup';
 import type { UpdateWorkspaceInput } from './types';
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;

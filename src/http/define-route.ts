@@ -3,12 +3,12 @@
 import { createRoute, type RouteConfig, type z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { requireAdmin, requireKey, requireRole } from '../middleware/auth';
-import type { Role } from './context';
+import type { Role } from '../lib/context';
 import { idempotency, type IdempotencyMode } from '../middleware/idempotency';
 import { readJsonBody } from '../middleware/json-body';
 import { apiRateLimit } from '../middleware/rate-limit';
 import type { ErrorCode } from '../errors';
-import { ErrorSchema } from './schemas';
+import { ErrorSchema } from '../lib/schemas';
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Malformed JSON (`invalid_json`) or a missing `Idempotency-Key` where one is required.',
