@@ -1,7 +1,8 @@
-// Updates that must describe themselves exactly in an event: read the record, compute what it
-// becomes, and write it guarded on the `updated_at` that was read, in one batch with the event
-// (`recordEvent(…, { ifChanged: true })`). If another request changed the record in between, the
-// guard matches no row, nothing is written, and the whole read-compute-write runs again.
+// The pieces of a guarded batch. D1 has no interactive transactions: a change that depends on
+// what was read is written under a guard (a status, an updated_at, a NOT EXISTS) in one batch
+// with everything that follows from it, each later statement conditional on the guard having
+// held. A guard that matched nothing means another request won: the caller reads again and
+// retries (retryOnRace), or explains why not.
 import { getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { ApiError } from '../errors';

@@ -16,8 +16,17 @@ export function isCalendarDate(value: string): boolean {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
 }
 
+// Building an Intl.DateTimeFormat costs far more than using one: keep one per time zone.
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** Today's calendar date in an IANA time zone (what "today" is for a workspace). */
 export function todayIn(timeZone: string, now = new Date()): string {
-  // en-CA formats as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  if (timeZone === 'UTC') return now.toISOString().slice(0, 10);
+  let format = dateFormats.get(timeZone);
+  if (!format) {
+    // en-CA formats as YYYY-MM-DD.
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dateFormats.set(timeZone, format);
+  }
+  return format.format(now);
 }

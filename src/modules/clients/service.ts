@@ -4,10 +4,11 @@ import { and, desc, eq, lt, notExists, or, sql } from 'drizzle-orm';
 import { clients, invoices } from '../../db/schema';
 import { ApiError, notFound } from '../../errors';
 import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
-import { changedRows, retryOnRace } from '../../lib/guarded-write';
+import { changedRows } from '../../lib/guarded-write';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
-import { changedAttributes, recordEvent } from '../events/record';
+import { recordEvent } from '../events/record';
+import { updateWithEvent } from '../events/update-with-event';
 import type { ClientFilter, CreateClientInput, UpdateClientInput } from './schemas';
 
 export type ClientRow = typeof clients.$inferSelect;
@@ -96,20 +97,10 @@ export async function getClient(ctx: WorkspaceContext, id: string): Promise<Clie
 }
 
 export async function updateClient(ctx: ServiceContext, id: string, input: UpdateClientInput): Promise<ClientRow> {
-  return retryOnRace('client', async () => {
-    const before = await getClient(ctx, id);
-    const after: ClientRow = { ...before, ...toColumns(input), updatedAt: nowIso() };
-    const [updated] = await ctx.db.batch([
-      ctx.db
-        .update(clients)
-        .set({ ...toColumns(input), updatedAt: after.updatedAt })
-        .where(and(eq(clients.id, id), inWorkspace(ctx, clients), eq(clients.updatedAt, before.updatedAt))),
-      recordEvent(ctx, 'client.updated', serializeClient(after), {
-        previous: changedAttributes(serializeClient(before), serializeClient(after)),
-        ifChanged: true,
-      }),
-    ]);
-    return changedRows(updated) > 0 ? after : undefined;
+  return updateWithEvent(ctx, {
+    what: 'client', table: clients, type: 'client.updated', serialize: serializeClient,
+    read: () => getClient(ctx, id),
+    change: () => toColumns(input),
   });
 }
 

@@ -3,6 +3,7 @@
 // happened (D1 runs a batch as one transaction). After a guarded UPDATE or DELETE, pass
 // `{ ifChanged: true }`: the event is then written only when the statement just before it in the
 // batch changed a row, so a lost race writes neither.
+import { type SQL, sql } from 'drizzle-orm';
 import { events } from '../../db/schema';
 import type { WorkspaceContext } from '../../lib/context';
 import { insertIf, previousChanged } from '../../lib/guarded-write';
@@ -18,9 +19,15 @@ export type EventOptions = {
   ifChanged?: boolean;
   /** When it happened; now by default. */
   at?: string;
+  /**
+   * Fields of the object only the batch itself knows (an invoice number the same batch draws from
+   * the workspace's counter): SQL expressions, evaluated when the event is written.
+   */
+  fill?: Record<string, SQL>;
 };
 
 export function recordEvent(ctx: WorkspaceContext, type: EventType, object: EventObject, options: EventOptions = {}) {
+  if (options.fill) return recordFilledEvent(ctx, type, object, options, options.fill);
   const data = JSON.stringify(options.previous ? { object, previous_attributes: options.previous } : { object });
   const row = {
     id: newId('event'),
@@ -39,6 +46,23 @@ export function recordEvent(ctx: WorkspaceContext, type: EventType, object: Even
   // guarded write this event describes (rows changed by triggers are not counted in it), or the
   // event before this one, which was written only if its change happened.
   return insertIf(ctx.db, events, row, previousChanged);
+}
+
+/** An event some of whose object's fields come from SQL: json_set puts them into `data`, and the
+ *  summary, made with a placeholder for each, has it replaced. */
+function recordFilledEvent(ctx: WorkspaceContext, type: EventType, object: EventObject, options: EventOptions, fill: Record<string, SQL>) {
+  const placeholders = Object.fromEntries(Object.keys(fill).map((field) => [field, `{{${field}}}`]));
+  let summary = sql`${summarize(type, { ...object, ...placeholders })}`;
+  let data = sql`${JSON.stringify(options.previous ? { object, previous_attributes: options.previous } : { object })}`;
+  for (const [field, value] of Object.entries(fill)) {
+    summary = sql`replace(${summary}, ${placeholders[field]}, ${value})`;
+    data = sql`json_set(${data}, ${`$.object.${field}`}, ${value})`;
+  }
+  const row = {
+    id: newId('event'), workspaceId: ctx.workspaceId, type, actorType: ctx.actor.type, actorId: ctx.actor.id, actorName: ctx.actor.name,
+    objectId: object.id, summary, data, createdAt: options.at ?? nowIso(),
+  };
+  return insertIf(ctx.db, events, row as unknown as typeof events.$inferInsert, options.ifChanged ? previousChanged : sql`1`);
 }
 
 /**

@@ -4,11 +4,12 @@ import { and, desc, eq, gte, isNotNull, isNull, lt, lte } from 'drizzle-orm';
 import { expenses } from '../../db/schema';
 import { notFound } from '../../errors';
 import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
-import { changedRows, retryOnRace } from '../../lib/guarded-write';
+import { changedRows } from '../../lib/guarded-write';
 import { assertReferencedProject } from '../../lib/references';
 import { newId } from '../../lib/ids';
 import { nowIso, todayUtc } from '../../lib/time';
-import { changedAttributes, recordEvent } from '../events/record';
+import { recordEvent } from '../events/record';
+import { updateWithEvent } from '../events/update-with-event';
 import type { CreateExpenseInput, ExpenseFilter, UpdateExpenseInput } from './schemas';
 
 type ExpenseRow = typeof expenses.$inferSelect;
@@ -90,20 +91,10 @@ function toColumns(input: UpdateExpenseInput): Partial<ExpenseRow> {
 
 export async function updateExpense(ctx: ServiceContext, id: string, input: UpdateExpenseInput): Promise<ExpenseRow> {
   await assertReferencedProject(ctx, input.project_id);
-  return retryOnRace('expense', async () => {
-    const before = await getExpense(ctx, id);
-    const after: ExpenseRow = { ...before, ...toColumns(input), updatedAt: nowIso() };
-    const [updated] = await ctx.db.batch([
-      ctx.db
-        .update(expenses)
-        .set({ ...toColumns(input), updatedAt: after.updatedAt })
-        .where(and(eq(expenses.id, id), inWorkspace(ctx, expenses), eq(expenses.updatedAt, before.updatedAt))),
-      recordEvent(ctx, 'expense.updated', serializeExpense(after), {
-        previous: changedAttributes(serializeExpense(before), serializeExpense(after)),
-        ifChanged: true,
-      }),
-    ]);
-    return changedRows(updated) > 0 ? after : undefined;
+  return updateWithEvent(ctx, {
+    what: 'expense', table: expenses, type: 'expense.updated', serialize: serializeExpense,
+    read: () => getExpense(ctx, id),
+    change: () => toColumns(input),
   });
 }
 

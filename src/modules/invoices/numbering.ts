@@ -1,10 +1,9 @@
 // Invoice numbers: unique per workspace. A default number is the workspace's prefix and its
-// counter, reserved with one atomic UPDATE … RETURNING before the invoice is written, so twenty
-// racing creations get twenty consecutive numbers and each invoice (and its event) knows its number
-// before its batch runs. The insert itself only happens if no invoice of the workspace has that
-// number yet (a hand-picked one may): then the counter jumps past the highest number in use with
-// the prefix, and the creation takes the next one. A crash between reservation and insert leaves a
-// gap in the sequence, never a duplicate.
+// counter: the creation's batch bumps the counter and the invoice takes the number in SQL, in the
+// same transaction, so twenty racing creations get twenty consecutive numbers and no failed one
+// leaves a gap. The insert only happens if no invoice of the workspace has that number yet (a
+// hand-picked one may): then the counter jumps past the highest number in use with the prefix,
+// and the creation tries the next one.
 import { and, eq, ne, notExists, type SQL, sql } from 'drizzle-orm';
 import { invoices, workspaces } from '../../db/schema';
 import { ApiError } from '../../errors';
@@ -16,7 +15,7 @@ export const numberTaken = (number: string) =>
   new ApiError('invoice_number_taken', `This workspace already has an invoice numbered ${number}.`, [{ path: 'number', message: 'Already in use.' }]);
 
 /** The condition that no other invoice of the workspace has `number` (for the guarded write). */
-export function numberIsFree(ctx: WorkspaceContext, number: string, exceptId?: string): SQL {
+export function numberIsFree(ctx: WorkspaceContext, number: string | SQL, exceptId?: string): SQL {
   return notExists(
     ctx.db
       .select({ one: sql`1` })
@@ -25,14 +24,20 @@ export function numberIsFree(ctx: WorkspaceContext, number: string, exceptId?: s
   );
 }
 
-async function reserveNumber(ctx: WorkspaceContext): Promise<string> {
-  const [reserved] = await ctx.db
-    .update(workspaces)
-    .set({ invoiceSeq: sql`${workspaces.invoiceSeq} + 1` })
-    .where(eq(workspaces.id, ctx.workspaceId))
-    .returning({ seq: workspaces.invoiceSeq, prefix: workspaces.invoicePrefix });
-  return `${reserved!.prefix}${String(reserved!.seq).padStart(6, '0')}`;
-}
+/** Where a new invoice's number comes from: the caller's literal, or the workspace's counter. */
+export type InvoiceNumber = {
+  /** The number, as SQL for the batch that writes the invoice (and its event). */
+  value: SQL;
+  /** Statements that must run before it in that batch: the counter bump for a default number. */
+  before: ReturnType<typeof bumpCounter>[];
+};
+
+const bumpCounter = (ctx: WorkspaceContext) =>
+  ctx.db.update(workspaces).set({ invoiceSeq: sql`${workspaces.invoiceSeq} + 1` }).where(eq(workspaces.id, ctx.workspaceId));
+
+/** The workspace's current default number: right after bumpCounter in a batch, the next one. */
+const currentDefaultNumber = (ctx: WorkspaceContext) =>
+  sql`(SELECT ${workspaces.invoicePrefix} || printf('%06d', ${workspaces.invoiceSeq}) FROM ${workspaces} WHERE ${workspaces.id} = ${ctx.workspaceId})`;
 
 /** Moves the counter past every number in use with the workspace's prefix (hand-picked ones too). */
 async function skipNumbersInUse(ctx: WorkspaceContext): Promise<void> {
@@ -51,20 +56,20 @@ async function skipNumbersInUse(ctx: WorkspaceContext): Promise<void> {
 
 /**
  * Writes a new invoice under its number: `explicit` as given (409 if taken), else the next
- * default one. `write(number)` runs the batch and answers whether the invoice went in.
+ * default one. `write(number)` runs the batch and answers undefined when the number was taken.
  */
 export async function withInvoiceNumber<T>(
   ctx: WorkspaceContext,
   explicit: string | undefined,
-  write: (number: string) => Promise<T | undefined>,
+  write: (number: InvoiceNumber) => Promise<T | undefined>,
 ): Promise<T> {
   if (explicit !== undefined) {
-    const written = await write(explicit);
+    const written = await write({ value: sql`${explicit}`, before: [] });
     if (written === undefined) throw numberTaken(explicit);
     return written;
   }
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    const written = await write(await reserveNumber(ctx));
+    const written = await write({ value: currentDefaultNumber(ctx), before: [bumpCounter(ctx)] });
     if (written !== undefined) return written;
     await skipNumbersInUse(ctx);
   }

@@ -2,6 +2,7 @@
 // is one D1 batch led by a guarded write, with its event in the same batch; every query is scoped
 // to the workspace.
 import { and, asc, desc, eq, exists, gte, lt, lte, type SQL, sql } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import { invoiceLineItems, invoices } from '../../db/schema';
 import { invalidField, invalidState, notFound } from '../../errors';
 import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
@@ -35,17 +36,22 @@ export async function createInvoice(ctx: ServiceContext, input: CreateInvoiceInp
   const { rows: lines, totals } = buildLines(id, input.line_items);
   const now = nowIso();
   return withInvoiceNumber(ctx, input.number, async (number) => {
+    // The number is filled in by the batch (a default one comes from the workspace's counter).
     const row: InvoiceRow = {
-      id, userId: ctx.userId, workspaceId: ctx.workspaceId, number, status: 'draft', clientId: client.id,
+      id, userId: ctx.userId, workspaceId: ctx.workspaceId, number: '', status: 'draft', clientId: client.id,
       projectId: input.project_id ?? null, currency: input.currency ?? client.currency, issueDate, dueDate, ...totals,
       amountPaid: 0, notes: input.notes ?? null, sentAt: null, paidAt: null, voidedAt: null, createdAt: now, updatedAt: now,
     };
-    const [inserted] = await ctx.db.batch([
-      insertIf(ctx.db, invoices, row, numberIsFree(ctx, number)),
-      recordEvent(ctx, 'invoice.created', invoiceObject(ctx, { row, lines }), { ifChanged: true }),
+    const statements: BatchItem<'sqlite'>[] = [
+      ...number.before,
+      insertIf(ctx.db, invoices, { ...row, number: number.value as unknown as string }, numberIsFree(ctx, number.value)),
+      recordEvent(ctx, 'invoice.created', invoiceObject(ctx, { row, lines }), { ifChanged: true, fill: { number: number.value } }),
       ...insertLineStatements(ctx.db, lines, wroteInvoice(ctx, id, now)),
-    ]);
-    return changedRows(inserted) > 0 ? { row, lines } : undefined;
+      ctx.db.select({ number: invoices.number }).from(invoices).where(eq(invoices.id, id)),
+    ];
+    const results = await ctx.db.batch(statements as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
+    const written = results.at(-1) as { number: string }[];
+    return written[0] ? { row: { ...row, number: written[0].number }, lines } : undefined;
   });
 }
 

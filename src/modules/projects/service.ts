@@ -5,11 +5,12 @@ import { expenses, invoices, projects } from '../../db/schema';
 import { ApiError, invalidField, notFound } from '../../errors';
 import { referencedClient } from '../../lib/references';
 import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
-import { changedRows, retryOnRace } from '../../lib/guarded-write';
+import { changedRows } from '../../lib/guarded-write';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { escapeLike } from '../clients/service';
-import { changedAttributes, recordEvent } from '../events/record';
+import { recordEvent } from '../events/record';
+import { updateWithEvent } from '../events/update-with-event';
 import type { CreateProjectInput, ProjectFilter, UpdateProjectInput } from './schemas';
 
 export type ProjectRow = typeof projects.$inferSelect;
@@ -81,21 +82,15 @@ export async function getProject(ctx: WorkspaceContext, id: string): Promise<Pro
 
 export async function updateProject(ctx: ServiceContext, id: string, input: UpdateProjectInput): Promise<ProjectRow> {
   if (input.client_id) await referencedClient(ctx, input.client_id);
-  return retryOnRace('project', async () => {
-    const before = await getProject(ctx, id);
-    const after: ProjectRow = { ...before, ...toColumns(input), updatedAt: nowIso() };
-    if (after.startDate && after.dueDate && after.dueDate < after.startDate) throw invalidField('due_date', 'due_date must not be before start_date.');
-    const [updated] = await ctx.db.batch([
-      ctx.db
-        .update(projects)
-        .set({ ...toColumns(input), updatedAt: after.updatedAt })
-        .where(and(eq(projects.id, id), inWorkspace(ctx, projects), eq(projects.updatedAt, before.updatedAt))),
-      recordEvent(ctx, 'project.updated', serializeProject(after), {
-        previous: changedAttributes(serializeProject(before), serializeProject(after)),
-        ifChanged: true,
-      }),
-    ]);
-    return changedRows(updated) > 0 ? after : undefined;
+  return updateWithEvent(ctx, {
+    what: 'project', table: projects, type: 'project.updated', serialize: serializeProject,
+    read: () => getProject(ctx, id),
+    change: (before) => {
+      const columns = toColumns(input);
+      const { startDate, dueDate } = { ...before, ...columns };
+      if (startDate && dueDate && dueDate < startDate) throw invalidField('due_date', 'due_date must not be before start_date.');
+      return columns;
+    },
   });
 }
 
