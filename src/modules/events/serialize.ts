@@ -3,7 +3,7 @@ import type { EventType } from './types';
 
 export type EventRow = typeof events.$inferSelect;
 
-export const serializeActor = (row: EventRow) => ({ type: row.actorType, id: row.actorId, name: row.actorName });
+export const serializeActor = (row: Pick<EventRow, 'actorType' | 'actorId' | 'actorName'>) => ({ type: row.actorType, id: row.actorId, name: row.actorName });
 
 /** An event as the API returns it (§11). */
 export const serializeEvent = (row: EventRow) => ({
@@ -15,8 +15,8 @@ export const serializeEvent = (row: EventRow) => ({
   data: JSON.parse(row.data) as { object: { id: string } & Record<string, unknown>; previous_attributes?: Record<string, unknown> },
 });
 
-/** The dashboard's activity line for an event. */
-export const serializeActivity = (row: EventRow) => ({
+/** The dashboard's activity line for an event (its data is not needed). */
+export const serializeActivity = (row: Omit<EventRow, 'data'>) => ({
   id: row.id,
   type: row.type,
   subject_id: row.objectId,

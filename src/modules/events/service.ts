@@ -1,5 +1,5 @@
 // Reading the event record, and keeping it to 30 days.
-import { and, desc, eq, gt, inArray, lt } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, gt, inArray, lt } from 'drizzle-orm';
 import { events } from '../../db/schema';
 import { notFound } from '../../errors';
 import type { WorkspaceContext } from '../../lib/context';
@@ -33,9 +33,10 @@ export async function getEvent(ctx: WorkspaceContext, id: string) {
   return row;
 }
 
-/** The latest events of a workspace: the dashboard's activity. */
+/** The latest events of a workspace, without their data: the dashboard's activity. */
 export function recentEvents(ctx: Pick<WorkspaceContext, 'db' | 'workspaceId'>, limit = 20) {
-  return ctx.db.select().from(events).where(eq(events.workspaceId, ctx.workspaceId)).orderBy(desc(events.id)).limit(limit);
+  const { data: _data, ...activityColumns } = getTableColumns(events);
+  return ctx.db.select(activityColumns).from(events).where(eq(events.workspaceId, ctx.workspaceId)).orderBy(desc(events.id)).limit(limit);
 }
 
 /** Cron: delete events older than the retention period, in bounded chunks. Returns how many went. */
