@@ -30,7 +30,7 @@ const work = mkdtempSync(join(tmpdir(), 'workspace-soak-'));
 const bundle = buildBundle(root, join(work, 'dist'));
 const { mf, url } = await serve({ root, bundlePath: bundle.path, persistDir: join(work, 'state'), vars: { RATES_URL: `http://127.0.0.1:${upstream.address().port}/latest`, RATES_TIMEOUT_MS: '100' } });
 const { small: user } = await seed(mf, root);
-const newestSeeded = await invoiceIdAtDepth(mf, user.id, 1);
+const newestSeeded = await invoiceIdAtDepth(mf, user.workspaceId, 1);
 const headers = { host: 'app.bench', authorization: `Bearer ${user.key}`, 'content-type': 'application/json' };
 const app = await mf.getWorker('app');
 
@@ -77,7 +77,7 @@ const elapsed = (Date.now() - started) / 1000;
 
 const db = await mf.getD1Database('DB', 'app');
 const ids = new Set(stats.created);
-const stored = (await db.prepare("SELECT id, number, status FROM invoices WHERE user_id = ? AND id > ?").bind(user.id, newestSeeded).all()).results;
+const stored = (await db.prepare("SELECT id, number, status FROM invoices WHERE workspace_id = ? AND id > ?").bind(user.workspaceId, newestSeeded).all()).results;
 const storedIds = new Set(stored.map((r) => r.id));
 const missing = [...ids].filter((id) => !storedIds.has(id));
 const numbers = stored.map((r) => r.number);

@@ -36,10 +36,15 @@ export const countrySchema = z
   .regex(/^[A-Z]{2}$/, 'Use an ISO 3166-1 alpha-2 country code in upper case, such as DE.')
   .openapi({ example: 'DE' });
 
+/** Calendar dates the API accepts: any one a business could mean, and none a bug could. */
+export const EARLIEST_DATE = '1970-01-01';
+export const LATEST_DATE = '2199-12-31';
+
 export const dateSchema = z
   .string()
   .refine(isCalendarDate, { message: 'Use a calendar date as YYYY-MM-DD.' })
-  .openapi({ format: 'date', example: '2026-11-22' });
+  .refine((d) => d >= EARLIEST_DATE && d <= LATEST_DATE, { message: `Use a date from ${EARLIEST_DATE} to ${LATEST_DATE}.` })
+  .openapi({ format: 'date', example: '2026-11-22', description: `${EARLIEST_DATE} .. ${LATEST_DATE}.` });
 
 export const timestampSchema = z.string().openapi({ format: 'date-time', example: '2026-11-22T08:00:00.000Z' });
 
@@ -51,7 +56,18 @@ export const positiveMinorAmount = (description?: string) => minorAmount(descrip
 
 export const emailSchema = z.string().trim().toLowerCase().max(254).pipe(z.email()).openapi({ example: 'ada@example.com' });
 
-export const text = (max: number) => z.string().trim().max(max);
+// Control characters (C0, DEL, C1) and the bidirectional overrides that can make text read
+// differently from what it is (U+202A–U+202E, U+2066–U+2069) are refused in every text field;
+// the long texts may hold tab and newline.
+const ONE_LINE = /^[^\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]*$/;
+const MULTI_LINE = /^[^\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]*$/;
+const NO_CONTROLS = 'Control characters and bidirectional overrides are not allowed.';
+
+/** A one-line text of at most `max` characters, trimmed. */
+export const text = (max: number) => z.string().trim().max(max).regex(ONE_LINE, NO_CONTROLS);
+
+/** A long text (notes, descriptions, messages) that may hold tab and newline. */
+export const longText = (max: number) => z.string().trim().max(max).regex(MULTI_LINE, 'Control characters other than tab and newline, and bidirectional overrides, are not allowed.');
 
 export const listQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(25).openapi({ description: '1..100, default 25.' }),

@@ -30,11 +30,18 @@ const corsPolicy = cors({
 });
 
 export const browserPolicy: MiddlewareHandler<AppEnv> = createMiddleware<AppEnv>(async (c, next) => {
-  // A preflight is answered by the CORS policy itself, without running the route.
-  const preflight = await corsPolicy(c, next);
-  if (preflight) c.res = preflight;
-  // The answer depends on the Origin sent (hono/cors says so only on preflights).
-  if (c.res.headers.get('Access-Control-Allow-Origin') !== '*') c.res.headers.append('Vary', 'Origin');
+  if (c.req.header('Origin') === undefined) {
+    // Not a browser's cross-origin request: no CORS to negotiate. The public reads still say `*`,
+    // since a shared cache may hand this very answer to a browser later.
+    await next();
+    if (isPublicRead(c)) c.res.headers.set('Access-Control-Allow-Origin', '*');
+  } else {
+    // A preflight is answered by the CORS policy itself, without running the route.
+    const preflight = await corsPolicy(c, next);
+    if (preflight) c.res = preflight;
+    // The answer depends on the Origin sent (hono/cors says so only on preflights).
+    if (c.res.headers.get('Access-Control-Allow-Origin') !== '*') c.res.headers.append('Vary', 'Origin');
+  }
   if (c.req.header('Authorization') && !c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
 });
 

@@ -6,15 +6,18 @@ import { createUser } from '../helpers/factories';
 const uniqueEmail = () => `person${crypto.randomUUID().slice(0, 8)}@example.com`;
 
 describe('waitlist', () => {
-  it('adds a person once and answers the same entry again', async () => {
+  it('answers the same 202 for a new, a known, an invited and a joined email, keeping the first entry', async () => {
     const email = uniqueEmail();
-    const first = await call('POST', '/api/waitlist', { body: { email: email.toUpperCase(), name: 'Ada' } });
-    expect(first.status).toBe(201);
-    expect(first.body).toMatchObject({ email, name: 'Ada', status: 'waiting' });
-    expect(first.body.id).toMatch(/^wl_[0-9A-Z]{26}$/);
-    const again = await call('POST', '/api/waitlist', { body: { email, name: 'Someone else' } });
-    expect(again.status).toBe(200);
-    expect(again.body).toEqual(first.body);
+    const answers = [await call('POST', '/api/waitlist', { body: { email: email.toUpperCase(), name: 'Ada' } })];
+    answers.push(await call('POST', '/api/waitlist', { body: { email, name: 'Someone else' } }));
+    const invite = await call('POST', '/api/admin/invitations', { key: ADMIN_TOKEN, body: { email } });
+    answers.push(await call('POST', '/api/waitlist', { body: { email } }));
+    await call('POST', '/api/invitations/accept', { body: { code: invite.body.code, name: 'Ada' } });
+    answers.push(await call('POST', '/api/waitlist', { body: { email } }));
+    answers.push(await call('POST', '/api/waitlist', { body: { email: uniqueEmail() } }));
+    for (const res of answers) expect({ status: res.status, body: res.body }).toEqual({ status: 202, body: { status: 'received' } });
+    const entries = (await call('GET', '/api/admin/waitlist?limit=100', { key: ADMIN_TOKEN })).body.data.filter((e: { email: string }) => e.email === email);
+    expect(entries).toMatchObject([{ email, name: 'Ada', status: 'joined' }]);
   });
 
   it('rejects a bad email and unknown fields, naming each', async () => {

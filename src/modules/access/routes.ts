@@ -9,7 +9,7 @@ import { createKey, listKeys, revokeKey, serializeKey } from './api-keys';
 import { acceptInvitation, createOperatorInvitation, serializeUser } from './invitations';
 import { whoAmI } from './me';
 import * as S from './schemas';
-import { joinWaitlist, listWaitlist, serializeAdminWaitlistEntry, serializeWaitlistEntry } from './waitlist';
+import { joinWaitlist, listWaitlist, serializeAdminWaitlistEntry } from './waitlist';
 
 const tags = ['Access'];
 
@@ -18,16 +18,13 @@ export const publicAccessRoutes = createRouter()
     defineRoute({
       method: 'post', path: '/waitlist', operationId: 'joinWaitlist', tags, access: 'public',
       summary: 'Join the waitlist',
-      description: 'Idempotent per email: signing up again answers 200 with the existing entry.',
+      description: 'Answers the same 202 for every email, new, already waiting, invited or joined, so the answer says nothing about who is known. A known email keeps its first entry.',
       request: { body: jsonBody(S.JoinWaitlistBody) },
-      responses: {
-        201: jsonContent(S.WaitlistEntry, 'Added to the waitlist.'),
-        200: jsonContent(S.WaitlistEntry, 'Already on the waitlist.'),
-      },
+      responses: { 202: jsonContent(S.WaitlistReceived, 'Received.') },
     }),
     async (c) => {
-      const { entry, created } = await joinWaitlist(createDb(c.env.DB), c.req.valid('json'));
-      return c.json(serializeWaitlistEntry(entry), created ? 201 : 200);
+      await joinWaitlist(createDb(c.env.DB), c.req.valid('json'));
+      return c.json({ status: 'received' as const }, 202);
     },
   )
   .openapi(

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { emailSchema, idSchema, listQuery, pageOf, RoleSchema, text, timestampSchema } from '../../lib/schemas';
+import { emailSchema, idSchema, listQuery, longText, pageOf, RoleSchema, text, timestampSchema } from '../../lib/schemas';
 
 export const WaitlistStatus = z.enum(['waiting', 'invited', 'joined']);
 
@@ -8,7 +8,7 @@ export const JoinWaitlistBody = z
     email: emailSchema,
     name: text(200).optional(),
     company: text(200).optional(),
-    note: text(2000).optional(),
+    note: longText(2000).optional(),
   })
   .openapi('JoinWaitlist');
 
@@ -21,6 +21,8 @@ export const WaitlistEntry = z
     created_at: timestampSchema,
   })
   .openapi('WaitlistEntry');
+
+export const WaitlistReceived = z.object({ status: z.literal('received') }).openapi('WaitlistReceived');
 
 export const AdminWaitlistEntry = WaitlistEntry.extend({
   company: z.string().nullable(),

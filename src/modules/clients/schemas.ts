@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { countrySchema, currencySchema, emailSchema, idSchema, listQuery, pageOf, text, timestampSchema } from '../../lib/schemas';
+import { countrySchema, currencySchema, emailSchema, idSchema, listQuery, longText, pageOf, text, timestampSchema } from '../../lib/schemas';
 
 export const ClientStatus = z.enum(['active', 'archived']);
 
@@ -33,7 +33,7 @@ const clientFields = {
   address: AddressInput.nullish(),
   currency: currencySchema.optional().openapi({ description: 'Default currency of this client\'s invoices. Defaults to USD.' }),
   tax_id: text(50).nullish(),
-  notes: text(5000).nullish(),
+  notes: longText(5000).nullish(),
   status: ClientStatus.optional(),
 };
 

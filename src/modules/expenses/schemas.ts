@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { currencySchema, dateSchema, idSchema, listQuery, pageOf, positiveMinorAmount, text, timestampSchema } from '../../lib/schemas';
+import { currencySchema, dateSchema, idSchema, listQuery, longText, pageOf, positiveMinorAmount, text, timestampSchema } from '../../lib/schemas';
 
 export const ExpenseCategory = z.enum(['software', 'hardware', 'travel', 'meals', 'office', 'contractors', 'fees', 'taxes', 'marketing', 'other']);
 export const ExpenseScope = z.enum(['project', 'business']);
@@ -7,7 +7,7 @@ export const ExpenseScope = z.enum(['project', 'business']);
 const expenseFields = {
   project_id: idSchema('project').nullish().openapi({ description: 'One of your projects (scope "project"); absent or null for a business expense.' }),
   category: ExpenseCategory,
-  description: text(500).nullish(),
+  description: longText(500).nullish(),
   vendor: text(200).nullish(),
   amount: positiveMinorAmount('Amount spent, in minor units of `currency`; more than zero.'),
   currency: currencySchema.default('USD'),

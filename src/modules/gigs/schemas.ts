@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { currencySchema, dateSchema, idSchema, listQuery, minorAmount, pageOf, queryBoolean, text, timestampSchema } from '../../lib/schemas';
+import { currencySchema, dateSchema, idSchema, listQuery, longText, minorAmount, pageOf, queryBoolean, text, timestampSchema } from '../../lib/schemas';
 
 export const GigStatus = z.enum(['open', 'closed']);
 export const BudgetType = z.enum(['fixed', 'hourly']);
@@ -11,7 +11,7 @@ const skills = z
 
 const gigFields = {
   title: text(200).min(3),
-  description: text(5000).min(1),
+  description: longText(5000).min(1),
   skills: skills.default([]),
   budget_type: BudgetType,
   budget_min: minorAmount('Lowest budget, in minor units of `currency` (per hour when hourly).'),

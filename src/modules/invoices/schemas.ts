@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { lineAmount, MAX_INVOICE_TOTAL, MAX_MINOR_AMOUNT, toScaledInteger } from '../../lib/money';
-import { currencySchema, dateSchema, idSchema, listQuery, minorAmount, pageOf, text, timestampSchema } from '../../lib/schemas';
+import { currencySchema, dateSchema, idSchema, listQuery, longText, minorAmount, pageOf, text, timestampSchema } from '../../lib/schemas';
+import { addDays, todayUtc } from '../../lib/time';
 
 export const InvoiceStatus = z.enum(['draft', 'open', 'paid', 'void']);
 export const InvoiceAction = z.enum(['update', 'delete', 'send', 'record_payment', 'void']);
@@ -24,7 +25,7 @@ const taxRate = z
 
 export const LineItemInput = z
   .strictObject({
-    description: text(500).min(1),
+    description: longText(500).min(1),
     quantity,
     unit_amount: minorAmount('Price of one unit in minor units of the invoice currency (no negative lines).'),
     tax_rate: taxRate.default(0),
@@ -53,7 +54,7 @@ export const CreateInvoiceBody = z
     issue_date: dateSchema.optional().openapi({ description: 'Defaults to today (UTC).' }),
     due_date: dateSchema.optional().openapi({ description: 'Defaults to issue_date + 30 days; never before issue_date.' }),
     number: invoiceNumber.optional(),
-    notes: text(5000).nullish(),
+    notes: longText(5000).nullish(),
     line_items: lineItems,
   })
   .refine(datesOrdered, datesIssue)
@@ -67,7 +68,7 @@ export const UpdateInvoiceBody = z
     issue_date: dateSchema.optional(),
     due_date: dateSchema.optional(),
     number: invoiceNumber.optional(),
-    notes: text(5000).nullish(),
+    notes: longText(5000).nullish(),
     line_items: lineItems.optional().openapi({ description: 'Replaces all line items.' }),
   })
   .refine(datesOrdered, datesIssue)
@@ -81,7 +82,10 @@ export const PaymentBody = z
       .min(1)
       .max(MAX_INVOICE_TOTAL)
       .openapi({ description: 'Amount received, in minor units of the invoice currency; at most amount_due.', example: 150000 }),
-    paid_on: dateSchema.optional().openapi({ description: 'Defaults to today (UTC).' }),
+    paid_on: dateSchema
+      .refine((d) => d <= addDays(todayUtc(), 1), 'A payment cannot be dated later than tomorrow (UTC).')
+      .optional()
+      .openapi({ description: 'Defaults to today in the workspace\'s time zone; not later than tomorrow (UTC).' }),
     method: text(50).nullish().openapi({ example: 'bank_transfer' }),
     reference: text(200).nullish(),
   })

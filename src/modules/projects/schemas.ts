@@ -1,12 +1,12 @@
 import { z } from '@hono/zod-openapi';
-import { currencySchema, dateSchema, idSchema, listQuery, minorAmount, pageOf, text, timestampSchema } from '../../lib/schemas';
+import { currencySchema, dateSchema, idSchema, listQuery, longText, minorAmount, pageOf, text, timestampSchema } from '../../lib/schemas';
 
 export const ProjectStatus = z.enum(['active', 'on_hold', 'completed', 'archived']);
 
 const projectFields = {
   name: text(200).min(1),
   client_id: idSchema('client').nullish().openapi({ description: 'One of your clients; 422 otherwise.' }),
-  description: text(5000).nullish(),
+  description: longText(5000).nullish(),
   status: ProjectStatus.optional(),
   currency: currencySchema.optional().openapi({ description: 'Currency of budget and hourly_rate. Defaults to the client\'s, else USD.' }),
   budget: minorAmount('Budget in minor units of the project currency.').nullish(),

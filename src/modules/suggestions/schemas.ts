@@ -1,12 +1,12 @@
 import { z } from '@hono/zod-openapi';
-import { idSchema, timestampSchema } from '../../lib/schemas';
+import { idSchema, longText, timestampSchema } from '../../lib/schemas';
 
 export const SuggestionKind = z.enum(['plan', 'estimate', 'pricing', 'message']);
 export const SuggestionStatus = z.enum(['queued', 'completed', 'failed']);
 
 export const SuggestBody = z
   .strictObject({
-    task: z.string().trim().min(1).max(2000).openapi({ example: 'Redesign the checkout page and add Apple Pay' }),
+    task: longText(2000).min(1).openapi({ example: 'Redesign the checkout page and add Apple Pay' }),
     kind: SuggestionKind.default('plan').openapi({ description: 'plan (steps), estimate (hours), pricing (rates and quotes), message (a draft to the client).' }),
     project_id: idSchema('project').nullish().openapi({ description: 'One of your projects, for context; 422 otherwise.' }),
   })

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { NewApiKey } from '../access/schemas';
 import { Address, AddressInput } from '../clients/schemas';
-import { emailSchema, idSchema, listQuery, pageOf, RoleSchema, text, timestampSchema } from '../../lib/schemas';
+import { emailSchema, idSchema, listQuery, longText, pageOf, RoleSchema, text, timestampSchema } from '../../lib/schemas';
 import { LOCALE_PATTERN, TIME_ZONES } from './validation';
 
 export const Issuer = z
@@ -71,7 +71,7 @@ export const UpdateWorkspaceBody = z
       .regex(/^[A-Za-z0-9\-_/.#]{1,20}$/, 'Use 1 to 20 letters, digits or - _ / . #')
       .optional(),
     issuer: IssuerInput.nullable().optional().openapi({ description: 'Replaced whole when sent; null clears it.' }),
-    payment_instructions: text(2000).nullable().optional(),
+    payment_instructions: longText(2000).nullable().optional(),
     reminders: RemindersInput.optional().openapi({ description: 'Replaced whole when sent: a field left out takes its default.' }),
   })
   .openapi('UpdateWorkspace');
