@@ -14,6 +14,14 @@ invoices are the same operations under \`/api/workflow\` and \`/v1\`.
 **Access.** Invitation only. Send \`Authorization: Bearer wsk_…\`. Keys are shown once and stored as a hash.
 A revoked key stops working at once on the machine that revoked it and within 60 seconds everywhere.
 
+**Workspaces and roles.** Every record belongs to a workspace, and a key acts in exactly one, as its
+user with their role there: \`viewer\` reads; \`member\` also writes records; \`admin\` also voids invoices, moves
+money and manages people and settings; \`owner\` also grants owner. Each operation states the role it needs
+(\`x-required-role\` and its description); a lower one is 403. Another workspace's record is 404.
+
+**Events.** Every change writes one event in the same transaction (\`GET /api/events\`, kept 30 days), with the
+record as the API returned it and who did it.
+
 **Money.** Every money field is an integer count of the currency's minor unit (cents; yen for JPY; fils for
 KWD). Currencies are ISO 4217 codes. Quantities and tax rates have at most 3 decimals. Rounding: a line's
 \`amount = round(quantity × unit_amount)\`, its \`tax = round(amount × tax_rate / 100)\`, both half away from zero

@@ -66,6 +66,9 @@ const NO_CONTROLS = 'Control characters and bidirectional overrides are not allo
 /** A one-line text of at most `max` characters, trimmed. */
 export const text = (max: number) => z.string().trim().max(max).regex(ONE_LINE, NO_CONTROLS);
 
+/** What a search filter (`q`) takes: any text, since it is only ever matched against, never stored. */
+export const searchText = (max: number) => z.string().trim().max(max);
+
 /** A long text (notes, descriptions, messages) that may hold tab and newline. */
 export const longText = (max: number) => z.string().trim().max(max).regex(MULTI_LINE, 'Control characters other than tab and newline, and bidirectional overrides, are not allowed.');
 

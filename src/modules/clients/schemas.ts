@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { countrySchema, currencySchema, emailSchema, idSchema, listQuery, longText, pageOf, text, timestampSchema } from '../../lib/schemas';
+import { countrySchema, currencySchema, emailSchema, idSchema, listQuery, longText, pageOf, searchText, text, timestampSchema } from '../../lib/schemas';
 
 export const ClientStatus = z.enum(['active', 'archived']);
 
@@ -61,7 +61,7 @@ export const Client = z
 
 export const ClientQuery = listQuery.extend({
   status: ClientStatus.optional(),
-  q: text(200).optional().openapi({ description: 'Name or email contains (case-insensitive).' }),
+  q: searchText(200).optional().openapi({ description: 'Name or email contains (case-insensitive).' }),
 });
 
 export const ClientPage = pageOf(Client, 'ClientPage');

@@ -3,6 +3,10 @@ import type { EventObject, EventType } from './types';
 
 const str = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
 
+/** "4900 USD (minor units)": money as the API states it, never divided for display here. */
+const amount = (value: unknown, currency: unknown) =>
+  [typeof value === 'number' ? value : '?', str(currency), '(minor units)'].filter(Boolean).join(' ');
+
 /** How a record names itself in a sentence: an invoice by number, a client by name, … */
 function label(type: EventType, object: EventObject): string {
   const noun = type.slice(0, type.indexOf('.'));
@@ -14,9 +18,9 @@ function label(type: EventType, object: EventObject): string {
     case 'member':
       return `Member ${str((object.user as { name?: string } | undefined)?.name) ?? object.id}`;
     case 'transfer':
-      return `Transfer of ${object.source_amount ?? '?'} ${str(object.source_currency) ?? ''} (minor units)`.replace(' )', ')');
+      return `Transfer of ${amount(object.source_amount, object.source_currency)}`;
     case 'expense':
-      return `Expense${str(object.vendor) ? ` at ${str(object.vendor)}` : ''} of ${object.amount ?? '?'} ${str(object.currency) ?? ''} (minor units)`;
+      return `Expense${str(object.vendor) ? ` at ${str(object.vendor)}` : ''} of ${amount(object.amount, object.currency)}`;
     default:
       return `${noun[0]!.toUpperCase()}${noun.slice(1)} ${str(object.name) ?? str(object.title) ?? object.id}`;
   }

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { currencySchema, dateSchema, idSchema, listQuery, longText, minorAmount, pageOf, queryBoolean, text, timestampSchema } from '../../lib/schemas';
+import { currencySchema, dateSchema, idSchema, listQuery, longText, minorAmount, pageOf, queryBoolean, searchText, text, timestampSchema } from '../../lib/schemas';
 
 export const GigStatus = z.enum(['open', 'closed']);
 export const BudgetType = z.enum(['fixed', 'hourly']);
@@ -66,7 +66,7 @@ export const Gig = z
 
 export const GigQuery = listQuery.extend({
   status: GigStatus.default('open'),
-  q: text(200).optional().openapi({ description: 'Full-text search over title, description and skills (words, prefix-matched, all must match).' }),
+  q: searchText(200).optional().openapi({ description: 'Full-text search over title, description and skills (words, prefix-matched, all must match).' }),
   skill: text(50).toLowerCase().optional(),
   remote: queryBoolean.optional(),
   budget_type: BudgetType.optional(),

@@ -38,10 +38,14 @@ export const LineItemInput = z
 
 const lineItems = z.array(LineItemInput).min(1).max(MAX_LINE_ITEMS);
 
-const invoiceNumber = text(50)
+// Its own pattern: no controls, no spaces (text()'s pattern would hide it in the document).
+const invoiceNumber = z
+  .string()
+  .trim()
   .min(1)
+  .max(50)
   .regex(/^[\w./#-]+$/, 'Letters, digits and . / # - _ only.')
-  .openapi({ description: 'Unique per user. Defaults to the next INV-000001.', example: 'INV-000042' });
+  .openapi({ description: 'Unique per workspace. Defaults to the workspace\'s next number: its `invoice_prefix` and six digits.', example: 'INV-000042' });
 
 const datesOrdered = (v: { issue_date?: string; due_date?: string }) => !v.issue_date || !v.due_date || v.due_date >= v.issue_date;
 const datesIssue = { message: 'due_date must not be before issue_date.', path: ['due_date'] };

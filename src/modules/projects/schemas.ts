@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { currencySchema, dateSchema, idSchema, listQuery, longText, minorAmount, pageOf, text, timestampSchema } from '../../lib/schemas';
+import { currencySchema, dateSchema, idSchema, listQuery, longText, minorAmount, pageOf, searchText, text, timestampSchema } from '../../lib/schemas';
 
 export const ProjectStatus = z.enum(['active', 'on_hold', 'completed', 'archived']);
 
@@ -57,7 +57,7 @@ export const ProjectWithTotals = Project.extend({ totals: ProjectTotals }).opena
 export const ProjectQuery = listQuery.extend({
   status: ProjectStatus.optional(),
   client_id: idSchema('client').optional(),
-  q: text(200).optional().openapi({ description: 'Name contains (case-insensitive).' }),
+  q: searchText(200).optional().openapi({ description: 'Name contains (case-insensitive).' }),
 });
 
 export const ProjectPage = pageOf(Project, 'ProjectPage');

@@ -52,7 +52,7 @@ const RemindersInput = z
       .max(5)
       .refine((days) => new Set(days).size === days.length, 'Each day may appear once.')
       .optional()
-      .openapi({ description: '0 to 5 distinct whole days (1..90) after the due date. Default [3, 10].' }),
+      .openapi({ description: '0 to 5 distinct whole days (1..90) after the due date. Default [3, 10].', uniqueItems: true }),
   })
   .openapi('RemindersInput');
 

@@ -37,7 +37,7 @@ const BUSINESS_RULES: Rule[] = [
   { status: 422, field: /^(to|from|issued_to|issued_from)$/, why: 'a period ends on or after it starts' },
   { route: /\/remit\/transfer$/, status: 422, field: /^source_amount$/, why: 'a transfer must be more than its fee, which depends on the rates' },
   { route: /\/payments$/, status: 422, field: /^amount$/, why: 'a payment is at most amount_due' },
-  { route: /\/payments$/, status: 422, field: /^paid_on$/, why: 'a payment is not dated later than tomorrow' },
+  { route: /\/payments$/, status: 422, field: /^paid_on$/, inSchema: true, why: 'a payment is not dated later than tomorrow' },
   { status: 409, code: 'invoice_number_taken', why: 'invoice numbers are unique per user, and generated ones can repeat' },
   { route: /\/\{id\}/, status: 409, code: 'invalid_state', why: 'actions and deletes depend on the record\'s state (records.ts reaches each state)' },
   { route: /\/invitations\/accept$/, status: 404, code: 'not_found', why: 'a generated code is not a real invitation' },

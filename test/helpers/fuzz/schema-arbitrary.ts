@@ -110,6 +110,12 @@ function numberArbitrary(schema: Schema): fc.Arbitrary<number> {
 
 // Pairs the server documents as ordered ("never before", "at least"): generated in order, so that a
 // valid body is valid as a whole and not only field by field.
+/** A string the pattern refuses: punctuation for a shape (ids, codes), a control character for a text. */
+function notMatching(pattern: string): string {
+  const regex = new RegExp(pattern);
+  return ['!not matching!', 'bell\u0007', '\u202Eflipped'].find((candidate) => !regex.test(candidate)) ?? '!not matching!';
+}
+
 const ORDERED_PAIRS = [['start_date', 'due_date'], ['issue_date', 'due_date'], ['budget_min', 'budget_max'], ['from', 'to'], ['issued_from', 'issued_to']] as const;
 
 function inOrder(value: Record<string, unknown>) {
@@ -143,7 +149,9 @@ export function validValue(schema: Schema, components: Components, name = ''): f
       return stringArbitrary(s, name);
     case 'array': {
       const min = s.minItems ?? 0;
-      return fc.array(validValue(s.items ?? {}, components, name), { minLength: min, maxLength: Math.max(min, Math.min(s.maxItems ?? MAX_ITEMS, MAX_ITEMS)) });
+      const bounds = { minLength: min, maxLength: Math.max(min, Math.min(s.maxItems ?? MAX_ITEMS, MAX_ITEMS)) };
+      const item = validValue(s.items ?? {}, components, name);
+      return s.uniqueItems ? fc.uniqueArray(item, { ...bounds, selector: (v) => JSON.stringify(v) }) : fc.array(item, bounds);
     }
     default: {
       if (!s.properties) return fc.constant({});
@@ -232,7 +240,7 @@ function mutationSites(schema: Schema, components: Components, value: unknown, p
     if (field.minimum !== undefined) sites.push(set(key, field.minimum - 1, 'below minimum'));
     if (field.exclusiveMinimum !== undefined) sites.push(set(key, field.exclusiveMinimum, 'at the exclusive minimum'));
     if (allowed.has('string') && field.maxLength !== undefined) sites.push(set(key, 'x'.repeat(field.maxLength + 1), 'too long'));
-    if (allowed.has('string') && field.pattern) sites.push(set(key, '!not matching!', 'pattern'));
+    if (allowed.has('string') && field.pattern) sites.push(set(key, notMatching(field.pattern), 'pattern'));
     if (allowed.has('string') && field.format === 'date') sites.push(set(key, '2026-02-30', 'impossible date'));
     if (allowed.has('integer') && !allowed.has('number')) sites.push(set(key, 1.5, 'fraction for an integer'));
     // Nested objects and arrays of objects get their own sites.
