@@ -3,6 +3,7 @@
 import { z } from '@hono/zod-openapi';
 import { ROLES } from '../db/schema';
 import { ERROR_CODES } from '../errors';
+import { COUNTRY_CODES } from './countries';
 import { CURRENCY_CODES, isCurrency } from './currencies';
 import { type IdKind, ID_PREFIXES, idPattern } from './ids';
 import { MAX_MINOR_AMOUNT } from './money';
@@ -32,9 +33,8 @@ export const currencySchema = z
   .openapi({ description: 'ISO 4217 currency code, upper case.', example: 'USD', enum: CURRENCY_CODES as string[] });
 
 export const countrySchema = z
-  .string()
-  .regex(/^[A-Z]{2}$/, 'Use an ISO 3166-1 alpha-2 country code in upper case, such as DE.')
-  .openapi({ example: 'DE' });
+  .enum(COUNTRY_CODES, { message: 'Use an assigned ISO 3166-1 alpha-2 country code in upper case, such as DE.' })
+  .openapi({ example: 'DE', description: 'An assigned ISO 3166-1 alpha-2 code, upper case (not XX or another user-assigned one).' });
 
 /** Calendar dates the API accepts: any one a business could mean, and none a bug could. */
 export const EARLIEST_DATE = '1970-01-01';

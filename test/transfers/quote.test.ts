@@ -37,6 +37,35 @@ describe('a transfer quote', () => {
     expect(t).toMatchObject({ fee: 343, rate: '0.3333333333', target_amount: 165_523 });
   });
 
+  it('refuses a transfer that would pay out less than one minor unit', async () => {
+    await putRates({ EUR: 0.9213, JPY: 151.37, KWD: 0.3071 });
+    const send = (source_amount: number) =>
+      call('POST', '/v1/remit/transfer', {
+        key: user.key,
+        headers: { 'Idempotency-Key': crypto.randomUUID() },
+        body: { source_currency: 'JPY', target_currency: 'USD', source_amount, recipient: recipient() },
+      });
+    // ¥154: fee ¥1 + ¥152 = ¥153; the ¥1 left is $0.0066, less than a cent.
+    const nothing = await send(154);
+    expectError(nothing, 422, 'validation_failed');
+    expect(errorPaths(nothing)).toEqual(['source_amount']);
+    // ¥155 leaves ¥2 = 1.3 cents → 1 cent: the smallest transfer that pays anything.
+    expect((await send(155)).body).toMatchObject({ fee: 153, target_amount: 1 });
+  });
+
+  it('refuses a recipient country that is not an assigned ISO 3166-1 code', async () => {
+    await putRates({ EUR: 0.9213, JPY: 151.37, KWD: 0.3071 });
+    for (const country of ['XX', 'ZZ', 'AA', 'QM', 'EU']) {
+      const res = await call('POST', '/v1/remit/transfer', {
+        key: user.key,
+        headers: { 'Idempotency-Key': crypto.randomUUID() },
+        body: { source_currency: 'USD', target_currency: 'EUR', source_amount: 10_000, recipient: { ...recipient(), country } },
+      });
+      expectError(res, 422, 'validation_failed');
+      expect(errorPaths(res), country).toEqual(['recipient.country']);
+    }
+  });
+
   it('refuses an amount that does not cover the fee', async () => {
     await putRates({ EUR: 0.9213 });
     const res = await call('POST', '/v1/remit/transfer', {

@@ -37,5 +37,10 @@ export function quoteTransfer(
   }
   const rate = ratioToDecimal(crossRate(snapshot.rates, input.source_currency, input.target_currency), RATE_DECIMALS);
   const targetAmount = convertMinor(input.source_amount - fee, input.source_currency, input.target_currency, decimalToRatio(rate), 'down');
+  // No transfer pays out nothing: a rate that rounds to zero, or what is left after the fee worth
+  // less than one minor unit of the target, is refused before any money moves.
+  if (targetAmount < 1) {
+    throw invalidField('source_amount', `After the fee of ${fee}, this pays out less than one minor unit of ${input.target_currency}; send more.`);
+  }
   return { fee, rate, rateAsOf: snapshot.as_of, targetAmount };
 }
