@@ -27,8 +27,9 @@ export type EventOptions = {
 };
 
 export function recordEvent(ctx: WorkspaceContext, type: EventType, object: EventObject, options: EventOptions = {}) {
-  if (options.fill) return recordFilledEvent(ctx, type, object, options, options.fill);
-  const data = JSON.stringify(options.previous ? { object, previous_attributes: options.previous } : { object });
+  const filled = Object.entries(options.fill ?? {});
+  // A field the batch fills in stands as a placeholder in the summary until SQL replaces it.
+  const placeholders = Object.fromEntries(filled.map(([field]) => [field, `{{${field}}}`]));
   const row = {
     id: newId('event'),
     workspaceId: ctx.workspaceId,
@@ -37,32 +38,25 @@ export function recordEvent(ctx: WorkspaceContext, type: EventType, object: Even
     actorId: ctx.actor.id,
     actorName: ctx.actor.name,
     objectId: object.id,
-    summary: summarize(type, object),
-    data,
+    summary: summarize(type, { ...object, ...placeholders }),
+    data: JSON.stringify(options.previous ? { object, previous_attributes: options.previous } : { object }),
     createdAt: options.at ?? nowIso(),
   };
+  if (filled.length) {
+    let summary = sql`${row.summary}`;
+    let data = sql`${row.data}`;
+    for (const [field, value] of filled) {
+      summary = sql`replace(${summary}, ${placeholders[field]}, ${value})`;
+      data = sql`json_set(${data}, ${`$.object.${field}`}, ${value})`;
+    }
+    const filledRow = { ...row, summary, data } as unknown as typeof events.$inferInsert;
+    return insertIf(ctx.db, events, filledRow, options.ifChanged ? previousChanged : sql`1`);
+  }
   if (!options.ifChanged) return ctx.db.insert(events).values(row);
   // changes() is the row count of the statement just before this one on the same connection: the
   // guarded write this event describes (rows changed by triggers are not counted in it), or the
   // event before this one, which was written only if its change happened.
   return insertIf(ctx.db, events, row, previousChanged);
-}
-
-/** An event some of whose object's fields come from SQL: json_set puts them into `data`, and the
- *  summary, made with a placeholder for each, has it replaced. */
-function recordFilledEvent(ctx: WorkspaceContext, type: EventType, object: EventObject, options: EventOptions, fill: Record<string, SQL>) {
-  const placeholders = Object.fromEntries(Object.keys(fill).map((field) => [field, `{{${field}}}`]));
-  let summary = sql`${summarize(type, { ...object, ...placeholders })}`;
-  let data = sql`${JSON.stringify(options.previous ? { object, previous_attributes: options.previous } : { object })}`;
-  for (const [field, value] of Object.entries(fill)) {
-    summary = sql`replace(${summary}, ${placeholders[field]}, ${value})`;
-    data = sql`json_set(${data}, ${`$.object.${field}`}, ${value})`;
-  }
-  const row = {
-    id: newId('event'), workspaceId: ctx.workspaceId, type, actorType: ctx.actor.type, actorId: ctx.actor.id, actorName: ctx.actor.name,
-    objectId: object.id, summary, data, createdAt: options.at ?? nowIso(),
-  };
-  return insertIf(ctx.db, events, row as unknown as typeof events.$inferInsert, options.ifChanged ? previousChanged : sql`1`);
 }
 
 /**
