@@ -33,7 +33,7 @@ round half away from zero into the target's minor unit; a transfer's \`target_am
 **Errors** share one envelope: \`{"error": {"code", "message", "request_id", "details"?}}\`.
 Unknown fields in a body are rejected (422). Bodies need \`Content-Type: application/json\` and at most 100 KB.
 
-**Idempotency.** Any POST may carry \`Idempotency-Key\`; money-moving POSTs require it.
+**Idempotency.** Any keyed POST may carry \`Idempotency-Key\`; money-moving POSTs require it.
 
 **Rate limits.** 120 requests a minute per key (AI suggestions: 10). Past it: 429 with \`Retry-After\`.
 Every response to a keyed request carries \`RateLimit-Limit\` and \`RateLimit-Policy\`.

@@ -62,7 +62,6 @@ export const jsonBody = <T extends z.ZodType>(schema: T) => ({
 
 export const noContent = { description: 'Done; no body.' };
 
-
 /** Who may call an operation. A keyed route must name the lowest role that may: `any` admits
  *  every member (account routes), `viewer` and up are the workspace roles of §9. */
 export type AccessRule = { access: 'public' | 'admin'; role?: never } | { access: 'user'; role: Role | 'any' };
@@ -91,10 +90,10 @@ function accessMiddleware(rule: AccessRule): MiddlewareHandler[] {
 /**
  * createRoute plus what every operation shares. Access: `user` routes authenticate the key, check
  * the role the route names (`role`, required) and rate-limit before anything else runs; `admin`
- * routes need ADMIN_TOKEN. The role is stated in the document as `x-required-role` and in words. Errors documented:
- * 500 always; 401/429 with a key (403 for admin); 400/413/415 on any non-GET; 422 with a body or a query;
- * 404 with path ids; `errors` adds the operation's own. Keyed POSTs take `Idempotency-Key`
- * (`idempotency: 'required'` for money-moving ones).
+ * routes need ADMIN_TOKEN. The role is stated in the document as `x-required-role` and in words.
+ * Errors documented: 500 always; 401/429 with a key, 403 for admin routes and roles above viewer;
+ * 400/413/415 on any non-GET; 422 with a body or a query; 404 with path ids; `errors` adds the
+ * operation's own. Keyed POSTs take `Idempotency-Key` (`idempotency: 'required'` for money-moving ones).
  */
 export function defineRoute<R extends RouteConfig>(
   config: R & AccessRule & { operationId: string; errors?: number[]; idempotency?: IdempotencyMode },
@@ -125,7 +124,7 @@ export function defineRoute<R extends RouteConfig>(
     name: 'Idempotency-Key',
     in: 'header' as const,
     required: mode === 'required',
-    description: 'Makes a retry safe: the same key and body within 24 hours replays the first answer with `Idempotent-Replayed: true`; the same key with another body is 422 `idempotency_key_reused`; while the first request runs, 409 `conflict`.',
+    description: 'Makes a retry safe: the same key and body (compared as canonical JSON) within 24 hours replays the first answer with `Idempotent-Replayed: true`, secrets in it `null`; the same key with another body is 422 `idempotency_key_reused`; while the first request runs, 409 `conflict`, for at most 60 s. An attempt that failed (4xx or 5xx) is not kept, so a corrected retry proceeds.',
     // Visible ASCII, as the middleware checks (a header cannot carry more anyway).
     schema: { type: 'string' as const, minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
   };
