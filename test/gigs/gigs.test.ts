@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { call, errorPaths, expectError } from '../helpers/api';
 import { expectKeyRequired } from '../helpers/auth-cases';
-import { createUser, type TestUser } from '../helpers/factories';
+import { addMember, createUser, type TestUser, workspaceWithEveryRole } from '../helpers/factories';
 
 const gigBody = (over: Record<string, unknown> = {}) => ({
   title: 'Cloudflare Workers API for a booking app',
@@ -21,8 +21,9 @@ async function post(user: TestUser, over: Record<string, unknown> = {}) {
 }
 
 describe('the gig board', () => {
-  it('shows a posted gig publicly, with the poster\'s name and nothing else about them', async () => {
+  it('shows a posted gig publicly, with the poster\'s name and nothing else about them or their workspace', async () => {
     const user = await createUser('Ada Lovelace');
+    const workspace = (await call('GET', '/api/workspace', { key: user.key })).body;
     const gig = await post(user);
     expect(gig).toMatchObject({ skills: ['typescript', 'cloudflare'], status: 'open', remote: true, posted_by: { name: 'Ada Lovelace' } });
     const res = await call('GET', `/v1/gigs/${gig.id}`);
@@ -33,7 +34,8 @@ describe('the gig board', () => {
     for (const text of [JSON.stringify(res.body), JSON.stringify(listed.body)]) {
       expect(text).not.toContain(user.email);
       expect(text).not.toContain(user.id);
-      expect(text).not.toMatch(/usr_|user_id|email/);
+      expect(text).not.toContain(workspace.id);
+      expect(text).not.toMatch(/usr_|wsp_|user_id|workspace_id|email/);
     }
   });
 
@@ -82,7 +84,7 @@ describe('the gig board', () => {
     expect(errorPaths(patch)).toEqual(['budget_max']);
   });
 
-  it('lets only the poster edit or remove a gig', async () => {
+  it('lets only the workspace that posted a gig edit or remove it', async () => {
     const [owner, other] = [await createUser(), await createUser()];
     const gig = await post(owner);
     expectError(await call('PATCH', `/v1/gigs/${gig.id}`, { key: other.key, body: { title: 'Hijacked title' } }), 404, 'not_found');
@@ -94,6 +96,22 @@ describe('the gig board', () => {
     expect((await call('DELETE', `/v1/gigs/${gig.id}`, { key: owner.key })).status).toBe(204);
     expectError(await call('GET', `/v1/gigs/${gig.id}`), 404, 'not_found');
     expect((await call('GET', `/v1/gigs?q=phase`)).body.data.map((g: { id: string }) => g.id)).not.toContain(gig.id);
+  });
+
+  it('is posted and changed by members of the workspace; viewers only read the board', async () => {
+    const team = await workspaceWithEveryRole();
+    const gig = await post(team.member);
+    expect(gig.posted_by).toEqual({ name: 'A member' });
+    expectError(await call('POST', '/v1/gigs', { key: team.viewer.key, body: gigBody() }), 403, 'forbidden');
+    expectError(await call('PATCH', `/v1/gigs/${gig.id}`, { key: team.viewer.key, body: { title: 'Viewer title' } }), 403, 'forbidden');
+    expectError(await call('DELETE', `/v1/gigs/${gig.id}`, { key: team.viewer.key }), 403, 'forbidden');
+    // Another member of the workspace may change it; it still shows who posted it.
+    const colleague = await addMember(team.owner.key, 'member', 'Grace Hopper');
+    const closed = await call('PATCH', `/v1/gigs/${gig.id}`, { key: colleague.key, body: { status: 'closed' } });
+    expect(closed.status).toBe(200);
+    expect(closed.body).toMatchObject({ status: 'closed', posted_by: { name: 'A member' } });
+    expect((await call('DELETE', `/v1/gigs/${gig.id}`, { key: team.admin.key })).status).toBe(204);
+    expectError(await call('GET', `/v1/gigs/${gig.id}`), 404, 'not_found');
   });
 
   it('needs a key to post, edit or remove', async () => {

@@ -2,11 +2,10 @@
 // change or remove it. Public reads show the poster's name only: no email, user or workspace id.
 import { and, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import { gigs } from '../../db/schema';
-import { notFound } from '../../errors';
+import { invalidField, notFound } from '../../errors';
 import { inWorkspace, type ServiceContext } from '../../lib/context';
 import type { Db } from '../../lib/db';
 import { newId } from '../../lib/ids';
-import { invalidField } from '../../errors';
 import { nowIso } from '../../lib/time';
 import type { CreateGigInput, GigFilter, UpdateGigInput } from './schemas';
 import { toFtsQuery } from './search';

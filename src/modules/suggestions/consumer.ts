@@ -4,78 +4,85 @@
 // .failed event is written only by the delivery whose update took effect.
 import { and, eq } from 'drizzle-orm';
 import { suggestions } from '../../db/schema';
-import { systemContext } from '../../lib/context';
+import { inWorkspace, systemContext, type WorkspaceContext } from '../../lib/context';
 import { createDb } from '../../lib/db';
 import { changedRows } from '../../lib/guarded-write';
 import { nowIso } from '../../lib/time';
 import { recordEvent } from '../events/record';
 import { workContext } from './context';
-import { SUGGESTION_MAX_RETRIES, SuggestionMessage } from './message';
+import { retryLeft, SuggestionMessage } from './message';
 import { localProvider } from './providers/local';
 import type { SuggestionProvider } from './providers/types';
 import { workersAiProvider } from './providers/workers-ai';
 import { SuggestionList } from './schemas';
 import { serializeSuggestion, type SuggestionRow } from './service';
 
-/** The actor of the events this job writes. */
+/** The actor name of the events this job writes. */
 export const SUGGESTIONS_JOB = 'suggestions';
 
-type Outcome = Pick<SuggestionRow, 'status'> & Partial<Pick<SuggestionRow, 'suggestions' | 'error'>>;
+type Outcome = Pick<SuggestionRow, 'status'> & Partial<Pick<SuggestionRow, 'suggestions' | 'error' | 'provider'>>;
+type Job = { ctx: WorkspaceContext; row: SuggestionRow };
 
 export function providerFor(env: Env): SuggestionProvider {
   return env.AI ? workersAiProvider(env.AI, env.AI_MODEL) : localProvider;
 }
 
+/**
+ * The queued job a message names, in its workspace's context. The one read not scoped by
+ * workspace: a message comes from our own producer and names only the job, whose row says which
+ * workspace everything after is scoped to.
+ */
+async function findQueuedJob(env: Env, body: unknown): Promise<Job | undefined> {
+  const parsed = SuggestionMessage.safeParse(body);
+  if (!parsed.success) return undefined;
+  const row = await createDb(env.DB).query.suggestions.findFirst({ where: eq(suggestions.id, parsed.data.suggestion_id) });
+  if (row?.status !== 'queued') return undefined;
+  return { ctx: systemContext(env, row.workspaceId, SUGGESTIONS_JOB), row };
+}
+
 export async function consumeSuggestions(batch: MessageBatch<unknown>, env: Env, provider = providerFor(env)) {
-  const db = createDb(env.DB);
   for (const message of batch.messages) {
-    const parsed = SuggestionMessage.safeParse(message.body);
-    const row = parsed.success ? await db.query.suggestions.findFirst({ where: eq(suggestions.id, parsed.data.suggestion_id) }) : undefined;
-    if (!row || row.status !== 'queued') {
+    const job = await findQueuedJob(env, message.body);
+    if (!job) {
       message.ack();
       continue;
     }
     let outcome: Outcome;
     try {
-      const ctx = systemContext(env, row.workspaceId, SUGGESTIONS_JOB);
-      const answer = await provider.suggest({ kind: row.kind, task: row.task, context: await workContext(ctx, row.projectId) });
+      const answer = await provider.suggest({ kind: job.row.kind, task: job.row.task, context: await workContext(job.ctx, job.row.projectId) });
       const valid = SuggestionList.safeParse(answer);
       outcome = valid.success
         ? { status: 'completed', suggestions: JSON.stringify(valid.data) }
         : { status: 'failed', error: `The provider's answer was not usable: ${valid.error.issues[0]?.path.join('.') || 'answer'}: ${valid.error.issues[0]?.message}` };
     } catch (err) {
-      // Deliveries left: try the provider again later; on the last one, fail the job with the reason.
-      if (message.attempts < SUGGESTION_MAX_RETRIES) {
+      if (retryLeft(message.attempts)) {
         message.retry({ delaySeconds: 5 * message.attempts });
         continue;
       }
       outcome = { status: 'failed', error: `The provider did not answer: ${err instanceof Error ? err.message : String(err)}` };
     }
-    await settle(env, row, { ...outcome, provider: provider.name });
+    await settle(job, { ...outcome, provider: provider.name });
     message.ack();
   }
 }
 
 /** Dead letters: jobs whose retries ran out fail with a reason instead of staying queued. */
 export async function consumeSuggestionDeadLetters(batch: MessageBatch<unknown>, env: Env) {
-  const db = createDb(env.DB);
   for (const message of batch.messages) {
-    const parsed = SuggestionMessage.safeParse(message.body);
-    const row = parsed.success ? await db.query.suggestions.findFirst({ where: eq(suggestions.id, parsed.data.suggestion_id) }) : undefined;
-    if (row?.status === 'queued') await settle(env, row, { status: 'failed', error: 'The job could not be completed after several attempts.' });
+    const job = await findQueuedJob(env, message.body);
+    if (job) await settle(job, { status: 'failed', error: 'The job could not be completed after several attempts.' });
     message.ack();
   }
 }
 
 /** queued → completed | failed, with its event; nothing if another delivery settled it first. */
-async function settle(env: Env, row: SuggestionRow, outcome: Outcome & { provider?: string }): Promise<boolean> {
-  const ctx = systemContext(env, row.workspaceId, SUGGESTIONS_JOB);
+async function settle({ ctx, row }: Job, outcome: Outcome): Promise<boolean> {
   const after: SuggestionRow = { ...row, ...outcome, completedAt: nowIso() };
   const [updated] = await ctx.db.batch([
     ctx.db
       .update(suggestions)
       .set({ status: after.status, suggestions: after.suggestions, error: after.error, provider: after.provider, completedAt: after.completedAt })
-      .where(and(eq(suggestions.id, row.id), eq(suggestions.status, 'queued'))),
+      .where(and(eq(suggestions.id, row.id), inWorkspace(ctx, suggestions), eq(suggestions.status, 'queued'))),
     recordEvent(ctx, after.status === 'completed' ? 'suggestion.completed' : 'suggestion.failed', serializeSuggestion(after), { ifChanged: true }),
   ]);
   return changedRows(updated) > 0;

@@ -7,9 +7,16 @@ export const SuggestionMessage = z.object({ suggestion_id: z.string().regex(idPa
 
 export type SuggestionMessageBody = z.infer<typeof SuggestionMessage>;
 
+export const suggestionMessage = (suggestionId: string): SuggestionMessageBody => ({ suggestion_id: suggestionId });
+
 /**
- * `max_retries` of the workspace-suggestions consumer in wrangler.toml: the consumer gives a
- * provider that does not answer this many tries, then fails the job itself with the reason
- * rather than leave it to the dead-letter queue's generic one. Change both together.
+ * `max_retries` of the workspace-suggestions consumer in wrangler.toml (both environments): the
+ * runtime delivers a message up to this many times plus one. The consumer retries a provider that
+ * does not answer while a retry is left, and on the last delivery fails the job itself with the
+ * provider's reason rather than leave it to the dead-letter queue's generic one. Change both
+ * together; test/suggestions/suggestions.test.ts checks that they agree.
  */
 export const SUGGESTION_MAX_RETRIES = 3;
+
+/** Whether the runtime will deliver this message again if it is retried now. */
+export const retryLeft = (attempts: number) => attempts <= SUGGESTION_MAX_RETRIES;

@@ -5,32 +5,32 @@
 //    next delivery takes over, calling the provider again with the same idempotency key (the
 //    transfer id), which a provider answers without paying twice;
 //  - a finished transfer is acknowledged without calling anyone.
-// Transient provider failures retry with exponential backoff; the dead-letter consumer
-// (dead-letter.ts) fails the transfers whose retries ran out.
+// Each step's event is written in the batch of its guarded UPDATE and only if that UPDATE changed
+// the row, so a redelivered message never writes a second one. Transient provider failures retry
+// with exponential backoff; the dead-letter consumer (dead-letter.ts) settles the transfers whose
+// retries ran out.
 import { and, eq, isNull, lt, or } from 'drizzle-orm';
 import { transfers } from '../../db/schema';
-import { systemContext } from '../../lib/context';
-import { createDb, type Db } from '../../lib/db';
+import { inWorkspace, type WorkspaceContext } from '../../lib/context';
 import { changedRows } from '../../lib/guarded-write';
 import { nowIso } from '../../lib/time';
 import { recordEvent } from '../events/record';
+import { findTransferJob } from './job';
 import { TransferMessage } from './message';
-import { type PayoutProvider, sandboxProvider, TransientPayoutError } from './payout-provider';
+import { type PayoutProvider, type PayoutRequest, type PayoutResult, sandboxProvider, TransientPayoutError } from './payout-provider';
 import type { RecipientValue } from './recipient';
 import { serializeTransfer, type TransferRow, withHistory } from './service';
 
 export const LEASE_MS = 60_000;
 const MAX_BACKOFF_SECONDS = 300;
 
-/** The actor of the events this job writes. */
-export const TRANSFERS_JOB = 'transfers';
-
 export const backoffSeconds = (attempts: number) => Math.min(MAX_BACKOFF_SECONDS, 2 ** attempts * 5);
 
 type Outcome = { ack: true } | { retryAfter: number };
 
+const isSettled = (status: TransferRow['status']) => status === 'completed' || status === 'failed' || status === 'cancelled';
+
 export async function consumeTransfers(batch: MessageBatch<unknown>, env: Env, provider: PayoutProvider = sandboxProvider) {
-  const db = createDb(env.DB);
   for (const message of batch.messages) {
     const parsed = TransferMessage.safeParse(message.body);
     if (!parsed.success) {
@@ -46,42 +46,49 @@ export async function consumeTransfers(batch: MessageBatch<unknown>, env: Env, p
     } catch (err) {
       const transient = err instanceof TransientPayoutError;
       console.warn(JSON.stringify({ level: 'warn', message: 'transfer payout failed; will retry', transfer_id: parsed.data.transfer_id, transient, reason: String(err), attempts: message.attempts }));
-      await releaseLease(db, parsed.data.transfer_id);
       message.retry({ delaySeconds: backoffSeconds(message.attempts) });
     }
   }
 }
 
 async function processTransfer(env: Env, id: string, provider: PayoutProvider): Promise<Outcome> {
-  const db = createDb(env.DB);
-  const row = await db.query.transfers.findFirst({ where: eq(transfers.id, id) });
-  if (!row || row.status === 'completed' || row.status === 'failed' || row.status === 'cancelled') return { ack: true };
+  const job = await findTransferJob(env, id);
+  if (!job || isSettled(job.row.status)) return { ack: true };
+  const { ctx, row } = job;
 
-  const claimed = await claim(env, row);
+  const claimed = await claim(ctx, row);
   if (!claimed) {
-    const latest = await db.query.transfers.findFirst({ where: eq(transfers.id, id) });
+    const latest = await ctx.db.query.transfers.findFirst({ where: and(eq(transfers.id, id), inWorkspace(ctx, transfers)) });
     if (!latest || latest.status !== 'processing') return { ack: true };
     const leaseLeft = latest.leaseUntil ? Date.parse(latest.leaseUntil) - Date.now() : 0;
     return { retryAfter: Math.max(1, Math.ceil(leaseLeft / 1000)) };
   }
 
-  const result = await provider.payout({
-    idempotencyKey: claimed.id,
-    amount: claimed.targetAmount,
-    currency: claimed.targetCurrency,
-    recipient: JSON.parse(claimed.recipient) as RecipientValue,
-    reference: claimed.reference,
-  });
-  await finish(env, claimed, result.status === 'completed' ? { status: 'completed', payoutId: result.payoutId } : { status: 'failed', reason: result.reason });
+  try {
+    await finish(ctx, claimed, await provider.payout(payoutRequest(claimed)));
+  } catch (err) {
+    // The retry may take it over at once instead of waiting out the lease; should even this
+    // fail, the lease runs out by itself.
+    await releaseLease(ctx, claimed).catch(() => undefined);
+    throw err;
+  }
   return { ack: true };
 }
+
+/** What the provider is asked: the transfer id is the idempotency key, on every attempt. */
+export const payoutRequest = (row: TransferRow): PayoutRequest => ({
+  idempotencyKey: row.id,
+  amount: row.targetAmount,
+  currency: row.targetCurrency,
+  recipient: JSON.parse(row.recipient) as RecipientValue,
+  reference: row.reference,
+});
 
 /**
  * Moves a pending transfer (or one whose lease ran out) to processing under a fresh lease. The
  * first claim writes transfer.processing; taking over an expired lease is the same processing.
  */
-async function claim(env: Env, row: TransferRow): Promise<TransferRow | null> {
-  const ctx = systemContext(env, row.workspaceId, TRANSFERS_JOB);
+async function claim(ctx: WorkspaceContext, row: TransferRow): Promise<TransferRow | null> {
   const now = new Date();
   const at = now.toISOString();
   const claimed: TransferRow = {
@@ -98,6 +105,7 @@ async function claim(env: Env, row: TransferRow): Promise<TransferRow | null> {
       .where(
         and(
           eq(transfers.id, row.id),
+          inWorkspace(ctx, transfers),
           eq(transfers.updatedAt, row.updatedAt),
           or(eq(transfers.status, 'pending'), and(eq(transfers.status, 'processing'), or(isNull(transfers.leaseUntil), lt(transfers.leaseUntil, at)))),
         ),
@@ -107,15 +115,31 @@ async function claim(env: Env, row: TransferRow): Promise<TransferRow | null> {
   return changedRows(updated) > 0 ? claimed : null;
 }
 
-async function releaseLease(db: Db, id: string) {
-  await db.update(transfers).set({ leaseUntil: null }).where(and(eq(transfers.id, id), eq(transfers.status, 'processing')));
+/** Gives up this delivery's lease, and only it: another delivery may hold the transfer by now. */
+async function releaseLease(ctx: WorkspaceContext, claimed: TransferRow) {
+  await ctx.db
+    .update(transfers)
+    .set({ leaseUntil: null })
+    .where(
+      and(
+        eq(transfers.id, claimed.id),
+        inWorkspace(ctx, transfers),
+        eq(transfers.status, 'processing'),
+        eq(transfers.leaseUntil, claimed.leaseUntil ?? ''),
+      ),
+    );
 }
 
-type Ending = { status: 'completed'; payoutId: string } | { status: 'failed'; reason: string };
-
-/** processing (or pending) → completed | failed, with its event in the same batch; false if another delivery got there first. */
-export async function finish(env: Env, row: TransferRow, ending: Ending, fromStatuses: TransferRow['status'][] = ['processing']) {
-  const ctx = systemContext(env, row.workspaceId, TRANSFERS_JOB);
+/**
+ * processing (or pending) → completed | failed, with its event in the same batch; false if
+ * another delivery got there first (then neither the change nor its event is written).
+ */
+export async function finish(
+  ctx: WorkspaceContext,
+  row: TransferRow,
+  ending: PayoutResult,
+  fromStatuses: TransferRow['status'][] = ['processing'],
+): Promise<boolean> {
   const at = nowIso();
   const after: TransferRow = {
     ...row,
@@ -130,7 +154,14 @@ export async function finish(env: Env, row: TransferRow, ending: Ending, fromSta
     ctx.db
       .update(transfers)
       .set({ status: after.status, payoutId: after.payoutId, failureReason: after.failureReason, statusHistory: after.statusHistory, leaseUntil: null, updatedAt: at })
-      .where(and(eq(transfers.id, row.id), eq(transfers.updatedAt, row.updatedAt), or(...fromStatuses.map((s) => eq(transfers.status, s))))),
+      .where(
+        and(
+          eq(transfers.id, row.id),
+          inWorkspace(ctx, transfers),
+          eq(transfers.updatedAt, row.updatedAt),
+          or(...fromStatuses.map((s) => eq(transfers.status, s))),
+        ),
+      ),
     recordEvent(ctx, ending.status === 'completed' ? 'transfer.completed' : 'transfer.failed', serializeTransfer(after), { ifChanged: true }),
   ]);
   return changedRows(updated) > 0;

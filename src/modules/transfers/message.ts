@@ -1,8 +1,17 @@
-// The transfers queue message: written by the producer (service.ts, the sweep) and read by the
-// consumer and the dead-letter consumer. One definition, so the two ends cannot drift apart.
+// The transfers queue message: written by the producer (service.ts, for the API and the sweep) and
+// read by the consumer and the dead-letter consumer. One definition, so the ends cannot drift apart.
 import { z } from '@hono/zod-openapi';
 import { idPattern } from '../../lib/ids';
 
 export const TransferMessage = z.object({ transfer_id: z.string().regex(idPattern('transfer')) });
 
 export type TransferMessageBody = z.infer<typeof TransferMessage>;
+
+export const transferMessage = (transferId: string): TransferMessageBody => ({ transfer_id: transferId });
+
+/**
+ * `max_retries` of the workspace-transfers consumer in wrangler.toml (both environments): the
+ * runtime delivers a message up to this many times plus one, then moves it to the dead-letter
+ * queue. Change both together; test/transfers/lifecycle.test.ts checks that they agree.
+ */
+export const TRANSFER_MAX_RETRIES = 5;

@@ -1,16 +1,16 @@
 // Transfers: quote, store and enqueue; read; cancel while pending. The queue consumer
 // (consumer.ts) moves them on; the cron (sweep.ts) re-enqueues any whose enqueue was lost.
+// Each change writes its transfer.* event in the same batch.
 import { and, desc, eq, inArray, lt } from 'drizzle-orm';
 import { transfers } from '../../db/schema';
 import { invalidState, notFound } from '../../errors';
 import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
-import type { Db } from '../../lib/db';
 import { changedRows } from '../../lib/guarded-write';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { recordEvent } from '../events/record';
 import { getRatesSnapshot } from '../rates/refresh';
-import type { TransferMessageBody } from './message';
+import { transferMessage } from './message';
 import { pricingFrom, quoteTransfer } from './quote';
 import type { RecipientValue } from './recipient';
 import type { CreateTransferInput } from './schemas';
@@ -67,18 +67,18 @@ export async function createTransfer(ctx: ServiceContext, input: CreateTransferI
     updatedAt: now,
   };
   await ctx.db.batch([ctx.db.insert(transfers).values(row), recordEvent(ctx, 'transfer.created', serializeTransfer(row))]);
-  await enqueueTransfers(ctx.db, ctx.env, [row.id]);
+  await enqueueTransfers(ctx, [row.id]);
   return row;
 }
 
 /**
- * Puts transfers on the queue and notes when. A failed send is logged, not thrown: the transfer
- * is safely stored as pending, and the sweep enqueues it again.
+ * Puts a workspace's transfers on the queue and notes when. A failed send is logged, not thrown:
+ * the transfer is safely stored as pending, and the sweep enqueues it again.
  */
-export async function enqueueTransfers(db: Db, env: Env, ids: string[]): Promise<void> {
+export async function enqueueTransfers(ctx: WorkspaceContext, ids: string[]): Promise<void> {
   if (!ids.length) return;
   try {
-    await env.TRANSFERS_QUEUE.sendBatch(ids.map((id) => ({ body: { transfer_id: id } satisfies TransferMessageBody })));
+    await ctx.env.TRANSFERS_QUEUE.sendBatch(ids.map((id) => ({ body: transferMessage(id) })));
   } catch (err) {
     console.error(JSON.stringify({ level: 'error', message: 'transfer enqueue failed; the sweep will retry', transfer_ids: ids, reason: String(err) }));
     return;
@@ -86,7 +86,10 @@ export async function enqueueTransfers(db: Db, env: Env, ids: string[]): Promise
   const at = nowIso();
   // Chunked under D1's 100 bound parameters per statement.
   for (let i = 0; i < ids.length; i += 90) {
-    await db.update(transfers).set({ enqueuedAt: at }).where(inArray(transfers.id, ids.slice(i, i + 90)));
+    await ctx.db
+      .update(transfers)
+      .set({ enqueuedAt: at })
+      .where(and(inArray(transfers.id, ids.slice(i, i + 90)), inWorkspace(ctx, transfers)));
   }
 }
 
