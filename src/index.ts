@@ -4,6 +4,9 @@ import { config } from './config';
 import { runCron } from './cron';
 import { consumeQueue } from './queues';
 
+// Durable Object classes the runtime instantiates by name (wrangler.toml).
+export { AdminLockout } from './middleware/admin-lockout';
+
 export default {
   fetch: app.fetch,
   async scheduled(_controller, env, ctx) {

@@ -35,8 +35,12 @@ Unknown fields in a body are rejected (422). Bodies need \`Content-Type: applica
 
 **Idempotency.** Any keyed POST may carry \`Idempotency-Key\`; money-moving POSTs require it.
 
-**Rate limits.** 120 requests a minute per key (AI suggestions: 10). Past it: 429 with \`Retry-After\`.
-Every response to a keyed request carries \`RateLimit-Limit\` and \`RateLimit-Policy\`.
+**Rate limits.** 120 requests a minute per key and 600 per workspace over all its keys; AI suggestions 10 a
+minute per workspace; per client address, the waitlist and invitation accept 10 a minute each and public gig
+reads 300; 10 failed operator-token attempts from an address in 10 minutes lock it out of the admin routes for
+the rest of them. Past a limit: 429 \`rate_limited\` with \`Retry-After\`, \`RateLimit-Remaining: 0\` and
+\`RateLimit-Reset\`. Every response to a limited request carries \`RateLimit-Limit\` and \`RateLimit-Policy\` of the
+tightest limit that applies. Counting is per Cloudflare location and approximate, except the admin lockout.
 
 **Request ids.** Every response carries \`X-Request-Id\` (yours, if you sent a sane one).`,
   },

@@ -90,15 +90,15 @@ function accessMiddleware(rule: AccessRule): MiddlewareHandler[] {
 /**
  * createRoute plus what every operation shares. Access: `user` routes authenticate the key, check
  * the role the route names (`role`, required) and rate-limit before anything else runs; `admin`
- * routes need ADMIN_TOKEN. The role is stated in the document as `x-required-role` and in words.
+ * routes need ADMIN_TOKEN; a public route's `publicLimit` (per client address) runs first. The role is stated in the document as `x-required-role` and in words.
  * Errors documented: 500 always; 401/429 with a key, 403 for admin routes and roles above viewer;
  * 400/413/415 on any non-GET; 422 with a body or a query; 404 with path ids; `errors` adds the
  * operation's own. Keyed POSTs take `Idempotency-Key` (`idempotency: 'required'` for money-moving ones).
  */
 export function defineRoute<R extends RouteConfig>(
-  config: R & AccessRule & { operationId: string; errors?: number[]; idempotency?: IdempotencyMode },
+  config: R & AccessRule & { operationId: string; errors?: number[]; idempotency?: IdempotencyMode; publicLimit?: MiddlewareHandler },
 ) {
-  const { access, role: _role, errors: ownErrors = [], idempotency: idempotencyMode, ...route } = config;
+  const { access, role: _role, errors: ownErrors = [], idempotency: idempotencyMode, publicLimit, ...route } = config;
   const rule = { access, role: _role } as AccessRule;
   const roleNeeded = requiredRole(rule);
   const errors = [...ownErrors];
@@ -112,7 +112,8 @@ export function defineRoute<R extends RouteConfig>(
     if (mode === 'required') errors.push(400);
   }
   const statuses = [500, ...errors];
-  if (access !== 'public') statuses.push(401, 429);
+  if (access !== 'public' || publicLimit) statuses.push(429);
+  if (access !== 'public') statuses.push(401);
   if (access === 'admin' || (access === 'user' && roleNeeded !== 'any' && roleNeeded !== 'viewer')) statuses.push(403);
   // Any body sent to a non-GET route is read, so even a body-less action can answer 400/413/415.
   if (route.method !== 'get') statuses.push(400, 413, 415);
@@ -132,7 +133,7 @@ export function defineRoute<R extends RouteConfig>(
     ...route,
     ...(idempotent ? { parameters: [...((route as { parameters?: unknown[] }).parameters ?? []), idempotencyHeader] } : {}),
     // The body is read only after the caller has been let in: 401 and 403 say nothing about it.
-    middleware: [...accessMiddleware(rule), ...(route.method === 'get' ? [] : [readJsonBody]), ...extra],
+    middleware: [...(publicLimit ? [publicLimit] : []), ...accessMiddleware(rule), ...(route.method === 'get' ? [] : [readJsonBody]), ...extra],
     security,
     'x-required-role': roleNeeded,
     description: [route.description, ROLE_SENTENCES[roleNeeded]].filter(Boolean).join('\n\n'),

@@ -1,7 +1,8 @@
 // Bearer authentication. `requireKey` admits a user's API key and builds the request's
 // ServiceContext (the key's workspace, its user, their role); `requireRole` then answers 403 to a
 // role below the operation's. `requireAdmin` admits only the operator's ADMIN_TOKEN (compared in
-// constant time) and answers 403 to a valid user key.
+// constant time), answers 403 to a valid user key, and counts every failure against the caller's
+// address (admin-lockout.ts): an address locked out gets 429 whatever it sends.
 import { createMiddleware } from 'hono/factory';
 import type { Context } from 'hono';
 import type { AppEnv } from '../env';
@@ -9,7 +10,9 @@ import { ApiError } from '../errors';
 import { timingSafeEqualStrings } from '../lib/crypto';
 import { hasRole, type Role } from '../lib/context';
 import { createDb } from '../lib/db';
+import { adminLockoutOf, LOCKOUT_FAILURES, LOCKOUT_WINDOW_MS } from './admin-lockout';
 import { authenticateKey, KEY_PATTERN } from './key-lookup';
+import { clientAddress } from './rate-limit';
 
 const unauthorized = (message: string) =>
   new ApiError('unauthorized', message, undefined, { 'WWW-Authenticate': 'Bearer realm="workspace-api"' });
@@ -44,11 +47,45 @@ export function requireRole(needed: Role) {
 }
 
 export const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
-  const token = bearerToken(c);
-  const adminToken = c.env.ADMIN_TOKEN;
-  if (adminToken && (await timingSafeEqualStrings(token, adminToken))) return next();
-  if (KEY_PATTERN.test(token) && (await authenticateKey(createDb(c.env.DB), token))) {
-    throw new ApiError('forbidden', 'This operation needs the operator token, not a user API key.');
+  const lockout = adminLockoutOf(c.env, clientAddress(c));
+  const lockedUntil = await lockout.lockedUntil();
+  if (lockedUntil) throw lockedOut(lockedUntil);
+  const refusal = await operatorTokenRefusal(c);
+  if (refusal) {
+    await lockout.recordFailure();
+    throw refusal;
   }
-  throw unauthorized('The operator token is not valid.');
+  await next();
 });
+
+/** Why the request does not carry the operator token (401, or 403 for a user key), or null when it does. */
+async function operatorTokenRefusal(c: Context<AppEnv>): Promise<ApiError | null> {
+  let token: string;
+  try {
+    token = bearerToken(c);
+  } catch (err) {
+    return err as ApiError;
+  }
+  const adminToken = c.env.ADMIN_TOKEN;
+  if (adminToken && (await timingSafeEqualStrings(token, adminToken))) return null;
+  if (KEY_PATTERN.test(token) && (await authenticateKey(createDb(c.env.DB), token))) {
+    return new ApiError('forbidden', 'This operation needs the operator token, not a user API key.');
+  }
+  return unauthorized('The operator token is not valid.');
+}
+
+function lockedOut(until: number): ApiError {
+  const seconds = String(Math.max(1, Math.ceil((until - Date.now()) / 1000)));
+  return new ApiError(
+    'rate_limited',
+    `Too many failed operator-token attempts from this address: at most ${LOCKOUT_FAILURES} in ${LOCKOUT_WINDOW_MS / 60_000} minutes. Try again after Retry-After.`,
+    undefined,
+    {
+      'RateLimit-Limit': String(LOCKOUT_FAILURES),
+      'RateLimit-Policy': `${LOCKOUT_FAILURES};w=${LOCKOUT_WINDOW_MS / 1000}`,
+      'RateLimit-Remaining': '0',
+      'RateLimit-Reset': seconds,
+      'Retry-After': seconds,
+    },
+  );
+}

@@ -154,7 +154,7 @@ describe('the co-pilot', () => {
     expect(errorPaths(foreign)).toEqual(['project_id']);
   });
 
-  it('keeps jobs to their workspace and limits each key to 10 a minute', async () => {
+  it('keeps jobs to their workspace and limits it to 10 a minute', async () => {
     const [user, other] = [await createUser(), await createUser()];
     const queued = await ask(user.key, { task: 'Plan the launch' });
     expectError(await call('GET', `/v1/ai/suggestions/${queued.id}`, { key: other.key }), 404, 'not_found');

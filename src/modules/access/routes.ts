@@ -5,18 +5,20 @@ import { defineRoute, jsonBody, jsonContent, noContent } from '../../http/define
 import { decodeCursor, toPage } from '../../lib/pagination';
 import { createRouter } from '../../lib/router';
 import { idParams, listQuery } from '../../lib/schemas';
+import { publicFormRateLimit } from '../../middleware/rate-limit';
 import { createKey, listKeys, revokeKey, serializeKey } from './api-keys';
 import { acceptInvitation, createOperatorInvitation, serializeUser } from './invitations';
 import { whoAmI } from './me';
 import * as S from './schemas';
 import { joinWaitlist, listWaitlist, serializeAdminWaitlistEntry } from './waitlist';
 
+
 const tags = ['Access'];
 
 export const publicAccessRoutes = createRouter()
   .openapi(
     defineRoute({
-      method: 'post', path: '/waitlist', operationId: 'joinWaitlist', tags, access: 'public',
+      method: 'post', path: '/waitlist', operationId: 'joinWaitlist', tags, access: 'public', publicLimit: publicFormRateLimit('waitlist'),
       summary: 'Join the waitlist',
       description: 'Answers the same 202 for every email, new, already waiting, invited or joined, so the answer says nothing about who is known. A known email keeps its first entry.',
       request: { body: jsonBody(S.JoinWaitlistBody) },
@@ -30,6 +32,7 @@ export const publicAccessRoutes = createRouter()
   .openapi(
     defineRoute({
       method: 'post', path: '/invitations/accept', operationId: 'acceptInvitation', tags, access: 'public', errors: [404, 409, 410],
+      publicLimit: publicFormRateLimit('accept'),
       summary: 'Redeem an invitation',
       description: 'Redeems any invitation code (`wsi_…`). A signup creates the user, their personal workspace and its owner key; a recovery issues a new owner key for the account\'s personal workspace; a workspace invitation adds you to that workspace (creating your account first if the email is new) and answers a key for it. The key is shown once. `name` is required when an account is created (422 otherwise). A code works once, even under concurrent redemption: 409 `invitation_used` after that, 410 `invitation_expired` past its date, 404 for an unknown or withdrawn code, 409 `conflict` if you are already a member.',
       request: { body: jsonBody(S.AcceptInvitationBody) },

@@ -4,6 +4,7 @@ import { defineRoute, jsonBody, jsonContent, noContent } from '../../http/define
 import { decodeCursor, toPage } from '../../lib/pagination';
 import { createRouter } from '../../lib/router';
 import { idParams } from '../../lib/schemas';
+import { gigReadRateLimit } from '../../middleware/rate-limit';
 import * as S from './schemas';
 import { deleteGig, getGig, listGigs, postGig, serializeGig, updateGig } from './service';
 
@@ -15,7 +16,7 @@ const PUBLIC_CACHE = 'public, max-age=30';
 export const gigRoutes = createRouter()
   .openapi(
     defineRoute({
-      method: 'get', path: '/gigs', operationId: 'listGigs', tags, access: 'public',
+      method: 'get', path: '/gigs', operationId: 'listGigs', tags, access: 'public', publicLimit: gigReadRateLimit,
       summary: 'Browse the gig board',
       description: 'Public. Open gigs by default, newest first. Shows the poster\'s display name only.',
       request: { query: S.GigQuery },
@@ -30,7 +31,7 @@ export const gigRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'get', path: '/gigs/{id}', operationId: 'getGig', tags, access: 'public',
+      method: 'get', path: '/gigs/{id}', operationId: 'getGig', tags, access: 'public', publicLimit: gigReadRateLimit,
       summary: 'Get a gig',
       request: { params },
       responses: { 200: jsonContent(S.Gig, 'The gig.') },
