@@ -12,6 +12,7 @@ import { v1Listing } from './listings/v1';
 import { browserPolicy, securityHeaders } from './middleware/browser';
 import { requestId } from './middleware/request-id';
 import { OPENAPI_INFO, withOperationIds } from './openapi-info';
+import { withInlineRequestBodies } from './openapi-request-bodies';
 
 export const app = new OpenAPIHono<AppEnv>({ defaultHook: (result) => throwOnInvalid(result) });
 
@@ -61,7 +62,7 @@ app.openAPIRegistry.registerComponent('securitySchemes', 'AdminToken', {
   description: 'The operator\'s ADMIN_TOKEN.',
 });
 app.get('/openapi.json', (c) =>
-  c.json(withOperationIds(app.getOpenAPI31Document({ ...OPENAPI_INFO, servers: [{ url: new URL(c.req.url).origin }] }))),
+  c.json(withInlineRequestBodies(withOperationIds(app.getOpenAPI31Document({ ...OPENAPI_INFO, servers: [{ url: new URL(c.req.url).origin }] })))),
 );
 
 app.get('/docs', (c) => c.html(docsPage, 200, { 'Content-Security-Policy': DOCS_CSP }));

@@ -5,7 +5,7 @@ import { runCron } from './cron';
 import { consumeQueue } from './queues';
 
 // Durable Object classes the runtime instantiates by name (wrangler.toml).
-export { AdminLockout } from './middleware/admin-lockout';
+export { AdminLockout } from './middleware/admin-lockout-object';
 
 export default {
   fetch: app.fetch,

@@ -1,5 +1,6 @@
 // The response check itself must be able to fail: each rule it enforces is shown failing here.
 import { describe, expect, it } from 'vitest';
+import { call } from '../helpers/api';
 import { checkAgainstDocument, matchRoute, primeContract, templatePattern } from '../helpers/contract';
 
 const base = 'https://workspace.test';
@@ -53,5 +54,40 @@ describe('responses are checked against /openapi.json', () => {
     expect(await matchRoute('/v1/remit/transfers/trf_01JD5ZQ5X8Y4V1N2K3M4P5Q6R7/cancel')).toBe('/v1/remit/transfers/{id}/cancel');
     expect(await matchRoute('/v1/remit/transfer')).toBe('/v1/remit/transfer');
     expect(await matchRoute('/api/keys/not-an-id')).toBe('/api/keys/{id}');
+  });
+});
+
+describe('request bodies generate usable clients (§8)', () => {
+  /** Every property that is both required and defaulted, and every `$ref`, under `schema`. */
+  function problems(schema: unknown, at: string, found: string[] = []): string[] {
+    if (Array.isArray(schema)) schema.forEach((item, i) => problems(item, `${at}[${i}]`, found));
+    else if (schema && typeof schema === 'object') {
+      const s = schema as { $ref?: string; required?: string[]; properties?: Record<string, { default?: unknown }> };
+      if (s.$ref) found.push(`${at} points to ${s.$ref}`);
+      for (const name of s.required ?? []) if (s.properties?.[name] && 'default' in s.properties[name]) found.push(`${at}.${name} is required and defaulted`);
+      for (const [key, value] of Object.entries(schema)) problems(value, `${at}.${key}`, found);
+    }
+    return found;
+  }
+
+  it('writes every request body out in place, with no defaulted field required', async () => {
+    const res = await call('GET', '/openapi.json');
+    const found: string[] = [];
+    let bodies = 0;
+    for (const [path, operations] of Object.entries(res.body.paths as Record<string, Record<string, any>>)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        const schema = operation.requestBody?.content?.['application/json']?.schema;
+        if (!schema) continue;
+        bodies++;
+        problems(schema, `${method} ${path}`, found);
+      }
+    }
+    expect(bodies).toBeGreaterThan(20);
+    // openapi-typescript's default settings make a defaulted property required unless its schema
+    // stands in place under the requestBody.
+    expect(found).toEqual([]);
+    const invoiceLine = res.body.paths['/v1/invoices'].post.requestBody.content['application/json'].schema.properties.line_items.items;
+    expect(invoiceLine.properties.tax_rate.default).toBe(0);
+    expect(invoiceLine.required).not.toContain('tax_rate');
   });
 });

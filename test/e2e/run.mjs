@@ -1,5 +1,5 @@
 // End to end, outside the test pool: serve the worker with wrangler dev (static assets included),
-// drive /docs in headless Chromium, and run the example scenario through the generated client.
+// drive /docs in headless Chromium, and run the example scenario through each generated client.
 // Under CI Chromium is required; elsewhere its absence skips the browser check, loudly.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -57,8 +57,11 @@ try {
     console.warn('\n!!! e2e: SKIPPED the browser check of /docs: no /usr/bin/chromium (apt-get install chromium) !!!\n');
   }
 
-  execFileSync('npx', ['tsx', 'examples/scenario.ts'], { cwd: root, env: { ...env, BASE_URL: base, ADMIN_TOKEN: adminToken }, stdio: 'inherit' });
-  console.log('e2e: 2 passed, 0 failed');
+  // The working day through each generated client (openapi-typescript + openapi-fetch, and @hey-api/openapi-ts).
+  for (const scenario of ['examples/scenario-openapi-fetch.ts', 'examples/scenario-hey-api.ts']) {
+    execFileSync('npx', ['tsx', scenario], { cwd: root, env: { ...env, BASE_URL: base, ADMIN_TOKEN: adminToken }, stdio: 'inherit' });
+  }
+  console.log('e2e: 3 passed, 0 failed');
 } catch (err) {
   failed = true;
   console.error(`e2e: failed: ${err instanceof Error ? err.message : err}`);

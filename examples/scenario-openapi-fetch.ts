@@ -1,6 +1,7 @@
-// A whole scenario through a client generated from /openapi.json (openapi-typescript types,
+// A whole scenario through a client generated from /openapi.json with the default settings of
+// openapi-typescript (`openapi-typescript openapi.json -o generated/api.d.ts`; its types, and
 // openapi-fetch calls): invite, accept, client, project, invoice, send, pay, dashboard.
-//   BASE_URL=http://127.0.0.1:8787 ADMIN_TOKEN=… npx tsx examples/scenario.ts
+//   BASE_URL=http://127.0.0.1:8787 ADMIN_TOKEN=… npx tsx examples/scenario-openapi-fetch.ts
 import createClient from 'openapi-fetch';
 import type { paths } from './generated/api';
 
