@@ -1,5 +1,6 @@
 // End to end, outside the test pool: serve the worker with wrangler dev (static assets included),
-// drive /docs in headless Chromium, and run the example scenario through each generated client.
+// drive /docs and a cross-origin page in headless Chromium, and run the example scenario through
+// each generated client.
 // Under CI Chromium is required; elsewhere its absence skips the browser check, loudly.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -7,6 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkCorsInBrowser } from './cors-browser.mjs';
 import { checkDocsInBrowser } from './docs-browser.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -34,34 +36,54 @@ async function waitForHealth(base, seconds = 60) {
   throw new Error('the worker did not come up');
 }
 
+/** A new user through an operator invitation: their key and email. */
+async function newUserKey(base) {
+  const email = `browser-${Date.now()}@example.com`;
+  const post = (path, body, headers = {}) =>
+    fetch(`${base}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) }).then((r) => r.json());
+  const invitation = await post('/api/admin/invitations', { email }, { Authorization: `Bearer ${adminToken}` });
+  const accepted = await post('/api/invitations/accept', { code: invitation.code, name: 'Browser' });
+  return { key: accepted.api_key.key, email };
+}
+
 const state = mkdtempSync(join(tmpdir(), 'workspace-e2e-'));
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
 execFileSync('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', state], { cwd: root, env, stdio: 'ignore' });
-const server = spawn('npx', ['wrangler', 'dev', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', state, '--show-interactive-dev-session=false'], {
+// Pages for the CORS check: one origin the worker allows, one it does not.
+const [allowedPort, otherPort] = [await freePort(), await freePort()];
+const server = spawn('npx', [
+  'wrangler', 'dev', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', state, '--show-interactive-dev-session=false',
+  '--var', `CORS_ALLOWED_ORIGINS:http://127.0.0.1:${allowedPort}`,
+], {
   cwd: root,
   env,
   stdio: ['ignore', 'ignore', 'pipe'],
   detached: true,
 });
 let failed = false;
+let passed = 0;
 try {
   await waitForHealth(base);
   console.log(`e2e: worker up on ${base}`);
 
   if (existsSync(CHROMIUM)) {
     await checkDocsInBrowser(base, CHROMIUM);
+    passed++;
+    await checkCorsInBrowser({ base, ...(await newUserKey(base)), allowedPort, otherPort, executablePath: CHROMIUM });
+    passed++;
   } else if (process.env.CI) {
     throw new Error(`${CHROMIUM} is missing; .ci/run installs Debian's chromium`);
   } else {
-    console.warn('\n!!! e2e: SKIPPED the browser check of /docs: no /usr/bin/chromium (apt-get install chromium) !!!\n');
+    console.warn('\n!!! e2e: SKIPPED the browser checks (/docs, CORS): no /usr/bin/chromium (apt-get install chromium) !!!\n');
   }
 
   // The working day through each generated client (openapi-typescript + openapi-fetch, and @hey-api/openapi-ts).
   for (const scenario of ['examples/scenario-openapi-fetch.ts', 'examples/scenario-hey-api.ts']) {
     execFileSync('npx', ['tsx', scenario], { cwd: root, env: { ...env, BASE_URL: base, ADMIN_TOKEN: adminToken }, stdio: 'inherit' });
+    passed++;
   }
-  console.log('e2e: 3 passed, 0 failed');
+  console.log(`e2e: ${passed} passed, 0 failed`);
 } catch (err) {
   failed = true;
   console.error(`e2e: failed: ${err instanceof Error ? err.message : err}`);
