@@ -40,9 +40,10 @@ function referencedComponents(value: unknown, components: Record<string, Json>, 
   return found;
 }
 
-export function withInlineRequestBodies<T extends Doc>(doc: T): T {
+export function withInlineRequestBodies<T extends { paths?: unknown; components?: unknown }>(document: T): T {
+  const doc = document as Doc;
   const components = doc.components?.schemas;
-  if (!components) return doc;
+  if (!components) return document;
   for (const operations of Object.values(doc.paths ?? {})) {
     for (const operation of Object.values(operations)) {
       const content = (operation.requestBody as { content?: Record<string, { schema?: unknown }> } | undefined)?.content;
@@ -53,5 +54,5 @@ export function withInlineRequestBodies<T extends Doc>(doc: T): T {
   }
   const stillUsed = referencedComponents({ paths: doc.paths, webhooks: (doc as Json).webhooks }, components);
   for (const name of Object.keys(components)) if (!stillUsed.has(name)) delete components[name];
-  return doc;
+  return document;
 }

@@ -42,7 +42,7 @@ describe('responses are checked against /openapi.json', () => {
     const dashboard = {
       currency: 'USD', period: { from: '2026-01-01', to: '2026-11-22' }, totals: money,
       counts: { clients: 0, active_projects: 0, invoices: { draft: 0, open: 0, paid: 0, void: 0, overdue: 0 } },
-      by_currency: [], rates: { as_of: null, stale: false }, activity: [],
+      by_currency: [], rates: { as_of: null, stale: false, missing: [] }, activity: [],
     };
     await expect(checkAgainstDocument('GET', dashboardUrl, 200, json, dashboard)).rejects.toThrow(/beyond 2\^53/);
   });

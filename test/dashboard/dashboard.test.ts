@@ -36,7 +36,7 @@ describe('the dashboard', () => {
       totals: { invoiced: 0, collected: 0, outstanding: 0, overdue: 0, expenses: 0, profit: 0 },
       counts: { clients: 0, active_projects: 0, invoices: { draft: 0, open: 0, paid: 0, void: 0, overdue: 0 } },
       by_currency: [],
-      rates: { as_of: null, stale: false },
+      rates: { as_of: null, stale: false, missing: [] },
       activity: [],
     });
   });
@@ -83,12 +83,12 @@ describe('the dashboard', () => {
     });
     expect(res.body.counts).toEqual({ clients: 2, active_projects: 1, invoices: { draft: 1, open: 2, paid: 1, void: 1, overdue: 1 } });
     expect(res.body.by_currency).toEqual([
-      { currency: 'EUR', invoiced: 50_000, collected: 50_000, outstanding: 0, expenses: 0 },
-      { currency: 'JPY', invoiced: 30_000, collected: 0, outstanding: 30_000, expenses: 0 },
-      { currency: 'KWD', invoiced: 0, collected: 0, outstanding: 0, expenses: 4_500 },
-      { currency: 'USD', invoiced: 100_000, collected: 40_000, outstanding: 60_000, expenses: 12_000 },
+      { currency: 'EUR', invoiced: 50_000, collected: 50_000, outstanding: 0, expenses: 0, converted: true },
+      { currency: 'JPY', invoiced: 30_000, collected: 0, outstanding: 30_000, expenses: 0, converted: true },
+      { currency: 'KWD', invoiced: 0, collected: 0, outstanding: 0, expenses: 4_500, converted: true },
+      { currency: 'USD', invoiced: 100_000, collected: 40_000, outstanding: 60_000, expenses: 12_000, converted: true },
     ]);
-    expect(res.body.rates).toEqual({ as_of: expect.any(String), stale: false });
+    expect(res.body.rates).toEqual({ as_of: expect.any(String), stale: false, missing: [] });
     // The latest 20 events, newest first, each with who did it.
     const events = (await call('GET', '/api/events?limit=20', { key: user.key })).body.data;
     expect(res.body.activity).toEqual(
@@ -127,6 +127,27 @@ describe('the dashboard', () => {
     expect(april.body.totals).toEqual({ invoiced: 0, collected: 0, outstanding: 0, overdue: 0, expenses: 0, profit: 0 });
   });
 
+  it('leaves a currency the rates lost out of the totals, and says so, instead of failing', async () => {
+    const user = await createUser();
+    await putRates({ EUR: 0.8, SEK: 10 });
+    await spend(user.key, 10_000, 'USD', todayUtc());
+    await spend(user.key, 50_000, 'SEK', todayUtc());
+    // The provider stops publishing SEK.
+    await putRates({ EUR: 0.8 });
+    const res = await call('GET', '/api/workflow/dashboard', { key: user.key });
+    expect(res.status).toBe(200);
+    expect(res.body.totals.expenses).toBe(10_000);
+    expect(res.body.by_currency).toEqual([
+      { currency: 'SEK', invoiced: 0, collected: 0, outstanding: 0, expenses: 50_000, converted: false },
+      { currency: 'USD', invoiced: 0, collected: 0, outstanding: 0, expenses: 10_000, converted: true },
+    ]);
+    expect(res.body.rates.missing).toEqual(['SEK']);
+    // In EUR too: USD converts, SEK stays out.
+    const inEur = await call('GET', '/api/workflow/dashboard?currency=EUR', { key: user.key });
+    expect(inEur.body.totals.expenses).toBe(8_000);
+    expect(inEur.body.rates.missing).toEqual(['SEK']);
+  });
+
   it('answers 503 when it must convert and has no rates, and 422 for bad input', async () => {
     const user = await createUser();
     await env.RATES_KV.delete('rates:v1:USD');
@@ -140,7 +161,7 @@ describe('the dashboard', () => {
     const unquoted = await call('GET', '/api/workflow/dashboard?currency=CHF', { key: user.key });
     expectError(unquoted, 422, 'validation_failed');
     expect(errorPaths(unquoted)).toEqual(['currency']);
-    expect((await call('GET', '/api/workflow/dashboard', { key: user.key })).body.rates).toEqual({ as_of: expect.any(String), stale: false });
+    expect((await call('GET', '/api/workflow/dashboard', { key: user.key })).body.rates).toEqual({ as_of: expect.any(String), stale: false, missing: [] });
 
     const reversed = await call('GET', '/api/workflow/dashboard?from=2026-05-01&to=2026-04-01', { key: user.key });
     expect(errorPaths(reversed)).toEqual(['from']);

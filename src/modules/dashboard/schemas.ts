@@ -28,10 +28,21 @@ export const Dashboard = z
       invoices: z.object({ draft: z.number().int(), open: z.number().int(), paid: z.number().int(), void: z.number().int(), overdue: z.number().int() }),
     }),
     by_currency: z.array(
-      z.object({ currency: z.string(), invoiced: z.number().int(), collected: z.number().int(), outstanding: z.number().int(), expenses: z.number().int() }),
+      z.object({
+        currency: z.string(),
+        invoiced: z.number().int(),
+        collected: z.number().int(),
+        outstanding: z.number().int(),
+        expenses: z.number().int(),
+        converted: z.boolean().openapi({ description: 'False when the current rates have no rate for this currency: its amounts are left out of `totals`.' }),
+      }),
     ),
     rates: z
-      .object({ as_of: timestampSchema.nullable(), stale: z.boolean() })
+      .object({
+        as_of: timestampSchema.nullable(),
+        stale: z.boolean(),
+        missing: z.array(z.string()).openapi({ description: 'Stored currencies the current rates do not contain (left out of `totals`); `[]` when none.' }),
+      })
       .openapi({ description: 'The cached rates conversions use; `as_of` is null only when none are cached and none were needed.' }),
     activity: z
       .array(z.object({ id: z.string(), type: z.string(), subject_id: z.string(), summary: z.string(), occurred_at: timestampSchema, actor: ActorSchema }))

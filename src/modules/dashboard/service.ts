@@ -36,7 +36,12 @@ export async function buildDashboard(ctx: WorkspaceContext, period: Period, curr
   if (needsRates && snapshot && currency !== 'USD' && snapshot.rates[currency] === undefined) {
     throw invalidField('currency', `No exchange rate is published for ${currency}.`);
   }
-  const convert = (amount: number, from: string) => convertAtSnapshot(snapshot, amount, from, currency);
+  // A stored currency the provider no longer publishes never fails the dashboard: it is shown in
+  // by_currency as not converted, left out of the totals, and named in rates.missing. (With no
+  // snapshot at all, converting is impossible: convertAtSnapshot answers 503.)
+  const convertible = (code: string) => code === currency || !snapshot || code === 'USD' || snapshot.rates[code] !== undefined;
+  const missing = [...byCurrency.keys()].filter((code) => !convertible(code)).sort();
+  const convert = (amount: number, from: string) => (convertible(from) ? convertAtSnapshot(snapshot, amount, from, currency) : 0);
 
   const totals = { invoiced: 0, collected: 0, outstanding: 0, overdue: 0, expenses: 0, profit: 0 };
   for (const [code, figures] of byCurrency) for (const field of FIGURES) totals[field] += convert(figures[field], code);
@@ -51,8 +56,10 @@ export async function buildDashboard(ctx: WorkspaceContext, period: Period, curr
     period,
     totals,
     counts: { clients: clientCount[0]?.n ?? 0, active_projects: activeProjects[0]?.n ?? 0, invoices: invoiceCounts },
-    by_currency: [...byCurrency].sort(([a], [b]) => a.localeCompare(b)).map(([code, figures]) => ({ currency: code, ...figures })),
-    rates: snapshot ? { as_of: snapshot.as_of, stale: isStale(snapshot) } : { as_of: null, stale: false },
+    by_currency: [...byCurrency]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([code, figures]) => ({ currency: code, ...figures, converted: convertible(code) })),
+    rates: { ...(snapshot ? { as_of: snapshot.as_of, stale: isStale(snapshot) } : { as_of: null, stale: false }), missing },
     activity: recent.map(serializeActivity),
   };
 }

@@ -10,6 +10,7 @@ import { newId } from '../../lib/ids';
 import { nowIso, todayUtc } from '../../lib/time';
 import { recordEvent } from '../events/record';
 import { updateWithEvent } from '../events/update-with-event';
+import { assertConvertible } from '../rates/convertible';
 import type { CreateExpenseInput, ExpenseFilter, UpdateExpenseInput } from './schemas';
 
 type ExpenseRow = typeof expenses.$inferSelect;
@@ -31,6 +32,7 @@ export const serializeExpense = (row: ExpenseRow) => ({
 
 export async function createExpense(ctx: ServiceContext, input: CreateExpenseInput): Promise<ExpenseRow> {
   await assertReferencedProject(ctx, input.project_id);
+  await assertConvertible(ctx.env, input.currency);
   const now = nowIso();
   const row: ExpenseRow = {
     id: newId('expense'),
@@ -91,6 +93,7 @@ function toColumns(input: UpdateExpenseInput): Partial<ExpenseRow> {
 
 export async function updateExpense(ctx: ServiceContext, id: string, input: UpdateExpenseInput): Promise<ExpenseRow> {
   await assertReferencedProject(ctx, input.project_id);
+  if (input.currency) await assertConvertible(ctx.env, input.currency);
   return updateWithEvent(ctx, {
     what: 'expense', table: expenses, type: 'expense.updated', serialize: serializeExpense,
     read: () => getExpense(ctx, id),

@@ -11,6 +11,7 @@ import { newId } from '../../lib/ids';
 import { assertReferencedProject, referencedClient } from '../../lib/references';
 import { addDays, nowIso, todayIn } from '../../lib/time';
 import { changedAttributes, recordEvent } from '../events/record';
+import { assertConvertible } from '../rates/convertible';
 import { buildLines, insertLineStatements } from './lines';
 import { numberIsFree, numberTaken, withInvoiceNumber } from './numbering';
 import type { CreateInvoiceInput, InvoiceFilter, UpdateInvoiceInput } from './schemas';
@@ -31,6 +32,8 @@ export async function createInvoice(ctx: ServiceContext, input: CreateInvoiceInp
   const issueDate = input.issue_date ?? todayIn(ctx.timeZone);
   const dueDate = input.due_date ?? addDays(issueDate, INVOICE_DUE_DAYS);
   if (dueDate < issueDate) throw invalidField('due_date', 'due_date must not be before issue_date.');
+  const currency = input.currency ?? client.currency;
+  await assertConvertible(ctx.env, currency);
 
   const id = newId('invoice');
   const { rows: lines, totals } = buildLines(id, input.line_items);
@@ -39,7 +42,7 @@ export async function createInvoice(ctx: ServiceContext, input: CreateInvoiceInp
     // The number is filled in by the batch (a default one comes from the workspace's counter).
     const row: InvoiceRow = {
       id, userId: ctx.userId, workspaceId: ctx.workspaceId, number: '', status: 'draft', clientId: client.id,
-      projectId: input.project_id ?? null, currency: input.currency ?? client.currency, issueDate, dueDate, ...totals,
+      projectId: input.project_id ?? null, currency, issueDate, dueDate, ...totals,
       amountPaid: 0, notes: input.notes ?? null, sentAt: null, paidAt: null, voidedAt: null, createdAt: now, updatedAt: now,
     };
     const statements: BatchItem<'sqlite'>[] = [
@@ -95,6 +98,7 @@ const unchangedDraft = (ctx: WorkspaceContext, before: InvoiceRow) =>
 export async function updateInvoice(ctx: ServiceContext, id: string, input: UpdateInvoiceInput): Promise<InvoiceWithLines> {
   if (input.client_id) await referencedClient(ctx, input.client_id);
   await assertReferencedProject(ctx, input.project_id);
+  if (input.currency) await assertConvertible(ctx.env, input.currency);
   return retryOnRace('invoice', async () => {
     const before = await draftInvoice(ctx, id);
     const replaced = input.line_items ? buildLines(id, input.line_items) : null;

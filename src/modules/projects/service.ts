@@ -11,6 +11,7 @@ import { nowIso } from '../../lib/time';
 import { escapeLike } from '../clients/service';
 import { recordEvent } from '../events/record';
 import { updateWithEvent } from '../events/update-with-event';
+import { assertConvertible } from '../rates/convertible';
 import type { CreateProjectInput, ProjectFilter, UpdateProjectInput } from './schemas';
 
 export type ProjectRow = typeof projects.$inferSelect;
@@ -53,6 +54,7 @@ export async function createProject(ctx: ServiceContext, input: CreateProjectInp
     createdAt: now, updatedAt: now,
     ...toColumns(input),
   };
+  await assertConvertible(ctx.env, row.currency);
   await ctx.db.batch([ctx.db.insert(projects).values(row), recordEvent(ctx, 'project.created', serializeProject(row))]);
   return row;
 }
@@ -82,6 +84,7 @@ export async function getProject(ctx: WorkspaceContext, id: string): Promise<Pro
 
 export async function updateProject(ctx: ServiceContext, id: string, input: UpdateProjectInput): Promise<ProjectRow> {
   if (input.client_id) await referencedClient(ctx, input.client_id);
+  if (input.currency) await assertConvertible(ctx.env, input.currency);
   return updateWithEvent(ctx, {
     what: 'project', table: projects, type: 'project.updated', serialize: serializeProject,
     read: () => getProject(ctx, id),
