@@ -68,6 +68,24 @@ function numberToPlainString(n: number): string {
   return Math.abs(n) < 1 ? n.toFixed(20) : BigInt(Math.round(n)).toString();
 }
 
+// ---- display ---------------------------------------------------------------------------------
+
+/**
+ * An amount for people to read, formatted by Intl in `locale` with the currency's own minor unit
+ * (en-US: `$1,234.50`, `¥1,200`, `KWD 12.345`). The decimal is handed to Intl as a string, so no
+ * amount passes through a float on its way to the page.
+ */
+export function formatMoney(amount: number, currency: string, locale = 'en-US'): string {
+  const exponent = exponentOf(currency);
+  const format = new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: exponent, maximumFractionDigits: exponent });
+  return format.format(formatScaled(BigInt(amount), exponent) as unknown as number);
+}
+
+/** `amount` × `percent` / 100, half away from zero: a markup or a share of an amount. */
+export function percentOf(amount: number, percent: number): number {
+  return Number(divRoundHalfAwayFromZero(BigInt(amount) * BigInt(percent), 100n));
+}
+
 // ---- invoice lines --------------------------------------------------------------------------
 
 export type LineInput = { quantityMilli: number; unitAmount: number; taxRateMilli: number };

@@ -2,11 +2,11 @@
 // `currency`, so every stored amount can be converted.
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { call, errorPaths, expectError } from '../helpers/api';
+import { type ApiResponse, call, errorPaths, expectError } from '../helpers/api';
 import { createClient, createInvoice, createProject, createUser, oneLine } from '../helpers/factories';
 import { putRates, RATES_KEY } from '../helpers/rates';
 
-const refusedOnCurrency = (res: Awaited<ReturnType<typeof call>>) => {
+const refusedOnCurrency = (res: ApiResponse) => {
   expectError(res, 422, 'validation_failed');
   expect(errorPaths(res)).toEqual(['currency']);
   expect(res.body.error.details[0].message).toContain('No exchange rate');

@@ -2,8 +2,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  convertMinor, crossRate, decimalToRatio, divRoundHalfAwayFromZero, invoiceTotals, lineAmount, lineFigures, lineTax,
-  MAX_MINOR_AMOUNT, toScaledInteger,
+  convertMinor, crossRate, decimalToRatio, divRoundHalfAwayFromZero, formatMoney, invoiceTotals, lineAmount, lineFigures, lineTax,
+  MAX_MINOR_AMOUNT, percentOf, toScaledInteger,
 } from '../../src/lib/money';
 import { exponentOf, isCurrency } from '../../src/lib/currencies';
 
@@ -89,5 +89,28 @@ describe('invoice totals', () => {
     const totals = invoiceTotals(Array(100).fill(lineFigures(largest)));
     expect(totals).toEqual({ subtotal: 1_000_000_000_000_000, tax: 1_000_000_000_000_000, total: 2_000_000_000_000_000 });
     expect(Number.isSafeInteger(totals.total)).toBe(true);
+  });
+});
+
+describe('amounts for people to read', () => {
+  // Intl puts a no-break space (U+00A0) between a currency code or a trailing symbol and the number.
+  it('shows each currency with its own minor unit, in the locale asked for', () => {
+    expect(formatMoney(123_450, 'USD')).toBe('$1,234.50');
+    expect(formatMoney(1_200, 'JPY')).toBe('¥1,200');
+    expect(formatMoney(12_345, 'KWD')).toBe('KWD\u00a012.345');
+    expect(formatMoney(5, 'USD')).toBe('$0.05');
+    expect(formatMoney(123_450, 'EUR', 'de-DE')).toBe('1.234,50\u00a0€');
+  });
+
+  it('prints the largest total exactly, with no float on the way', () => {
+    // 2 × 10^15 + 1 cents has no exact double after /100; the string path keeps every digit.
+    expect(formatMoney(2_000_000_000_000_001, 'USD')).toBe('$20,000,000,000,000.01');
+    expect(formatMoney(MAX_MINOR_AMOUNT + 7, 'KWD')).toBe('KWD\u00a010,000,000,000.007');
+  });
+
+  it('takes a percentage of an amount half away from zero', () => {
+    expect(percentOf(1_000, 115)).toBe(1_150);
+    expect(percentOf(1, 50)).toBe(1);
+    expect(percentOf(3, 50)).toBe(2);
   });
 });

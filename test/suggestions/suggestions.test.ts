@@ -84,7 +84,7 @@ describe('the co-pilot', () => {
     const estimate = await ask(user.key, { kind: 'estimate', task: 'Build the API and write the docs' });
     await deliver(QUEUE, [{ id: 'e', body: suggestionMessage(estimate.id) }]);
     const e = await job(user.key, estimate.id);
-    expect(e.suggestions.at(-1)).toEqual({ title: 'Total', detail: expect.stringContaining('USD 110.00/h'), estimate_hours: 8, amount: 88_000 });
+    expect(e.suggestions.at(-1)).toEqual({ title: 'Total', detail: expect.stringContaining('$110.00/h'), estimate_hours: 8, amount: 88_000 });
 
     const project = await createProject(user.key, { client_id: client.id, hourly_rate: 15_000, budget: 100_000 });
     const price = await ask(user.key, { kind: 'pricing', task: 'Build the API and write the docs', project_id: project.id });
@@ -92,7 +92,7 @@ describe('the co-pilot', () => {
     const p = await job(user.key, price.id);
     // 8 h × $150 × 1.15 = $1,380.00, over the $1,000 budget.
     expect(p.suggestions).toEqual([
-      { title: 'Hourly', detail: expect.stringContaining('USD 150.00'), amount: 15_000 },
+      { title: 'Hourly', detail: expect.stringContaining('$150.00'), amount: 15_000 },
       { title: 'Fixed price', detail: expect.any(String), estimate_hours: 8, amount: 138_000 },
       { title: 'Against the budget', detail: expect.stringContaining('exceeds'), amount: 100_000 },
     ]);
@@ -164,6 +164,27 @@ describe('the co-pilot', () => {
     for (let i = 0; i < 11; i++) statuses.push((await call('POST', '/v1/ai/suggest', { key: user.key, body: { task: `Task ${i}` } })).status);
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(1);
     await expectKeyRequired('POST', '/v1/ai/suggest', { task: 'x' });
+  });
+
+  it('prices in the minor units of the rate\'s currency: yen and fils as they are', async () => {
+    const user = await createUser();
+    const tokyo = await createClient(user.key, { name: 'Tokyo Works', currency: 'JPY' });
+    // ¥5,000 an hour, 2 steps of 4 h: 8 h × ¥5,000 = ¥40,000, plus 15 % = ¥46,000.
+    const yen = await createProject(user.key, { client_id: tokyo.id, hourly_rate: 5_000 });
+    const priced = await ask(user.key, { kind: 'pricing', task: 'Design the site and build it', project_id: yen.id });
+    await deliver(QUEUE, [{ id: 'jpy', body: suggestionMessage(priced.id) }]);
+    expect((await job(user.key, priced.id)).suggestions.slice(0, 2)).toEqual([
+      { title: 'Hourly', detail: expect.stringContaining('¥5,000 per hour'), amount: 5_000 },
+      { title: 'Fixed price', detail: expect.stringContaining('= ¥46,000'), estimate_hours: 8, amount: 46_000 },
+    ]);
+    const kuwait = await createClient(user.key, { name: 'Gulf Trading', currency: 'KWD' });
+    // 12.345 KWD an hour × 8 h = 98.760 KWD, plus 15 % = 113.574 KWD (half away from zero).
+    const fils = await createProject(user.key, { client_id: kuwait.id, hourly_rate: 12_345 });
+    const estimate = await ask(user.key, { kind: 'pricing', task: 'Design the site and build it', project_id: fils.id });
+    await deliver(QUEUE, [{ id: 'kwd', body: suggestionMessage(estimate.id) }]);
+    expect((await job(user.key, estimate.id)).suggestions[1]).toEqual({
+      title: 'Fixed price', detail: expect.stringContaining('KWD\u00a0113.574'), estimate_hours: 8, amount: 113_574,
+    });
   });
 
   it('lets members ask and everyone in the workspace read the answer', async () => {

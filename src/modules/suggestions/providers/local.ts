@@ -1,10 +1,13 @@
 // A deterministic provider that needs no model: it structures the task text into steps, and prices
 // and estimates from the caller's own invoices and project. Useful offline and in tests, and a
 // fallback wherever Workers AI is not bound.
+// Amounts are minor units of the rate's currency, computed in integers like invoice lines.
+import { formatMoney, lineAmount, percentOf } from '../../../lib/money';
 import type { SuggestionItemValue, SuggestionJob, SuggestionProvider, WorkContext } from './types';
 
 const DEFAULT_HOURS_PER_STEP = 4;
-const FIXED_PRICE_BUFFER = 1.15;
+/** A fixed price is the hours at the rate plus this share for unknowns. */
+const FIXED_PRICE_BUFFER_PERCENT = 115;
 
 /** The task's parts: sentences, lines, and "and"/"then"-joined clauses. */
 export function splitTask(task: string): string[] {
@@ -16,7 +19,9 @@ export function splitTask(task: string): string[] {
 }
 
 const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-const money = (amount: number, currency: string) => `${currency} ${(amount / 100).toFixed(2)}`;
+const money = (amount: number, currency: string) => formatMoney(amount, currency);
+/** round(hours × hourly rate), as an invoice line with that quantity would bill it. */
+const billed = (hours: number, rate: number) => lineAmount(Math.round(hours * 1000), rate);
 
 function rateOf(context: WorkContext): { rate: number; currency: string; source: string } | null {
   if (context.project?.hourlyRate) return { rate: context.project.hourlyRate, currency: context.project.currency, source: `the hourly rate of ${context.project.name}` };
@@ -44,16 +49,16 @@ function estimate(task: string, context: WorkContext): SuggestionItemValue[] {
     title: sentence(part).slice(0, 200),
     detail: `About ${hoursPerStep} h, ${context.history.medianHours ? 'your typical line' : 'a default step size (no invoice history yet)'}.`,
     estimate_hours: hoursPerStep,
-    ...(rate ? { amount: Math.round(hoursPerStep * rate.rate) } : {}),
+    ...(rate ? { amount: billed(hoursPerStep, rate.rate) } : {}),
   }));
   const hours = hoursPerStep * parts.length;
   return [
     ...items,
     {
       title: 'Total',
-      detail: rate ? `${hours} h at ${money(rate.rate, rate.currency)}/h (${rate.source}) = ${money(Math.round(hours * rate.rate), rate.currency)}.` : `${hours} h in total; set an hourly rate on the project to price it.`,
+      detail: rate ? `${hours} h at ${money(rate.rate, rate.currency)}/h (${rate.source}) = ${money(billed(hours, rate.rate), rate.currency)}.` : `${hours} h in total; set an hourly rate on the project to price it.`,
       estimate_hours: hours,
-      ...(rate ? { amount: Math.round(hours * rate.rate) } : {}),
+      ...(rate ? { amount: billed(hours, rate.rate) } : {}),
     },
   ];
 }
@@ -64,7 +69,7 @@ function pricing(task: string, context: WorkContext): SuggestionItemValue[] {
   if (!rate) {
     return [{ title: 'Set a rate first', detail: 'There is no hourly rate on the project and no invoice history to learn from; invoice some work or set project.hourly_rate.', estimate_hours: hours }];
   }
-  const fixed = Math.round(hours * rate.rate * FIXED_PRICE_BUFFER);
+  const fixed = percentOf(billed(hours, rate.rate), FIXED_PRICE_BUFFER_PERCENT);
   const items: SuggestionItemValue[] = [
     { title: 'Hourly', detail: `Bill ${money(rate.rate, rate.currency)} per hour, from ${rate.source}.`, amount: rate.rate },
     { title: 'Fixed price', detail: `${hours} h × ${money(rate.rate, rate.currency)} plus a 15 % buffer for unknowns = ${money(fixed, rate.currency)}.`, estimate_hours: hours, amount: fixed },
