@@ -11,6 +11,8 @@ import { apiListing } from './listings/api';
 import { v1Listing } from './listings/v1';
 import { browserPolicy, securityHeaders } from './middleware/browser';
 import { requestId } from './middleware/request-id';
+import { dispatchQuietly } from './modules/webhooks/dispatch';
+import { registerWebhookEvents } from './modules/webhooks/openapi';
 import { OPENAPI_INFO, withOperationIds } from './openapi-info';
 import { withInlineRequestBodies } from './openapi-request-bodies';
 
@@ -23,6 +25,17 @@ app.use('*', browserPolicy);
 app.use('*', async (c, next) => {
   config(c.env);
   await next();
+});
+// A write that succeeded may have written events, and with them webhook deliveries (in the same
+// batch): they go on the queue once the answer is out.
+app.use('*', async (c, next) => {
+  await next();
+  if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS' || c.res.status >= 400) return;
+  try {
+    c.executionCtx.waitUntil(dispatchQuietly(c.env));
+  } catch {
+    // No execution context (a direct app.request): the cron sweep sends them.
+  }
 });
 app.onError(onError);
 let allowedMethods: ((path: string) => string[]) | undefined;
@@ -51,6 +64,7 @@ app.openapi(
 app.route('/api', apiListing);
 app.route('/v1', v1Listing);
 
+registerWebhookEvents(app.openAPIRegistry);
 app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', {
   type: 'http',
   scheme: 'bearer',

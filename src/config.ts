@@ -19,6 +19,22 @@ const ConfigSchema = z.object({
     .default('')
     .transform((list) => list.split(',').map((origin) => origin.trim()).filter(Boolean))
     .pipe(z.array(z.string().regex(/^https?:\/\/[^/\s,]+$/, 'must be a comma list of origins such as https://app.example.com'))),
+  // Comma list of exact host names or addresses that may receive webhooks despite the URL rules
+  // (and over http): local receivers in development and tests. Empty in production.
+  WEBHOOK_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((list) => list.split(',').map((host) => host.trim().toLowerCase()).filter(Boolean)),
+  // The AES-GCM key webhook signing secrets are stored under: 32 bytes, standard base64.
+  WEBHOOK_SECRET_KEY: z
+    .string()
+    .refine((text) => {
+      try {
+        return atob(text).length === 32;
+      } catch {
+        return false;
+      }
+    }, 'must be 32 random bytes in standard base64 (openssl rand -base64 32)'),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -3,6 +3,7 @@ import { purgeExpiredIdempotencyKeys } from './middleware/idempotency';
 import { purgeOldEvents } from './modules/events/service';
 import { refreshRates } from './modules/rates/refresh';
 import { sweepStrandedTransfers } from './modules/transfers/sweep';
+import { sweepLostDeliveries } from './modules/webhooks/dispatch';
 
 export type CronTask = { name: string; run: (env: Env) => Promise<void> };
 
@@ -11,6 +12,7 @@ export const cronTasks: CronTask[] = [
   { name: 'sweep-stranded-transfers', run: async (env) => void (await sweepStrandedTransfers(env)) },
   { name: 'purge-idempotency-keys', run: purgeExpiredIdempotencyKeys },
   { name: 'purge-old-events', run: async (env) => void (await purgeOldEvents(env)) },
+  { name: 'sweep-webhook-deliveries', run: async (env) => void (await sweepLostDeliveries(env)) },
 ];
 
 export async function runCron(env: Env): Promise<void> {

@@ -2,6 +2,7 @@
 import { consumeSuggestionDeadLetters, consumeSuggestions } from './modules/suggestions/consumer';
 import { consumeTransfers } from './modules/transfers/consumer';
 import { consumeTransferDeadLetters } from './modules/transfers/dead-letter';
+import { consumeWebhooks } from './modules/webhooks/consumer';
 
 export type QueueConsumer = (batch: MessageBatch<unknown>, env: Env) => Promise<void>;
 
@@ -10,6 +11,7 @@ export const queueConsumers: Record<string, QueueConsumer> = {
   'workspace-transfers-dlq': consumeTransferDeadLetters,
   'workspace-suggestions': (batch, env) => consumeSuggestions(batch, env),
   'workspace-suggestions-dlq': consumeSuggestionDeadLetters,
+  'workspace-webhooks': consumeWebhooks,
 };
 
 export async function consumeQueue(batch: MessageBatch<unknown>, env: Env): Promise<void> {

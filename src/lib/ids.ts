@@ -18,6 +18,8 @@ export const ID_PREFIXES = {
   workspace: 'wsp',
   membership: 'mem',
   event: 'evt',
+  webhookEndpoint: 'we',
+  webhookDelivery: 'whd',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -1,4 +1,5 @@
-// What /api mounts: access (public, admin, account), workspaces, the workflow, exchange rates and events.
+// What /api mounts: access (public, admin, account), workspaces, the workflow, exchange rates, events
+// and webhooks.
 import { createRouter } from '../lib/router';
 import { accountRoutes, adminRoutes, publicAccessRoutes } from '../modules/access/routes';
 import { clientRoutes } from '../modules/clients/routes';
@@ -8,6 +9,7 @@ import { expenseRoutes } from '../modules/expenses/routes';
 import { invoiceRoutes } from '../modules/invoices/routes';
 import { projectRoutes } from '../modules/projects/routes';
 import { rateRoutes } from '../modules/rates/routes';
+import { webhookRoutes } from '../modules/webhooks/routes';
 import { workspaceRoutes } from '../modules/workspaces/routes';
 
 const workflow = createRouter()
@@ -24,4 +26,5 @@ export const apiListing = createRouter()
   .route('/workflow', workflow)
   .route('/', rateRoutes)
   .route('/', eventRoutes)
-  .route('/', workspaceRoutes);
+  .route('/', workspaceRoutes)
+  .route('/', webhookRoutes);

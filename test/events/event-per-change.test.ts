@@ -44,6 +44,10 @@ const newMember = (role: 'member' | 'viewer') => async (u: TestUser) => {
 const newWorkspaceInvitation = async (u: TestUser) =>
   (await call('POST', '/api/workspace/invitations', { key: u.key, body: { email: `i${crypto.randomUUID()}@example.com`, role: 'viewer' } })).body.id;
 
+const WEBHOOK_SETTINGS = 'webhook endpoints have no event types in §11';
+const endpoint = { url: 'https://hooks.example.com/events', events: ['*'] };
+const newEndpoint = async (u: TestUser) => (await call('POST', '/api/webhook-endpoints', { key: u.key, body: endpoint })).body.id;
+
 /** Keyed by method and path without its listing (`/api/workflow`, `/api`, `/v1`). */
 const CASES: Record<string, Case> = {
   'POST /clients': { events: ['client.created'], act: (u, p) => call('POST', p('/clients'), { key: u.key, body: { name: 'Acme' } }) },
@@ -86,6 +90,24 @@ const CASES: Record<string, Case> = {
     act: async () => {
       const invite = await call('POST', '/api/admin/invitations', { key: ADMIN_TOKEN, body: { email: `s${crypto.randomUUID()}@example.com` } });
       return call('POST', '/api/invitations/accept', { body: { code: invite.body.code, name: 'New' } });
+    },
+  },
+  'POST /webhook-endpoints': { events: [], why: WEBHOOK_SETTINGS, act: (u, p) => call('POST', p('/webhook-endpoints'), { key: u.key, body: endpoint }) },
+  'PATCH /webhook-endpoints/{id}': { events: [], why: WEBHOOK_SETTINGS, setup: newEndpoint, act: (u, p, id) => call('PATCH', p(`/webhook-endpoints/${id}`), { key: u.key, body: { description: 'Books' } }) },
+  'DELETE /webhook-endpoints/{id}': { events: [], why: WEBHOOK_SETTINGS, setup: newEndpoint, act: (u, p, id) => call('DELETE', p(`/webhook-endpoints/${id}`), { key: u.key }) },
+  'POST /webhook-endpoints/{id}/rotate-secret': { events: [], why: WEBHOOK_SETTINGS, setup: newEndpoint, act: (u, p, id) => call('POST', p(`/webhook-endpoints/${id}/rotate-secret`), { key: u.key, body: {} }) },
+  'POST /webhook-endpoints/{id}/test': { events: [], why: 'a test event is logged in the deliveries, never in /api/events', setup: newEndpoint, act: (u, p, id) => call('POST', p(`/webhook-endpoints/${id}/test`), { key: u.key }) },
+  'POST /webhook-endpoints/{id}/recover': { events: [], why: 'it delivers events again; it changes no record', setup: newEndpoint, act: (u, p, id) => call('POST', p(`/webhook-endpoints/${id}/recover`), { key: u.key, body: { since: '2026-01-01T00:00:00Z' } }) },
+  'POST /events/{id}/resend': {
+    events: [], why: 'it delivers an event again; it changes no record',
+    setup: async (u) => {
+      await newEndpoint(u);
+      await newClient(u);
+      return (await call('GET', '/api/events?limit=1', { key: u.key })).body.data[0].id;
+    },
+    act: async (u, p, id) => {
+      const endpointId = (await call('GET', '/api/webhook-endpoints?limit=1', { key: u.key })).body.data[0].id;
+      return call('POST', p(`/events/${id}/resend`), { key: u.key, body: { endpoint_id: endpointId } });
     },
   },
   'POST /admin/invitations': { events: [], why: 'the operator\'s, outside any workspace', act: (_u, p) => call('POST', p('/admin/invitations'), { key: ADMIN_TOKEN, body: { email: `a${crypto.randomUUID()}@example.com` } }) },

@@ -68,6 +68,21 @@ export const recordKinds: Record<string, RecordKind> = {
       },
     ],
   },
+  // A workspace holds 16 endpoints: a caller that makes many drops its oldest to make room.
+  we: {
+    states: [
+      async (key) => {
+        const create = () => call('POST', '/api/webhook-endpoints', { key, body: { url: `https://hooks.example.com/${crypto.randomUUID()}`, events: ['invoice.paid'] } });
+        let res = await create();
+        if (res.status === 409) {
+          const oldest = (await call('GET', '/api/webhook-endpoints?limit=100', { key })).body.data.at(-1);
+          await call('DELETE', `/api/webhook-endpoints/${oldest.id}`, { key });
+          res = await create();
+        }
+        return created('a webhook endpoint', res);
+      },
+    ],
+  },
   ivt: {
     states: [async (key) => created('a workspace invitation', await call('POST', '/api/workspace/invitations', { key, body: { email: `invitee-${crypto.randomUUID()}@example.com`, role: 'member' } }))],
   },

@@ -21,6 +21,9 @@ const validBodies: Record<string, unknown> = {
   'PATCH /expenses/{id}': { amount: 1 },
   'PATCH /gigs/{id}': { title: 'Taken over' },
   'PATCH /workspace/members/{id}': { role: 'member' },
+  'POST /webhook-endpoints/{id}/recover': { since: '2026-01-01T00:00:00Z' },
+  // The endpoint is the caller's own (below); the event in the path is the other workspace's.
+  'POST /events/{id}/resend': { endpoint_id: 'we_01JD5ZQ5X8Y4V1N2K3M4P5Q6R7' },
 };
 
 function bodyFor(route: Route, doc: any): unknown {

@@ -76,6 +76,7 @@ function stringArbitrary(schema: Schema, name: string): fc.Arbitrary<string> {
   if (schema.format === 'date') return calendarDate;
   if (schema.format === 'date-time') return calendarDate.map((d) => `${d}T08:00:00.000Z`);
   if (schema.format === 'email' || name === 'email') return email;
+  if (schema.format === 'uri') return fc.stringMatching(/^[a-z]{1,12}$/).map((word) => `https://hooks.${word}.example.com/${word}`);
   const min = schema.minLength ?? 0;
   const max = schema.maxLength ?? 200;
   if (schema.pattern) {

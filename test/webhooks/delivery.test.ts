@@ -1,0 +1,300 @@
+// Delivery (§11): one attempt row per subscribed endpoint in the event's own batch, Standard
+// Webhooks signatures a receiver verifies with the `standardwebhooks` package, the retry schedule,
+// Retry-After, 410, the five-day rule, test, resend, recover, the sweep, and six at a time.
+import { env } from 'cloudflare:workers';
+import { Webhook } from 'standardwebhooks';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { consumeWebhooks, MAX_CONCURRENT_DELIVERIES } from '../../src/modules/webhooks/consumer';
+import { RETRY_DELAYS_MS } from '../../src/modules/webhooks/schedule';
+import { call, expectError } from '../helpers/api';
+import { createClient, createUser } from '../helpers/factories';
+import { runScheduled } from '../helpers/worker';
+import { capturedQueue, createEndpoint, deliveriesOf, receiver, timePasses } from './helpers';
+
+afterEach(() => vi.restoreAllMocks());
+
+const headersOf = (h: Headers) => ({ 'webhook-id': h.get('webhook-id')!, 'webhook-timestamp': h.get('webhook-timestamp')!, 'webhook-signature': h.get('webhook-signature')! });
+
+describe('webhook delivery', () => {
+  it('posts each event to every subscribed endpoint, signed so a Standard Webhooks receiver verifies it', async () => {
+    const queue = capturedQueue();
+    const owner = await createUser();
+    const all = await createEndpoint(owner.key, { url: 'https://all.example.com/in', events: ['*'] });
+    const clientsOnly = await createEndpoint(owner.key, { url: 'https://crm.example.com/in', events: ['client.created'] });
+    const invoicesOnly = await createEndpoint(owner.key, { url: 'https://books.example.com/in', events: ['invoice.paid'] });
+    const received = receiver();
+
+    const client = await createClient(owner.key, { name: 'Initech' });
+    // The event's batch wrote one attempt for each subscribed endpoint, and the write dispatched them.
+    expect(queue.messages).toHaveLength(2);
+    expect(await deliveriesOf(owner.key, invoicesOnly.id)).toEqual([]);
+    await queue.drain();
+
+    expect(received.map((r) => r.url).sort()).toEqual(['https://all.example.com/in', 'https://crm.example.com/in']);
+    for (const r of received) {
+      const secret = r.url.includes('crm') ? clientsOnly.secret : all.secret;
+      const event = new Webhook(secret).verify(r.body, headersOf(r.headers)) as { id: string; type: string; data: { object: { id: string } } };
+      expect(event).toMatchObject({ type: 'client.created', data: { object: { id: client.id, name: 'Initech' } } });
+      expect(r.headers.get('webhook-id')).toBe(event.id);
+      expect(r.headers.get('content-type')).toBe('application/json');
+    }
+    // A tampered body, another secret, or an old timestamp does not verify.
+    const [first] = received;
+    expect(() => new Webhook(all.secret).verify(first!.body.replace('Initech', 'Initrode'), headersOf(first!.headers))).toThrow();
+    expect(() => new Webhook(invoicesOnly.secret).verify(first!.body, headersOf(first!.headers))).toThrow();
+    const old = { ...headersOf(first!.headers), 'webhook-timestamp': String(Math.floor(Date.now() / 1000) - 3600) };
+    expect(() => new Webhook(all.secret).verify(first!.body, old)).toThrow();
+
+    const log = await deliveriesOf(owner.key, all.id);
+    expect(log).toEqual([expect.objectContaining({ event_type: 'client.created', attempt: 1, status: 'succeeded', response_status: 200, next_attempt_at: null })]);
+    // A duplicate message changes nothing and sends nothing.
+    await queue.messages.push({ delivery_id: log[0]!.id });
+    await queue.drain();
+    expect(received).toHaveLength(2);
+  });
+
+  it('signs with both secrets while a rotation overlaps, and with the new one after', async () => {
+    const queue = capturedQueue();
+    const owner = await createUser();
+    const endpoint = await createEndpoint(owner.key);
+    const rotated = (await call('POST', `/api/webhook-endpoints/${endpoint.id}/rotate-secret`, { key: owner.key, body: {} })).body;
+    const received = receiver();
+    await createClient(owner.key);
+    await queue.drain();
+    const signed = received[0]!;
+    expect(signed.headers.get('webhook-signature')!.split(' ')).toHaveLength(2);
+    expect(() => new Webhook(endpoint.secret).verify(signed.body, headersOf(signed.headers))).not.toThrow();
+    expect(() => new Webhook(rotated.secret).verify(signed.body, headersOf(signed.headers))).not.toThrow();
+
+    const again = (await call('POST', `/api/webhook-endpoints/${endpoint.id}/rotate-secret`, { key: owner.key, body: { expire_previous_in_hours: 0 } })).body;
+    await createClient(owner.key);
+    await queue.drain();
+    const only = received[1]!;
+    expect(only.headers.get('webhook-signature')!.split(' ')).toHaveLength(1);
+    expect(() => new Webhook(again.secret).verify(only.body, headersOf(only.headers))).not.toThrow();
+    expect(() => new Webhook(rotated.secret).verify(only.body, headersOf(only.headers))).toThrow();
+  });
+
+  it('retries a failed attempt on the schedule, with the same webhook-id, and logs every attempt', async () => {
+    const queue = capturedQueue();
+    const owner = await createUser();
+    const endpoint = await createEndpoint(owner.key);
+    const received = receiver((_r, n) => (n < 3 ? new Response('upstream down', { status: 503 }) : new Response('ok')));
+    await createClient(owner.key);
+    await queue.drain();
+
+    let log = await deliveriesOf(owner.key, endpoint.id);
+    expect(log.map((d) => [d.attempt, d.status])).toEqual([[2, 'pending'], [1, 'failed']]);
+    const failed = log[1]!;
+    expect(failed).toMatchObject({ response_status: 503, error: 'The endpoint answered 503.' });
+    // 5 s plus up to 20 % jitter.
+    const delay = Date.parse(log[0]!.next_attempt_at!) - Date.parse(failed.created_at);
+    expect(delay).toBeGreaterThanOrEqual(RETRY_DELAYS_MS[0]!);
+    expect(delay).toBeLessThanOrEqual(RETRY_DELAYS_MS[0]! * 1.2 + 2000);
+    expect(queue.messages).toEqual([{ delivery_id: log[0]!.id, delaySeconds: expect.any(Number) }]);
+    expect(queue.messages[0]!.delaySeconds).toBeGreaterThanOrEqual(5);
+
+    // A message that arrives early waits for its attempt.
+    await queue.drain();
+    expect(received).toHaveLength(1);
+
+    await timePasses(endpoint.id);
+    queue.messages.push({ delivery_id: log[0]!.id });
+    await queue.drain();
+    log = await deliveriesOf(owner.key, endpoint.id);
+    expect(log.map((d) => [d.attempt, d.status])).toEqual([[3, 'pending'], [2, 'failed'], [1, 'failed']]);
+    // The second delay is 5 minutes (plus jitter).
+    const second = Date.parse(log[0]!.next_attempt_at!) - Date.now();
+    expect(second).toBeGreaterThan(RETRY_DELAYS_MS[1]! - 5000);
+    expect(second).toBeLessThanOrEqual(RETRY_DELAYS_MS[1]! * 1.2);
+
+    await timePasses(endpoint.id);
+    queue.messages.push({ delivery_id: log[0]!.id });
+    await queue.drain();
+    expect((await deliveriesOf(owner.key, endpoint.id))[0]).toMatchObject({ attempt: 3, status: 'succeeded' });
+    expect(new Set(received.map((r) => r.headers.get('webhook-id'))).size).toBe(1);
+  });
+
+  it('waits as long as Retry-After says, up to 10 hours', async () => {
+    const queue = capturedQueue();
+    const owner = await createUser();
+    const endpoint = await createEndpoint(owner.key);
+    receiver(() => new Response('slow down', { status: 429, headers: { 'Retry-After': '120' } }));
+    await createClient(owner.key);
+    await queue.drain();
+    const next = (await deliveriesOf(owner.key, endpoint.id))[0]!;
+    const wait = Date.parse(next.next_attempt_at!) - Date.now();
+    expect(wait).toBeGreaterThan(110_000);
+    expect(wait).toBeLessThanOrEqual(120_000);
+  });
+
+  it('stops after 8 attempts', async () => {
+    const queue = capturedQueue();
+    const owner = await createUser();
+    const endpoint = await createEndpoint(owner.key);
+    const received = receiver(() => new Response('no', { status: 500 }));
+    await createClient(owner.key);
+    await queue.drain();
+    for (let i = 0; i < 7; i++) {
+      await timePasses(endpoint.id);
+      const [pending] = await deliveriesOf(owner.key, endpoint.id);
+      queue.messages.splice(0);
+      queue.messages.push({ delivery_id: pending!.id });
+      await queue.drain();
+    }
+    const log = await deliveriesOf(owner.key, endpoint.id);
+    expect(received).toHaveLength(8);
+    expect(log).toHaveLength(8);
+    expect(log[0]).toMatchObject({ attempt: 8, status: 'failed', next_attempt_at: null });
+    expect(queue.messages).toEqual([]);
+  });
+
+  it('disables an endpoint at once on 410, and after five days of nothing but failures', async () => {
+    const queue = capturedQueue();
+    const owner = await createUser();
+    const gone = await createEndpoint(owner.key, { url: 'https://gone.example.com/' });
+    const failing = await createEndpoint(owner.key, { url: 'https://failing.example.com/' });
+    receiver((r) => (r.url.includes('gone') ? new Response('gone', { status: 410 }) : new Response('err', { status: 500 })));
+    await env.DB.prepare('UPDATE webhook_endpoints SET failing_since = ? WHERE id = ?').bind(new Date(Date.now() - 5 * 86_400_000 - 60_000).toISOString(), failing.id).run();
+    await createClient(owner.key);
+    await queue.drain();
+    expect((await call('GET', `/api/webhook-endpoints/${gone.id}`, { key: owner.key })).body).toMatchObject({ status: 'disabled', disabled_reason: 'gone' });
+    expect((await call('GET', `/api/webhook-endpoints/${failing.id}`, { key: owner.key })).body).toMatchObject({ status: 'disabled', disabled_reason: 'failing' });
+    expect((await deliveriesOf(owner.key, gone.id))[0]).toMatchObject({ status: 'failed', response_status: 410, next_attempt_at: null });
+    // A disabled endpoint receives nothing new; re-enabled, it does again.
+    await createClient(owner.key);
+    expect(queue.messages).toEqual([]);
+    expect((await deliveriesOf(owner.key, gone.id))).toHaveLength(1);
+    expectError(await call('POST', `/api/webhook-endpoints/${gone.id}/test`, { key: owner.key }), 409, 'invalid_state');
+    await call('PATCH', `/api/webhook-endpoints/${gone.id}`, { key: owner.key, body: { status: 'enabled' } });
+    await createClient(owner.key);
+    expect(queue.messages).toHaveLength(1);
+  });
+
+  it('resets the five days on any success', async () => {
+    const queue = capturedQueue();
+    const owner = await createUser();
+    const endpoint = await createEndpoint(owner.key);
+    await env.DB.prepare('UPDATE webhook_endpoints SET failing_since = ? WHERE id = ?').bind(new Date(Date.now() - 4 * 86_400_000).toISOString(), endpoint.id).run();
+    receiver();
+    await createClient(owner.key);
+    await queue.drain();
+    const row = await env.DB.prepare('SELECT failing_since FROM webhook_endpoints WHERE id = ?').bind(endpoint.id).first<{ failing_since: string | null }>();
+    expect(row!.failing_since).toBeNull();
+  });
+
+  it('sends a test event on demand, logged in the deliveries but not in /api/events', async () => {
+    const queue = capturedQueue();
+    const owner = await createUser();
+    const endpoint = await createEndpoint(owner.key, { events: ['invoice.paid'] });
+    const received = receiver();
+    const res = await call('POST', `/api/webhook-endpoints/${endpoint.id}/test`, { key: owner.key });
+    expect(res.status).toBe(202);
+    await queue.drain();
+    const event = new Webhook(endpoint.secret).verify(received[0]!.body, headersOf(received[0]!.headers)) as { type: string };
+    expect(event.type).toBe('webhook.test');
+    expect(await deliveriesOf(owner.key, endpoint.id)).toEqual([expect.objectContaining({ id: res.body.delivery_id, event_type: 'webhook.test', status: 'succeeded' })]);
+    expect((await call('GET', '/api/events?type=client.created', { key: owner.key })).body.data).toEqual([]);
+    expect(JSON.stringify((await call('GET', '/api/events?limit=100', { key: owner.key })).body)).not.toContain('webhook.test');
+  });
+
+  it('resends one event to an endpoint of the workspace, and refuses another workspace\'s', async () => {
+    const queue = capturedQueue();
+    const owner = await createUser();
+    const endpoint = await createEndpoint(owner.key, { events: ['invoice.paid'] });
+    const received = receiver();
+    await createClient(owner.key);
+    const event = (await call('GET', '/api/events?limit=1', { key: owner.key })).body.data[0];
+    const resent = await call('POST', `/api/events/${event.id}/resend`, { key: owner.key, body: { endpoint_id: endpoint.id } });
+    expect(resent.status).toBe(202);
+    await queue.drain();
+    expect(received[0]!.headers.get('webhook-id')).toBe(event.id);
+    const stranger = await createUser();
+    const theirs = await createEndpoint(stranger.key);
+    const refused = await call('POST', `/api/events/${event.id}/resend`, { key: owner.key, body: { endpoint_id: theirs.id } });
+    expectError(refused, 422, 'validation_failed');
+    expect(refused.body.error.details[0].path).toBe('endpoint_id');
+    expectError(await call('POST', `/api/events/${event.id}/resend`, { key: stranger.key, body: { endpoint_id: theirs.id } }), 404, 'not_found');
+    expect(await deliveriesOf(stranger.key, theirs.id)).toEqual([]);
+  });
+
+  it('recovers every delivery that failed for good since a moment', async () => {
+    const queue = capturedQueue();
+    const owner = await createUser();
+    const endpoint = await createEndpoint(owner.key);
+    let down = true;
+    receiver(() => (down ? new Response('gone', { status: 410 }) : new Response('ok')));
+    const since = new Date().toISOString();
+    await createClient(owner.key);
+    await queue.drain();
+    // 410 disabled it; a re-enabled endpoint gets the failures again on request.
+    expectError(await call('POST', `/api/webhook-endpoints/${endpoint.id}/recover`, { key: owner.key, body: { since } }), 409, 'invalid_state');
+    await call('PATCH', `/api/webhook-endpoints/${endpoint.id}`, { key: owner.key, body: { status: 'enabled' } });
+    down = false;
+    const recovered = await call('POST', `/api/webhook-endpoints/${endpoint.id}/recover`, { key: owner.key, body: { since } });
+    expect(recovered).toMatchObject({ status: 202, body: { count: 1 } });
+    await queue.drain();
+    expect((await deliveriesOf(owner.key, endpoint.id))[0]).toMatchObject({ status: 'succeeded', attempt: 1 });
+    // Nothing is left to recover.
+    expect((await call('POST', `/api/webhook-endpoints/${endpoint.id}/recover`, { key: owner.key, body: { since } })).body.count).toBe(0);
+  });
+
+  it('loses nothing when a message is lost: the cron sweep sends what is due', async () => {
+    const queue = capturedQueue();
+    const owner = await createUser();
+    const endpoint = await createEndpoint(owner.key);
+    const received = receiver();
+    await createClient(owner.key);
+    queue.messages.splice(0); // the message is lost
+    expect(await deliveriesOf(owner.key, endpoint.id)).toEqual([expect.objectContaining({ status: 'pending' })]);
+    // Not yet overdue: the sweep leaves it.
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    await runScheduled();
+    expect(queue.messages).toEqual([]);
+    await env.DB.prepare('UPDATE webhook_deliveries SET next_attempt_at = ?, enqueued_at = ? WHERE endpoint_id = ?')
+      .bind(new Date(Date.now() - 5 * 60_000).toISOString(), new Date(Date.now() - 5 * 60_000).toISOString(), endpoint.id).run();
+    await runScheduled();
+    expect(queue.messages).toHaveLength(1);
+    await queue.drain();
+    // (The cron's rates refresh asked the same stand-in; count only the webhook.)
+    expect(received.filter((r) => r.url.startsWith('https://hooks.example.com'))).toHaveLength(1);
+    expect((await deliveriesOf(owner.key, endpoint.id))[0]).toMatchObject({ status: 'succeeded' });
+  });
+
+  it('writes no delivery when the event\'s batch fails', async () => {
+    capturedQueue();
+    const owner = await createUser();
+    const endpoint = await createEndpoint(owner.key);
+    // The delivery's insert fails inside the event's batch: the client, its event and the delivery all roll back.
+    await env.DB.prepare(`CREATE TRIGGER fail_delivery BEFORE INSERT ON webhook_deliveries BEGIN SELECT RAISE(ABORT, 'injected'); END`).run();
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      expect((await call('POST', '/v1/clients', { key: owner.key, body: { name: 'Ghost' } })).status).toBe(500);
+    } finally {
+      await env.DB.prepare('DROP TRIGGER fail_delivery').run();
+    }
+    expect((await call('GET', '/v1/clients?q=Ghost', { key: owner.key })).body.data).toEqual([]);
+    expect((await call('GET', '/api/events?type=client.created', { key: owner.key })).body.data).toEqual([]);
+    expect(await deliveriesOf(owner.key, endpoint.id)).toEqual([]);
+  });
+
+  it('runs at most six deliveries at once in one isolate', async () => {
+    const queue = capturedQueue();
+    const owner = await createUser();
+    for (let i = 0; i < 10; i++) await createEndpoint(owner.key, { url: `https://r${i}.example.com/` });
+    let inFlight = 0;
+    let most = 0;
+    receiver(async () => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      inFlight--;
+      return new Response('ok');
+    });
+    await createClient(owner.key);
+    expect(queue.messages).toHaveLength(10);
+    const messages = queue.messages.splice(0).map((m, i) => ({ id: `c${i}`, timestamp: new Date(), attempts: 1, body: m, ack() {}, retry() {} }));
+    await consumeWebhooks({ queue: 'workspace-webhooks', messages, ackAll() {}, retryAll() {} } as unknown as MessageBatch<unknown>, env);
+    expect(most).toBe(MAX_CONCURRENT_DELIVERIES);
+  });
+});
