@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildBundle } from './harness/build.mjs';
 import { cpuSeconds, findWorkerdPid } from './harness/cpu.mjs';
+import { measureFanout } from './harness/fanout.mjs';
 import { countD1Calls } from './harness/d1-count.mjs';
 import { quantile, runLoad } from './harness/load.mjs';
 import { invoiceIdAtDepth, seed } from './harness/seed.mjs';
@@ -139,7 +140,12 @@ async function main() {
       });
       console.log(`  ${workload.name}: ${summary.rps} req/s, ${results.at(-1).vs_floor_rps}× the floor`);
     }
-    results.splice(1, 0, { name: floor.name, available: true, ...summarize(floorRuns), d1_calls_per_request: 1, vs_floor_rps: 1, vs_floor_cpu: 1 });
+    if (floorRuns.length) results.splice(1, 0, { name: floor.name, available: true, ...summarize(floorRuns), d1_calls_per_request: 1, vs_floor_rps: 1, vs_floor_cpu: 1 });
+    let fanout = null;
+    if (!only || 'webhook fan-out'.includes(only)) {
+      console.log('  webhook fan-out: one event to 10 local receivers, 20 times…');
+      fanout = await measureFanout(mf, served.url, pid, accounts.writer);
+    }
 
     const report = {
       date: new Date().toISOString(),
@@ -152,7 +158,8 @@ async function main() {
       method: { connections: CONNECTIONS, rounds: ROUNDS, run: RUN, floor_run: FLOOR_RUN, warm_up: WARM_UP },
       bundle: { bytes: bundle.bytes, gzip_bytes: bundle.gzipBytes, gzip_kib: round(bundle.gzipBytes / 1024, 1) },
       results,
-      targets: targets(results, bundle),
+      fanout,
+      targets: targets(results, bundle, fanout),
       seconds: Math.round((Date.now() - started) / 1000),
     };
     writeFileSync(join(root, 'bench/results.json'), `${JSON.stringify(report, null, 2)}\n`);
@@ -164,7 +171,7 @@ async function main() {
 }
 
 /** How each target fares; `met` is null when a workload it needs is not available. */
-function targets(results, bundle) {
+function targets(results, bundle, fanout) {
   const ok = (rows) => rows.length > 0 && rows.every((r) => r?.available);
   const lists = results.filter((r) => r.list);
   const reads = results.filter((r) => r.available && r.name.startsWith('GET /'));
@@ -194,6 +201,11 @@ function targets(results, bundle) {
     { target: 'dashboard at 100,000 invoices ≤ 3× its time at 1,000', ...growth(dash, 3) },
     { target: 'page 2,000 deep ≤ 1.2× the first page (100,000 invoices)', ...growth(pages, 1.2) },
     { target: 'bundle ≤ 200 KiB gzipped', value: `${round(bundle.gzipBytes / 1024, 1)} KiB`, met: bundle.gzipBytes <= 200 * 1024 },
+    {
+      target: 'webhook fan-out: one D1 batch for a change, its event and its 10 deliveries',
+      value: fanout ? `${fanout.write_d1_batches} batch (the write's ${fanout.write_d1_calls} D1 round trips include enqueueing after the answer)` : 'not measured',
+      met: fanout ? fanout.write_d1_batches === 1 : null,
+    },
   ];
 }
 
@@ -216,6 +228,14 @@ function print(report) {
   const { machine } = report;
   console.log(`\n${report.date.slice(0, 10)} · nproc ${machine.nproc} · ${machine.cpu} · Node ${machine.node} · workerd ${machine.workerd}`);
   console.log(`\n${table(header, rows)}\n`);
+  if (report.fanout) {
+    const f = report.fanout;
+    console.log(table(
+      ['webhook fan-out', 'endpoints', 'events', 'D1 batches / round trips per write', 'write → last delivery p50 / p90 / max ms', 'CPU ms per delivery'],
+      [['POST /v1/clients → client.created', f.endpoints, f.events, `${f.write_d1_batches} / ${f.write_d1_calls}`, `${f.write_to_last_delivery_ms.p50} / ${f.write_to_last_delivery_ms.p90} / ${f.write_to_last_delivery_ms.max}`, f.cpu_ms_per_delivery]],
+    ));
+    console.log('');
+  }
   console.log(table(['target', 'result', ''], report.targets.map((t) => [t.target, t.value, verdict(t.met)])));
   console.log(`\nBundle ${report.bundle.gzip_kib} KiB gzipped (${thousands(report.bundle.bytes)} bytes minified) · ${report.seconds} s · bench/results.json`);
 }

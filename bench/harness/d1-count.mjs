@@ -5,13 +5,17 @@
 export async function countD1Calls(mf, { host, path, method = 'GET', headers = {}, body, freshHeaders = () => ({}) }) {
   const worker = await mf.getWorker('count');
   const calls = [];
+  const batches = [];
   let status;
   for (let i = 0; i < 3; i++) {
     const response = await worker.fetch(`http://${host}${path}`, { method, headers: { ...headers, ...freshHeaders() }, body });
     await response.arrayBuffer();
     status = response.status;
     if (status === 404) break; // the route is not mounted (yet)
-    if (i > 0) calls.push(Number(response.headers.get('X-Bench-D1-Calls')));
+    if (i > 0) {
+      calls.push(Number(response.headers.get('X-Bench-D1-Calls')));
+      batches.push(Number(response.headers.get('X-Bench-D1-Batches')));
+    }
   }
-  return { status, calls: calls.length ? Math.max(...calls) : null };
+  return { status, calls: calls.length ? Math.max(...calls) : null, batches: batches.length ? Math.max(...batches) : null };
 }
