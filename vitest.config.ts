@@ -23,6 +23,7 @@ export default defineConfig(async () => {
             RATES_URL: 'https://rates.test/v6/latest/USD',
             RATES_TIMEOUT_MS: '200',
             WEBHOOK_SECRET_KEY: 'dGVzdC1vbmx5LXdlYmhvb2sta2V5LTMyLWJ5dGVzISE=',
+            INVOICE_LINK_SECRET: 'test-only-invoice-link-secret-0123456789abcdef',
           },
           compatibilityFlags: ['service_binding_extra_handlers'],
           // Nothing in a test reaches the internet: an unmocked outbound fetch gets this answer.

@@ -11,6 +11,7 @@ import { apiListing } from './listings/api';
 import { v1Listing } from './listings/v1';
 import { browserPolicy, securityHeaders } from './middleware/browser';
 import { requestId } from './middleware/request-id';
+import { hostedInvoiceRoutes } from './modules/invoices/hosted-routes';
 import { dispatchQuietly } from './modules/webhooks/dispatch';
 import { registerWebhookEvents } from './modules/webhooks/openapi';
 import { OPENAPI_INFO, withOperationIds } from './openapi-info';
@@ -63,6 +64,7 @@ app.openapi(
 
 app.route('/api', apiListing);
 app.route('/v1', v1Listing);
+app.route('/i', hostedInvoiceRoutes);
 
 registerWebhookEvents(app.openAPIRegistry);
 app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', {

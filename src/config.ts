@@ -35,7 +35,17 @@ const ConfigSchema = z.object({
         return false;
       }
     }, 'must be 32 random bytes in standard base64 (openssl rand -base64 32)'),
-});
+  // The hosted invoice page (§10): links are `<PUBLIC_URL or the request's origin>/i/<token>`, each
+  // token an HMAC under INVOICE_LINK_SECRET.
+  PUBLIC_URL: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]).default('').transform((url) => url.replace(/\/+$/, '') || null),
+  INVOICE_LINK_SECRET: z.string().min(32, 'must be at least 32 characters (openssl rand -base64 32)'),
+  // Outgoing email: `log` records and logs it (nothing leaves the machine); `http` posts JSON to
+  // EMAIL_API_URL with EMAIL_API_KEY as a bearer token.
+  EMAIL_PROVIDER: z.enum(['log', 'http']).default('log'),
+  EMAIL_API_URL: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]).default(''),
+  EMAIL_API_KEY: z.string().default(''),
+  EMAIL_FROM: z.string().min(3).default('Workspace <invoices@workspace.example>'),
+}).refine((cfg) => cfg.EMAIL_PROVIDER !== 'http' || cfg.EMAIL_API_URL, { path: ['EMAIL_API_URL'], message: 'is required when EMAIL_PROVIDER is http' });
 
 export type Config = z.infer<typeof ConfigSchema>;
 

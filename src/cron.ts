@@ -4,6 +4,7 @@ import { purgeOldEvents } from './modules/events/service';
 import { refreshRates } from './modules/rates/refresh';
 import { sweepStrandedTransfers } from './modules/transfers/sweep';
 import { sweepLostDeliveries } from './modules/webhooks/dispatch';
+import { sweepQueuedEmails } from './modules/emails/outbox';
 
 export type CronTask = { name: string; run: (env: Env) => Promise<void> };
 
@@ -13,6 +14,7 @@ export const cronTasks: CronTask[] = [
   { name: 'purge-idempotency-keys', run: purgeExpiredIdempotencyKeys },
   { name: 'purge-old-events', run: async (env) => void (await purgeOldEvents(env)) },
   { name: 'sweep-webhook-deliveries', run: async (env) => void (await sweepLostDeliveries(env)) },
+  { name: 'sweep-queued-emails', run: async (env) => void (await sweepQueuedEmails(env)) },
 ];
 
 export async function runCron(env: Env): Promise<void> {

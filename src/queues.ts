@@ -3,6 +3,7 @@ import { consumeSuggestionDeadLetters, consumeSuggestions } from './modules/sugg
 import { consumeTransfers } from './modules/transfers/consumer';
 import { consumeTransferDeadLetters } from './modules/transfers/dead-letter';
 import { consumeWebhooks } from './modules/webhooks/consumer';
+import { consumeEmails } from './modules/emails/consumer';
 
 export type QueueConsumer = (batch: MessageBatch<unknown>, env: Env) => Promise<void>;
 
@@ -12,6 +13,7 @@ export const queueConsumers: Record<string, QueueConsumer> = {
   'workspace-suggestions': (batch, env) => consumeSuggestions(batch, env),
   'workspace-suggestions-dlq': consumeSuggestionDeadLetters,
   'workspace-webhooks': consumeWebhooks,
+  'workspace-emails': consumeEmails,
 };
 
 export async function consumeQueue(batch: MessageBatch<unknown>, env: Env): Promise<void> {

@@ -10,7 +10,7 @@
 //   fresh); `vars` overrides this and any other var (the soak points it at a misbehaving upstream);
 // - no AI binding (it has no local simulation) and no static assets: in production the asset router
 //   answers before the worker runs, and no measured route reads ASSETS;
-// - ADMIN_TOKEN and WEBHOOK_SECRET_KEY, secrets in production, are throwaway values;
+// - ADMIN_TOKEN, WEBHOOK_SECRET_KEY and INVOICE_LINK_SECRET, secrets in production, are throwaway values;
 // - WEBHOOK_ALLOWED_HOSTS lets webhooks go to the fan-out workload's receivers on 127.0.0.1.
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, readFileSync } from 'node:fs';
@@ -31,6 +31,7 @@ function productionOptions(root, vars) {
     RATES_URL: 'http://127.0.0.1:9/closed',
     ADMIN_TOKEN: randomBytes(16).toString('hex'),
     WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
+    INVOICE_LINK_SECRET: randomBytes(32).toString('base64'),
     WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
     ...vars,
   };

@@ -185,9 +185,19 @@ export const invoices = sqliteTable(
     paidAt: text('paid_at'),
     voidedAt: text('voided_at'),
     ...timestamps,
+    // Set when it is sent (§10) and never changed after: who bills and who pays, as JSON snapshots
+    // of the workspace's issuer and of the client, so later edits of either leave it as issued.
+    issuer: text('issuer'),
+    billTo: text('bill_to'),
+    // The hosted page's link: its token is an HMAC of the id and this version under a server secret,
+    // never stored; its SHA-256 is, to find the invoice by it. A new version is a new link.
+    linkVersion: integer('link_version'),
+    linkHash: text('link_hash'),
+    viewedAt: text('viewed_at'),
   },
   (t) => [
     uniqueIndex('invoices_workspace_number_uq').on(t.workspaceId, t.number),
+    uniqueIndex('invoices_link_hash_uq').on(t.linkHash),
     index('invoices_workspace_idx').on(t.workspaceId, t.id),
     index('invoices_workspace_status_idx').on(t.workspaceId, t.status, t.id),
     index('invoices_workspace_status_due_idx').on(t.workspaceId, t.status, t.dueDate),
@@ -499,5 +509,35 @@ export const webhookDeliveries = sqliteTable(
   (t) => [
     index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.id),
     index('webhook_deliveries_due_idx').on(t.status, t.nextAttemptAt),
+  ],
+);
+
+// The email outbox (§10): one row per email (an invoice sent, a reminder), written in the batch of
+// what caused it and sent by the emails queue consumer, which claims it under a lease. Failed
+// attempts are retried after 1 min, 10 min, 1 h and 6 h; after the fifth it is `failed`.
+export const emailDeliveries = sqliteTable(
+  'email_deliveries',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: workspaceColumn(),
+    invoiceId: text('invoice_id').notNull().references(() => invoices.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['invoice', 'reminder'] }).notNull(),
+    /** JSON arrays of addresses. */
+    to: text('to').notNull(),
+    cc: text('cc').notNull(),
+    message: text('message'),
+    /** The origin the invoice's link is built on (its token is derived again when the email is composed). */
+    linkOrigin: text('link_origin').notNull(),
+    status: text('status', { enum: ['queued', 'sent', 'failed'] }).notNull().default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    nextAttemptAt: text('next_attempt_at'),
+    leaseUntil: text('lease_until'),
+    sentAt: text('sent_at'),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [
+    index('email_deliveries_invoice_idx').on(t.invoiceId, t.id),
+    index('email_deliveries_due_idx').on(t.status, t.nextAttemptAt),
   ],
 );

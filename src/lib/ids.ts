@@ -20,6 +20,7 @@ export const ID_PREFIXES = {
   event: 'evt',
   webhookEndpoint: 'we',
   webhookDelivery: 'whd',
+  emailDelivery: 'dlv',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -54,7 +54,7 @@ export const minorAmount = (description = 'Integer amount in the currency\'s min
 
 export const positiveMinorAmount = (description?: string) => minorAmount(description).min(1);
 
-export const emailSchema = z.string().trim().toLowerCase().max(254).pipe(z.email()).openapi({ example: 'ada@example.com' });
+export const emailSchema = z.string().trim().toLowerCase().max(254).pipe(z.email()).openapi({ format: 'email', example: 'ada@example.com' });
 
 // Control characters (C0, DEL, C1) and the bidirectional overrides that can make text read
 // differently from what it is (U+202A–U+202E, U+2066–U+2069) are refused in every text field;

@@ -79,3 +79,6 @@ export const publicFormRateLimit = (form: string) => rateLimit(perAddress(10, (e
 
 /** Public gig reads: 300 a minute per address. */
 export const gigReadRateLimit = rateLimit(perAddress(300, (env) => env.GIG_READ_RATE_LIMITER, 'gigs'));
+
+/** Hosted invoice pages and their PDFs: 60 a minute per address. */
+export const hostedPageRateLimit = rateLimit(perAddress(60, (env) => env.HOSTED_PAGE_RATE_LIMITER, 'hosted'));

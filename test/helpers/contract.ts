@@ -60,6 +60,8 @@ export async function checkAgainstDocument(
   const template = await matchRoute(path);
   const operation = template ? doc.paths[template]![method.toLowerCase()] : undefined;
   if (!operation) {
+    // The hosted invoice pages (/i/<token>) are for people: their 404 is a page, not the envelope.
+    if (path.startsWith('/i/')) return;
     // Not an operation of the document: /docs and its script are pages; anything else that fails
     // (an unknown route or method, a body refused before routing) must be the envelope.
     if (status >= 400) {
@@ -72,6 +74,12 @@ export async function checkAgainstDocument(
   const declared = operation.responses[String(status)] ?? operation.responses.default;
   if (!declared) throw new Error(`${label} answered ${status}, which /openapi.json does not document (documented: ${Object.keys(operation.responses).join(', ')})\n${JSON.stringify(body).slice(0, 500)}`);
   const schema = declared.content?.['application/json']?.schema;
+  // A page or a file (text/html, application/pdf) is checked for its declared type only.
+  const declaredTypes = Object.keys(declared.content ?? {}).filter((type) => type !== 'application/json');
+  if (!schema && declaredTypes.length) {
+    if (!declaredTypes.some((type) => contentType?.includes(type))) throw new Error(`${label} ${status} came as ${contentType}, not ${declaredTypes.join(' or ')}`);
+    return;
+  }
   if (!schema) {
     if (body !== '' && body !== undefined && body !== null) throw new Error(`${label} ${status} has a body the document does not declare`);
     return;

@@ -5,14 +5,19 @@
 // nothing and runs again against the state that won. (D1 counts rows that triggers change in
 // meta.changes, so "did it happen" is changes > 0.)
 import { and, eq, sql } from 'drizzle-orm';
-import { invoices, payments } from '../../db/schema';
+import { emailDeliveries, invoices, payments } from '../../db/schema';
 import { ApiError, invalidState } from '../../errors';
 import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
 import { changedRows, insertIf, previousChanged, retryOnRace } from '../../lib/guarded-write';
 import { newId } from '../../lib/ids';
 import { nowIso, todayIn } from '../../lib/time';
 import { recordEvent } from '../events/record';
-import type { PaymentInput } from './schemas';
+import { referencedClient } from '../../lib/references';
+import { enqueueEmailsQuietly, outboxRow } from '../emails/outbox';
+import { getWorkspace } from '../workspaces/settings';
+import { billToOf, issuerSnapshotOf } from './client-snapshot';
+import { linkHash, linkToken } from './links';
+import type { PaymentInput, SendInvoiceInput } from './schemas';
 import type { InvoiceRow, InvoiceWithLines } from './serialize';
 import { getInvoice, invoiceObject } from './service';
 
@@ -27,22 +32,39 @@ function transition(ctx: WorkspaceContext, before: InvoiceRow, set: Partial<Invo
     .where(and(eq(invoices.id, before.id), inWorkspace(ctx, invoices), eq(invoices.status, before.status), eq(invoices.updatedAt, before.updatedAt)));
 }
 
-export async function sendInvoice(ctx: ServiceContext, id: string): Promise<InvoiceWithLines> {
-  return retryOnRace('invoice', async () => {
+/**
+ * draft → open (§10): finalizes the invoice, snapshotting who bills and who pays, gives it its hosted
+ * link, and, unless `email` is false or there is no one to send to, queues the email in the same
+ * batch. `linkOrigin` is where the link points (PUBLIC_URL or the request's origin).
+ */
+export async function sendInvoice(ctx: ServiceContext, id: string, input: SendInvoiceInput, linkOrigin: string): Promise<InvoiceWithLines> {
+  const sent = await retryOnRace('invoice', async () => {
     const before = await getInvoice(ctx, id);
     if (before.row.status !== 'draft') throw refusal(before.row, 'send');
+    const [client, workspace] = await Promise.all([referencedClient(ctx, before.row.clientId), getWorkspace(ctx)]);
     const now = nowIso();
     // Nothing to collect on a zero total: it is settled the moment it is sent, never overdue.
     const settled = before.row.total === 0;
-    const set: Partial<InvoiceRow> = { status: settled ? 'paid' : 'open', sentAt: now, paidAt: settled ? now : null, updatedAt: now };
+    const set: Partial<InvoiceRow> = {
+      status: settled ? 'paid' : 'open', sentAt: now, paidAt: settled ? now : null, updatedAt: now,
+      issuer: JSON.stringify(issuerSnapshotOf(workspace)), billTo: JSON.stringify(billToOf(client)),
+      linkVersion: 1, linkHash: await linkHash(await linkToken(ctx.env, id, 1)),
+    };
     const after = { ...before, row: { ...before.row, ...set } };
+    const to = input.to ?? (client.email ? [client.email] : []);
+    const email = input.email && to.length
+      ? outboxRow(ctx, { invoiceId: id, kind: 'invoice', to, cc: input.cc ?? [], message: input.message ?? null, linkOrigin })
+      : null;
     const [updated] = await ctx.db.batch([
       transition(ctx, before.row, set),
       recordEvent(ctx, 'invoice.sent', invoiceObject(ctx, after), { ifChanged: true }),
       ...(settled ? [recordEvent(ctx, 'invoice.paid', invoiceObject(ctx, after), { ifChanged: true })] : []),
+      ...(email ? [insertIf(ctx.db, emailDeliveries, email, previousChanged)] : []),
     ]);
-    return changedRows(updated) > 0 ? after : undefined;
+    return changedRows(updated) > 0 ? { ...after, emailId: email?.id } : undefined;
   });
+  if (sent.emailId) await enqueueEmailsQuietly(ctx.env, [sent.emailId]);
+  return sent;
 }
 
 export async function voidInvoice(ctx: ServiceContext, id: string): Promise<InvoiceWithLines> {

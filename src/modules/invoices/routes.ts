@@ -2,16 +2,28 @@
 import { defineRoute, jsonBody, jsonContent, noContent } from '../../http/define-route';
 import { decodeCursor, toPage } from '../../lib/pagination';
 import { createRouter } from '../../lib/router';
-import { idParams } from '../../lib/schemas';
+import { idParams, listQuery } from '../../lib/schemas';
 import { todayIn } from '../../lib/time';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../env';
+import { listInvoiceEmails, serializeEmailDelivery } from '../emails/outbox';
 import { recordPayment, sendInvoice, voidInvoice } from './actions';
+import { documentFor } from './document-for';
+import { rotateShareLink } from './hosted-link';
+import { invoiceLinks, linkOrigin } from './links';
+import { pdfResponse, pageResponse } from './render/respond';
 import * as S from './schemas';
-import { serializeInvoiceSummary } from './serialize';
+import { type InvoiceWithLines, serializeInvoiceSummary } from './serialize';
 import { createInvoice, deleteInvoice, getInvoice, invoiceObject, listInvoices, updateInvoice } from './service';
 
 const tags = ['Invoices'];
 const params = idParams('invoice');
 const invoice = (description: string) => jsonContent(S.Invoice, description);
+/** The invoice as the API returns it, its links built on this request's origin (or PUBLIC_URL). */
+async function withLinks(c: Context<AppEnv>, invoice: InvoiceWithLines) {
+  return { ...invoiceObject(c.get('ctx'), invoice), ...(await invoiceLinks(c.env, linkOrigin(c.env, c.req.url), invoice.row)) };
+}
+
 const ROUNDING = 'Line `amount = round(quantity × unit_amount)`, line `tax = round(amount × tax_rate / 100)`, both half away from zero; `subtotal = Σ amount`, `tax = Σ line tax`, `total = subtotal + tax`.';
 
 export const invoiceRoutes = createRouter()
@@ -27,7 +39,10 @@ export const invoiceRoutes = createRouter()
       const query = c.req.valid('query');
       const rows = await listInvoices(c.get('ctx'), { ...query, beforeId: decodeCursor(query.cursor, 'invoice') });
       const today = todayIn(c.get('ctx').timeZone);
-      return c.json(toPage(rows, query.limit, (row) => serializeInvoiceSummary(row, today)), 200);
+      const origin = linkOrigin(c.env, c.req.url);
+      const page = toPage(rows, query.limit, (row) => row);
+      const data = await Promise.all(page.data.map(async (row) => ({ ...serializeInvoiceSummary(row, today), ...(await invoiceLinks(c.env, origin, row)) })));
+      return c.json({ ...page, data }, 200);
     },
   )
   .openapi(
@@ -39,7 +54,7 @@ export const invoiceRoutes = createRouter()
       responses: { 201: invoice('The new draft.') },
     }),
     async (c) => {
-      return c.json(invoiceObject(c.get('ctx'), await createInvoice(c.get('ctx'), c.req.valid('json'))), 201);
+      return c.json(await withLinks(c, await createInvoice(c.get('ctx'), c.req.valid('json'))), 201);
     },
   )
   .openapi(
@@ -50,7 +65,7 @@ export const invoiceRoutes = createRouter()
       responses: { 200: invoice('The invoice.') },
     }),
     async (c) => {
-      return c.json(invoiceObject(c.get('ctx'), await getInvoice(c.get('ctx'), c.req.valid('param').id)), 200);
+      return c.json(await withLinks(c, await getInvoice(c.get('ctx'), c.req.valid('param').id)), 200);
     },
   )
   .openapi(
@@ -62,7 +77,7 @@ export const invoiceRoutes = createRouter()
       responses: { 200: invoice('The updated draft.') },
     }),
     async (c) => {
-      return c.json(invoiceObject(c.get('ctx'), await updateInvoice(c.get('ctx'), c.req.valid('param').id, c.req.valid('json'))), 200);
+      return c.json(await withLinks(c, await updateInvoice(c.get('ctx'), c.req.valid('param').id, c.req.valid('json'))), 200);
     },
   )
   .openapi(
@@ -82,12 +97,13 @@ export const invoiceRoutes = createRouter()
     defineRoute({
       method: 'post', path: '/invoices/{id}/send', operationId: 'sendInvoice', tags, access: 'user', role: 'member', errors: [409],
       summary: 'Send a draft (draft → open)',
-      description: 'An invoice whose total is zero has nothing to collect and becomes `paid` at once.',
-      request: { params },
+      description: 'Finalizes the invoice: `issuer` (from the workspace) and `bill_to` (from the client) are copied onto it and never change after; it gets its `hosted_url` and `pdf_url`; and, unless `email` is false or there is no recipient (`to`, else the client\'s email), an email with the link is queued (see …/deliveries). Sending succeeds even while the email service is down. An invoice whose total is zero has nothing to collect and becomes `paid` at once.',
+      request: { params, body: { required: false, content: { 'application/json': { schema: S.SendInvoiceBody } } } },
       responses: { 200: invoice('The open invoice.') },
     }),
     async (c) => {
-      return c.json(invoiceObject(c.get('ctx'), await sendInvoice(c.get('ctx'), c.req.valid('param').id)), 200);
+      const ctx = c.get('ctx');
+      return c.json(await withLinks(c, await sendInvoice(ctx, c.req.valid('param').id, c.req.valid('json'), linkOrigin(c.env, c.req.url))), 200);
     },
   )
   .openapi(
@@ -99,7 +115,7 @@ export const invoiceRoutes = createRouter()
       responses: { 200: invoice('The invoice after the payment.') },
     }),
     async (c) => {
-      return c.json(invoiceObject(c.get('ctx'), await recordPayment(c.get('ctx'), c.req.valid('param').id, c.req.valid('json'))), 200);
+      return c.json(await withLinks(c, await recordPayment(c.get('ctx'), c.req.valid('param').id, c.req.valid('json'))), 200);
     },
   )
   .openapi(
@@ -111,6 +127,57 @@ export const invoiceRoutes = createRouter()
       responses: { 200: invoice('The void invoice.') },
     }),
     async (c) => {
-      return c.json(invoiceObject(c.get('ctx'), await voidInvoice(c.get('ctx'), c.req.valid('param').id)), 200);
+      return c.json(await withLinks(c, await voidInvoice(c.get('ctx'), c.req.valid('param').id)), 200);
+    },
+  )
+  .openapi(
+    defineRoute({
+      method: 'post', path: '/invoices/{id}/share-link', operationId: 'rotateInvoiceShareLink', tags, access: 'user', role: 'member', errors: [409],
+      summary: 'Make a new hosted link',
+      description: 'The invoice gets a new `hosted_url` (and `pdf_url`); the old page and its PDF answer 404 from now on. 409 on a draft, which has no link yet.',
+      request: { params },
+      responses: { 200: invoice('The invoice with its new links.') },
+    }),
+    async (c) => c.json(await withLinks(c, await rotateShareLink(c.get('ctx'), c.req.valid('param').id)), 200),
+  )
+  .openapi(
+    defineRoute({
+      method: 'get', path: '/invoices/{id}/deliveries', operationId: 'listInvoiceDeliveries', tags, access: 'user', role: 'viewer',
+      summary: 'The emails of an invoice',
+      description: 'Every email sent for the invoice (when it was sent, and reminders), newest first: `queued` while it waits or retries (after 1 min, 10 min, 1 h and 6 h), `sent`, or `failed` after the fifth attempt, with the last error.',
+      request: { params, query: listQuery },
+      responses: { 200: jsonContent(S.EmailDeliveryPage, 'A page of email deliveries.') },
+    }),
+    async (c) => {
+      const { limit, cursor } = c.req.valid('query');
+      const invoiceRow = await getInvoice(c.get('ctx'), c.req.valid('param').id);
+      const rows = await listInvoiceEmails(c.get('ctx'), invoiceRow.row.id, limit, decodeCursor(cursor, 'emailDelivery'));
+      return c.json(toPage(rows, limit, serializeEmailDelivery), 200);
+    },
+  )
+  .openapi(
+    defineRoute({
+      method: 'get', path: '/invoices/{id}/pdf', operationId: 'getInvoicePdf', tags, access: 'user', role: 'viewer',
+      summary: 'The invoice as a PDF',
+      description: 'As the client gets it from `pdf_url`; a draft is marked DRAFT.',
+      request: { params },
+      responses: { 200: { description: 'The PDF.', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } } },
+    }),
+    async (c) => {
+      const invoiceRow = await getInvoice(c.get('ctx'), c.req.valid('param').id);
+      return pdfResponse(await documentFor(c.get('ctx'), invoiceRow, linkOrigin(c.env, c.req.url)));
+    },
+  )
+  .openapi(
+    defineRoute({
+      method: 'get', path: '/invoices/{id}/preview', operationId: 'previewInvoice', tags, access: 'user', role: 'viewer',
+      summary: 'The hosted page, as the client sees it',
+      description: 'The same page as `hosted_url` (a draft too, marked DRAFT), without counting a view even when opened in a browser.',
+      request: { params },
+      responses: { 200: { description: 'The page.', content: { 'text/html': { schema: { type: 'string' } } } } },
+    }),
+    async (c) => {
+      const invoiceRow = await getInvoice(c.get('ctx'), c.req.valid('param').id);
+      return pageResponse(c, await documentFor(c.get('ctx'), invoiceRow, linkOrigin(c.env, c.req.url)), { countView: false });
     },
   );

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { lineAmount, MAX_INVOICE_TOTAL, MAX_MINOR_AMOUNT, toScaledInteger } from '../../lib/money';
-import { currencySchema, dateSchema, idSchema, listQuery, longText, minorAmount, pageOf, text, timestampSchema } from '../../lib/schemas';
+import { currencySchema, dateSchema, emailSchema, idSchema, listQuery, longText, minorAmount, pageOf, text, timestampSchema } from '../../lib/schemas';
 import { addDays, todayUtc } from '../../lib/time';
 
 export const InvoiceStatus = z.enum(['draft', 'open', 'paid', 'void']);
@@ -107,6 +107,43 @@ export const LineItem = z
   })
   .openapi('LineItem');
 
+const SnapshotAddress = z
+  .object({ line1: z.string().nullable(), line2: z.string().nullable(), city: z.string().nullable(), region: z.string().nullable(), postal_code: z.string().nullable(), country: z.string().nullable() })
+  .openapi('SnapshotAddress');
+
+export const IssuerSnapshot = z
+  .object({ name: z.string(), legal_name: z.string().nullable(), email: z.string().nullable(), address: SnapshotAddress, tax_id: z.string().nullable() })
+  .openapi('InvoiceIssuer');
+
+export const BillToSnapshot = z
+  .object({ name: z.string(), email: z.string().nullable(), company: z.string().nullable(), address: SnapshotAddress, tax_id: z.string().nullable() })
+  .openapi('InvoiceBillTo');
+
+export const SendInvoiceBody = z
+  .strictObject({
+    to: z.array(emailSchema).min(1).max(10).optional().openapi({ description: 'Who gets the email instead of the client\'s email address.' }),
+    cc: z.array(emailSchema).max(10).optional().openapi({ description: 'Copies.' }),
+    message: longText(2000).optional().openapi({ description: 'A note from you, printed in the email.' }),
+    email: z.boolean().default(true).openapi({ description: 'Email the invoice (default). With false, or with no recipient, it is only finalized.' }),
+  })
+  .openapi('SendInvoice');
+
+export const EmailDelivery = z
+  .object({
+    id: idSchema('emailDelivery'),
+    kind: z.enum(['invoice', 'reminder']),
+    to: z.array(z.string()),
+    cc: z.array(z.string()),
+    status: z.enum(['queued', 'sent', 'failed']),
+    attempts: z.number().int(),
+    last_error: z.string().nullable(),
+    sent_at: timestampSchema.nullable(),
+    created_at: timestampSchema,
+  })
+  .openapi('EmailDelivery');
+
+export const EmailDeliveryPage = pageOf(EmailDelivery, 'EmailDeliveryPage');
+
 export const Invoice = z
   .object({
     id: idSchema('invoice'),
@@ -126,7 +163,12 @@ export const Invoice = z
     amount_due: z.number().int(),
     notes: z.string().nullable(),
     available_actions: z.array(InvoiceAction).openapi({ description: 'Exactly the operations the invoice\'s state allows now.' }),
+    issuer: IssuerSnapshot.nullable().openapi({ description: 'Who bills, as the workspace was when the invoice was sent; null on a draft.' }),
+    bill_to: BillToSnapshot.nullable().openapi({ description: 'Who pays, as the client was when the invoice was sent; null on a draft.' }),
+    hosted_url: z.string().nullable().openapi({ description: 'The page the client opens (no key needed); the same on every read until POST …/share-link makes a new one. Null on a draft.' }),
+    pdf_url: z.string().nullable().openapi({ description: '`hosted_url` + `/pdf`. Null on a draft.' }),
     sent_at: timestampSchema.nullable(),
+    viewed_at: timestampSchema.nullable().openapi({ description: 'When the client first opened the hosted page in a browser.' }),
     paid_at: timestampSchema.nullable(),
     voided_at: timestampSchema.nullable(),
     created_at: timestampSchema,
@@ -150,4 +192,5 @@ export type CreateInvoiceInput = z.infer<typeof CreateInvoiceBody>;
 export type UpdateInvoiceInput = z.infer<typeof UpdateInvoiceBody>;
 export type LineItemInputValue = z.infer<typeof LineItemInput>;
 export type PaymentInput = z.infer<typeof PaymentBody>;
+export type SendInvoiceInput = z.infer<typeof SendInvoiceBody>;
 export type InvoiceFilter = z.infer<typeof InvoiceQuery>;

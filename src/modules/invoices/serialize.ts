@@ -6,6 +6,12 @@ import type { InvoiceAction } from './schemas';
 import { type LineRow, serializeLine } from './lines';
 
 export type InvoiceRow = typeof invoices.$inferSelect;
+
+type Address = { line1: string | null; line2: string | null; city: string | null; region: string | null; postal_code: string | null; country: string | null };
+/** Who bills, as it was when the invoice was sent. */
+export type IssuerSnapshot = { name: string; legal_name: string | null; email: string | null; address: Address; tax_id: string | null };
+/** Who pays, as the client was when the invoice was sent. */
+export type BillToSnapshot = { name: string; email: string | null; company: string | null; address: Address; tax_id: string | null };
 type InvoiceActionValue = z.infer<typeof InvoiceAction>;
 
 /** Open and due before `today`, which is the workspace's today (its time zone). */
@@ -41,7 +47,14 @@ export function serializeInvoiceSummary(row: InvoiceRow, today: string) {
     amount_due: row.total - row.amountPaid,
     notes: row.notes,
     available_actions: availableActions(row),
+    issuer: row.issuer ? (JSON.parse(row.issuer) as IssuerSnapshot) : null,
+    bill_to: row.billTo ? (JSON.parse(row.billTo) as BillToSnapshot) : null,
+    // Filled in by the routes, which know the request's origin (links.ts); never stored or put in an
+    // event, since the link's token is a secret of the invoice's recipient.
+    hosted_url: null as string | null,
+    pdf_url: null as string | null,
     sent_at: row.sentAt,
+    viewed_at: row.viewedAt,
     paid_at: row.paidAt,
     voided_at: row.voidedAt,
     created_at: row.createdAt,

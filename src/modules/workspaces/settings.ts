@@ -12,11 +12,11 @@ export type WorkspaceRow = typeof workspaces.$inferSelect;
 
 const ADDRESS_FIELDS = ['line1', 'line2', 'city', 'region', 'postal_code', 'country'] as const;
 type AddressValue = Record<(typeof ADDRESS_FIELDS)[number], string | null>;
-type IssuerValue = { legal_name: string | null; email: string | null; address: AddressValue; tax_id: string | null };
+export type IssuerValue = { legal_name: string | null; email: string | null; address: AddressValue; tax_id: string | null };
 
 const emptyAddress = () => Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, null])) as AddressValue;
 
-function issuerOf(row: WorkspaceRow): IssuerValue {
+export function issuerOf(row: WorkspaceRow): IssuerValue {
   const stored = row.issuer ? (JSON.parse(row.issuer) as Partial<IssuerValue>) : {};
   return {
     legal_name: stored.legal_name ?? null,

@@ -1,0 +1,51 @@
+// The hosted link's life after sending (§10): found by its token's hash, rotated on request (the
+// old page and PDF answer 404 at once), and the first view from a real browser recorded once.
+import { and, eq, isNull } from 'drizzle-orm';
+import { invoiceLineItems, invoices } from '../../db/schema';
+import { invalidState } from '../../errors';
+import { inWorkspace, systemContext, type ServiceContext, type WorkspaceContext } from '../../lib/context';
+import { createDb } from '../../lib/db';
+import { nowIso } from '../../lib/time';
+import { recordEvent } from '../events/record';
+import { linkHash, linkToken, TOKEN_PATTERN } from './links';
+import type { InvoiceWithLines } from './serialize';
+import { getInvoice, invoiceObject } from './service';
+
+/** The system actor of what the client does on the hosted page (opening it). */
+export const HOSTED_PAGE_JOB = 'hosted_page';
+
+/** The invoice a token opens, in its workspace's context; undefined for an unknown or rotated token. */
+export async function findByToken(env: Env, token: string): Promise<{ ctx: WorkspaceContext; invoice: InvoiceWithLines } | undefined> {
+  if (!TOKEN_PATTERN.test(token)) return undefined;
+  const db = createDb(env.DB);
+  const row = await db.query.invoices.findFirst({ where: eq(invoices.linkHash, await linkHash(token)) });
+  if (!row) return undefined;
+  const lines = await db.select().from(invoiceLineItems).where(eq(invoiceLineItems.invoiceId, row.id)).orderBy(invoiceLineItems.position);
+  return { ctx: systemContext(env, row.workspaceId, HOSTED_PAGE_JOB), invoice: { row, lines } };
+}
+
+/** A new link for a sent invoice: the old token stops working at once. */
+export async function rotateShareLink(ctx: ServiceContext, id: string): Promise<InvoiceWithLines> {
+  const before = await getInvoice(ctx, id);
+  if (before.row.linkVersion === null) throw invalidState(`Invoice ${before.row.number} is a draft: it gets its link when it is sent.`);
+  const version = before.row.linkVersion + 1;
+  const set = { linkVersion: version, linkHash: await linkHash(await linkToken(ctx.env, id, version)) };
+  const [updated] = await ctx.db
+    .update(invoices)
+    .set(set)
+    .where(and(eq(invoices.id, id), inWorkspace(ctx, invoices), eq(invoices.linkVersion, before.row.linkVersion)))
+    .returning({ id: invoices.id });
+  if (!updated) return getInvoice(ctx, id); // another rotation won: its link is the current one
+  return { ...before, row: { ...before.row, ...set } };
+}
+
+/** The first view in a browser: sets viewed_at and writes invoice.viewed, once however often it is reported. */
+export async function recordFirstView(ctx: WorkspaceContext, invoice: InvoiceWithLines): Promise<void> {
+  if (invoice.row.viewedAt || invoice.row.status === 'draft') return;
+  const after = { ...invoice, row: { ...invoice.row, viewedAt: nowIso() } };
+  // Guarded on viewed_at being unset: two reports at once write one view and one event.
+  await ctx.db.batch([
+    ctx.db.update(invoices).set({ viewedAt: after.row.viewedAt }).where(and(eq(invoices.id, invoice.row.id), inWorkspace(ctx, invoices), isNull(invoices.viewedAt))),
+    recordEvent(ctx, 'invoice.viewed', invoiceObject(ctx, after), { ifChanged: true }),
+  ]);
+}

@@ -1,0 +1,30 @@
+// The invoice as the client sees it, with no key (§10): /i/<token> (the page), /i/<token>/pdf, and
+// /i/<token>/view, which the page's script calls the first time it is shown in a browser. An
+// unknown or rotated token is a plain 404 page. These are pages for people, not API operations, so
+// they are described in the document's introduction rather than as operations.
+import { Hono } from 'hono';
+import type { AppEnv } from '../../env';
+import { hostedPageRateLimit } from '../../middleware/rate-limit';
+import { documentFor } from './document-for';
+import { findByToken, recordFirstView } from './hosted-link';
+import { linkOrigin } from './links';
+import { notFoundPage, pageResponse, pdfResponse } from './render/respond';
+
+export const hostedInvoiceRoutes = new Hono<AppEnv>()
+  .use('*', hostedPageRateLimit)
+  .get('/:token', async (c) => {
+    const found = await findByToken(c.env, c.req.param('token'));
+    if (!found) return notFoundPage(c);
+    return pageResponse(c, await documentFor(found.ctx, found.invoice, linkOrigin(c.env, c.req.url)), { countView: true });
+  })
+  .get('/:token/pdf', async (c) => {
+    const found = await findByToken(c.env, c.req.param('token'));
+    if (!found) return notFoundPage(c);
+    return pdfResponse(await documentFor(found.ctx, found.invoice, linkOrigin(c.env, c.req.url)));
+  })
+  .post('/:token/view', async (c) => {
+    const found = await findByToken(c.env, c.req.param('token'));
+    if (!found) return notFoundPage(c);
+    await recordFirstView(found.ctx, found.invoice);
+    return c.body(null, 204, { 'Cache-Control': 'no-store' });
+  });

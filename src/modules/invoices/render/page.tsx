@@ -1,0 +1,140 @@
+/** @jsxImportSource hono/jsx */
+// The hosted invoice page (§10), server-rendered: no framework in the browser. It reads on a 375 px
+// phone (lines stack into cards below 600 px) and prints on A4 and Letter (@page margins, no
+// links or buttons on paper). Its one script reports the first view; the preview renders without it.
+import type { FC } from 'hono/jsx';
+import { addressLines, type InvoiceDocument } from './document';
+
+const STYLE = `
+*{box-sizing:border-box}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1c1f24;background:#f4f5f7}
+main{max-width:820px;margin:0 auto;padding:24px 16px}
+.sheet{background:#fff;border-radius:10px;padding:28px;box-shadow:0 1px 3px rgba(0,0,0,.08)}
+h1{font-size:1.5rem;margin:0}
+.muted{color:#5b6270}
+.banner{display:inline-block;font-weight:700;letter-spacing:.08em;padding:4px 12px;border-radius:6px;margin:8px 0}
+.banner.PAID{background:#e3f5e8;color:#17663a}.banner.VOID{background:#eee;color:#555}
+.banner.Overdue{background:#fdecea;color:#a32116}.banner.DRAFT{background:#fff4d6;color:#7a5200}
+.parties{display:grid;grid-template-columns:1fr 1fr;gap:24px;margin:24px 0}
+.parties h2,.section h2{font-size:.8rem;text-transform:uppercase;letter-spacing:.06em;color:#5b6270;margin:0 0 4px}
+.parties p{margin:0}
+.dates{display:flex;flex-wrap:wrap;gap:8px 32px;margin-bottom:16px}
+table{width:100%;border-collapse:collapse}
+th,td{padding:8px 6px;text-align:right;vertical-align:top;overflow-wrap:anywhere}
+th:first-child,td:first-child{text-align:left}
+thead th{font-size:.8rem;color:#5b6270;border-bottom:2px solid #dfe2e6}
+tbody td{border-bottom:1px solid #eceef1}
+.totals{margin:16px 0 0 auto;max-width:360px}
+.totals div{display:flex;justify-content:space-between;gap:16px;padding:4px 0}
+.totals .due{font-weight:700;font-size:1.15rem;border-top:2px solid #1c1f24;margin-top:4px;padding-top:8px}
+.section{margin-top:24px;white-space:pre-wrap}
+.actions{margin-top:24px}
+.actions a{display:inline-block;padding:10px 18px;border-radius:8px;background:#1f4fd1;color:#fff;text-decoration:none;font-weight:600}
+@media (max-width:600px){
+  main{padding:12px 8px}.sheet{padding:18px}
+  .parties{grid-template-columns:1fr}
+  thead{display:none}
+  tbody tr{display:block;border-bottom:1px solid #eceef1;padding:6px 0}
+  tbody td{display:flex;justify-content:space-between;gap:12px;border:0;padding:2px 0;text-align:right}
+  tbody td::before{content:attr(data-label);color:#5b6270;text-align:left}
+  tbody td:first-child{display:block;font-weight:600}
+  tbody td:first-child::before{content:none}
+}
+@page{margin:16mm}
+@media print{body{background:#fff;font-size:11pt}main{max-width:none;padding:0}.sheet{box-shadow:none;padding:0}.actions{display:none}}
+`;
+
+// The first time the page is shown in a browser: a script that fetch-only link scanners never run.
+const VIEW_SCRIPT = `if(navigator.sendBeacon){navigator.sendBeacon(location.pathname.replace(/\\/$/,'')+'/view')}else{fetch(location.pathname.replace(/\\/$/,'')+'/view',{method:'POST',keepalive:true})}`;
+
+const Address: FC<{ lines: string[] }> = ({ lines }) => <>{lines.map((line) => <p>{line}</p>)}</>;
+
+export const InvoicePage: FC<{ doc: InvoiceDocument; nonce: string; countView: boolean }> = ({ doc, nonce, countView }) => (
+  <html lang={doc.locale}>
+    <head>
+      <meta charset="utf-8" />
+      <meta name="viewport" content="width=device-width, initial-scale=1" />
+      <meta name="robots" content="noindex" />
+      <title>{`Invoice ${doc.number} from ${doc.issuer.legal_name ?? doc.issuer.name}`}</title>
+      <style nonce={nonce} dangerouslySetInnerHTML={{ __html: STYLE }} />
+    </head>
+    <body>
+      <main>
+        <article class="sheet">
+          <header>
+            <h1>Invoice {doc.number}</h1>
+            <p class="muted">{doc.issuer.legal_name ?? doc.issuer.name}</p>
+            {doc.banner && <div class={`banner ${doc.banner}`}>{doc.banner}</div>}
+          </header>
+          <section class="parties">
+            <div>
+              <h2>From</h2>
+              <p><strong>{doc.issuer.legal_name ?? doc.issuer.name}</strong></p>
+              <Address lines={addressLines(doc.issuer.address)} />
+              {doc.issuer.email && <p>{doc.issuer.email}</p>}
+              {doc.issuer.tax_id && <p>Tax ID {doc.issuer.tax_id}</p>}
+            </div>
+            <div>
+              <h2>Bill to</h2>
+              <p><strong>{doc.billTo.name}</strong></p>
+              {doc.billTo.company && <p>{doc.billTo.company}</p>}
+              <Address lines={addressLines(doc.billTo.address)} />
+              {doc.billTo.email && <p>{doc.billTo.email}</p>}
+              {doc.billTo.tax_id && <p>Tax ID {doc.billTo.tax_id}</p>}
+            </div>
+          </section>
+          <div class="dates">
+            <div><span class="muted">Issued </span>{doc.issueDate}</div>
+            <div><span class="muted">Due </span>{doc.dueDate}</div>
+          </div>
+          <table>
+            <thead>
+              <tr><th>Description</th><th>Qty</th><th>Unit price</th><th>Tax</th><th>Amount</th></tr>
+            </thead>
+            <tbody>
+              {doc.lines.map((line) => (
+                <tr>
+                  <td data-label="Description">{line.description}</td>
+                  <td data-label="Qty">{line.quantity}</td>
+                  <td data-label="Unit price">{line.unitPrice}</td>
+                  <td data-label="Tax">{`${line.tax} (${line.taxRate})`}</td>
+                  <td data-label="Amount">{line.amount}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <div class="totals">
+            <div><span>Subtotal</span><span>{doc.subtotal}</span></div>
+            <div><span>Tax</span><span>{doc.tax}</span></div>
+            <div><span>Total</span><span>{doc.total}</span></div>
+            <div><span>Paid</span><span>{doc.amountPaid}</span></div>
+            <div class="due"><span>Amount due</span><span>{doc.amountDue}</span></div>
+          </div>
+          {doc.notes && <section class="section"><h2>Notes</h2>{doc.notes}</section>}
+          {doc.paymentInstructions && <section class="section"><h2>How to pay</h2>{doc.paymentInstructions}</section>}
+          {doc.pdfUrl && <p class="actions"><a href={doc.pdfUrl}>Download PDF</a></p>}
+        </article>
+      </main>
+      {countView && <script nonce={nonce} dangerouslySetInnerHTML={{ __html: VIEW_SCRIPT }} />}
+    </body>
+  </html>
+);
+
+export const NotFoundPage: FC = () => (
+  <html lang="en">
+    <head>
+      <meta charset="utf-8" />
+      <meta name="viewport" content="width=device-width, initial-scale=1" />
+      <meta name="robots" content="noindex" />
+      <title>Not found</title>
+    </head>
+    <body>
+      <h1>Not found</h1>
+      <p>This invoice link does not exist or is no longer valid. Ask the sender for a new one.</p>
+    </body>
+  </html>
+);
+
+/** The page's Content-Security-Policy: nothing but its own nonce'd style and script, and its view report. */
+export const pageCsp = (nonce: string) =>
+  `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;

@@ -1,0 +1,156 @@
+// The invoice as a PDF (§10), made in the worker with pdf-lib: real text in an embedded, subset
+// Noto Sans (Latin, Greek, Cyrillic), so a PDF-to-text tool finds the number, the client and the
+// total as printed. A character the font lacks prints as U+FFFD, never an error. Long invoices flow
+// onto more pages, each with the header and the table's column titles again, and page numbers.
+// Loaded only by the PDF routes (a dynamic import), so the font is parsed where it is needed.
+import fontkit from '@pdf-lib/fontkit';
+import { PDFDocument, type PDFFont, type PDFPage, rgb } from 'pdf-lib';
+import { addressLines, type InvoiceDocument } from './document';
+import { NOTO_SANS_SUBSET_BASE64 } from './fonts/noto-sans-subset';
+
+const PAGE = { width: 595.28, height: 841.89 }; // A4; Letter readers print it scaled to fit
+const MARGIN = 48;
+const INK = rgb(0.11, 0.12, 0.14);
+const MUTED = rgb(0.36, 0.38, 0.44);
+const RULE = rgb(0.85, 0.86, 0.88);
+// Column right edges (the description is left-aligned from the margin and wraps before `qty`).
+const COLUMNS = { description: MARGIN, qty: 330, unit: 410, tax: 470, amount: PAGE.width - MARGIN };
+
+let fontBytes: Uint8Array | undefined;
+const notoSans = () => (fontBytes ??= Uint8Array.from(atob(NOTO_SANS_SUBSET_BASE64), (c) => c.charCodeAt(0)));
+
+type Pen = { page: PDFPage; y: number };
+
+export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  pdf.registerFontkit(fontkit);
+  pdf.setTitle(`Invoice ${doc.number}`);
+  pdf.setAuthor(doc.issuer.legal_name ?? doc.issuer.name);
+  pdf.setCreator('Workspace API');
+  const font = await pdf.embedFont(notoSans(), { subset: true });
+  const printable = new Set(font.getCharacterSet());
+  // What the font cannot draw becomes the replacement character; line breaks become spaces.
+  const clean = (text: string) => Array.from(text.replace(/[\t\r\n]+/g, ' '), (ch) => (printable.has(ch.codePointAt(0)!) ? ch : '\uFFFD')).join('');
+
+  const write = (pen: Pen, text: string, x: number, size: number, options: { right?: boolean; color?: typeof INK } = {}) => {
+    const value = clean(text);
+    const width = font.widthOfTextAtSize(value, size);
+    pen.page.drawText(value, { x: options.right ? x - width : x, y: pen.y, size, font, color: options.color ?? INK });
+  };
+
+  const pages: PDFPage[] = [];
+  const newPage = (): Pen => {
+    const page = pdf.addPage([PAGE.width, PAGE.height]);
+    pages.push(page);
+    const pen = { page, y: PAGE.height - MARGIN };
+    write(pen, `Invoice ${doc.number}`, MARGIN, 18);
+    write(pen, doc.issuer.legal_name ?? doc.issuer.name, COLUMNS.amount, 10, { right: true, color: MUTED });
+    pen.y -= 16;
+    if (doc.banner) write(pen, doc.banner, MARGIN, 12, { color: doc.banner === 'PAID' ? rgb(0.09, 0.4, 0.23) : rgb(0.64, 0.13, 0.09) });
+    pen.y -= 18;
+    return pen;
+  };
+  const tableHeader = (pen: Pen) => {
+    write(pen, 'Description', COLUMNS.description, 9, { color: MUTED });
+    write(pen, 'Qty', COLUMNS.qty, 9, { right: true, color: MUTED });
+    write(pen, 'Unit price', COLUMNS.unit, 9, { right: true, color: MUTED });
+    write(pen, 'Tax', COLUMNS.tax, 9, { right: true, color: MUTED });
+    write(pen, 'Amount', COLUMNS.amount, 9, { right: true, color: MUTED });
+    pen.y -= 6;
+    pen.page.drawLine({ start: { x: MARGIN, y: pen.y }, end: { x: COLUMNS.amount, y: pen.y }, thickness: 1, color: RULE });
+    pen.y -= 14;
+  };
+
+  let pen = newPage();
+  // Who bills and who pays, side by side.
+  const partyTop = pen.y;
+  const party = (title: string, lines: string[], x: number) => {
+    const p = { page: pen.page, y: partyTop };
+    write(p, title, x, 8, { color: MUTED });
+    p.y -= 14;
+    for (const line of lines) {
+      write(p, line, x, 10);
+      p.y -= 13;
+    }
+    return p.y;
+  };
+  const fromBottom = party('FROM', [doc.issuer.legal_name ?? doc.issuer.name, ...addressLines(doc.issuer.address), ...(doc.issuer.email ? [doc.issuer.email] : []), ...(doc.issuer.tax_id ? [`Tax ID ${doc.issuer.tax_id}`] : [])], MARGIN);
+  const toBottom = party('BILL TO', [doc.billTo.name, ...(doc.billTo.company ? [doc.billTo.company] : []), ...addressLines(doc.billTo.address), ...(doc.billTo.email ? [doc.billTo.email] : []), ...(doc.billTo.tax_id ? [`Tax ID ${doc.billTo.tax_id}`] : [])], 320);
+  pen.y = Math.min(fromBottom, toBottom) - 10;
+  write(pen, `Issued ${doc.issueDate}`, MARGIN, 10);
+  write(pen, `Due ${doc.dueDate}`, 320, 10);
+  pen.y -= 26;
+  tableHeader(pen);
+
+  const descriptionWidth = COLUMNS.qty - 40 - MARGIN;
+  for (const line of doc.lines) {
+    const wrapped = wrap(clean(line.description), font, 10, descriptionWidth);
+    const height = wrapped.length * 13 + 6;
+    if (pen.y - height < MARGIN + 20) {
+      pen = newPage();
+      tableHeader(pen);
+    }
+    write(pen, line.quantity, COLUMNS.qty, 10, { right: true });
+    write(pen, line.unitPrice, COLUMNS.unit, 10, { right: true });
+    write(pen, line.taxRate, COLUMNS.tax, 10, { right: true });
+    write(pen, line.amount, COLUMNS.amount, 10, { right: true });
+    for (const part of wrapped) {
+      write(pen, part, COLUMNS.description, 10);
+      pen.y -= 13;
+    }
+    pen.y -= 6;
+  }
+
+  const totals: [string, string, number][] = [
+    ['Subtotal', doc.subtotal, 10], ['Tax', doc.tax, 10], ['Total', doc.total, 10], ['Paid', doc.amountPaid, 10], ['Amount due', doc.amountDue, 13],
+  ];
+  if (pen.y - totals.length * 18 < MARGIN + 20) pen = newPage();
+  pen.y -= 6;
+  for (const [label, value, size] of totals) {
+    write(pen, label, 380, size, { color: size > 10 ? INK : MUTED });
+    write(pen, value, COLUMNS.amount, size, { right: true });
+    pen.y -= size + 8;
+  }
+  for (const [title, text] of [['NOTES', doc.notes], ['HOW TO PAY', doc.paymentInstructions]] as const) {
+    if (!text) continue;
+    const lines = text.split('\n').flatMap((paragraph) => wrap(clean(paragraph), font, 10, PAGE.width - 2 * MARGIN));
+    if (pen.y - 30 - lines.length * 13 < MARGIN) pen = newPage();
+    pen.y -= 14;
+    write(pen, title, MARGIN, 8, { color: MUTED });
+    pen.y -= 14;
+    for (const line of lines) {
+      if (pen.y < MARGIN) pen = newPage();
+      write(pen, line, MARGIN, 10);
+      pen.y -= 13;
+    }
+  }
+
+  pages.forEach((page, i) => {
+    const label = `Page ${i + 1} of ${pages.length}`;
+    page.drawText(label, { x: PAGE.width - MARGIN - font.widthOfTextAtSize(label, 8), y: MARGIN / 2, size: 8, font, color: MUTED });
+  });
+  return pdf.save();
+}
+
+/** `text` broken into lines no wider than `width` at `size`, at spaces where it can, anywhere where it must. */
+function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
+  const lines: string[] = [];
+  let current = '';
+  for (const word of text.split(' ')) {
+    const candidate = current ? `${current} ${word}` : word;
+    if (font.widthOfTextAtSize(candidate, size) <= width) {
+      current = candidate;
+      continue;
+    }
+    if (current) lines.push(current);
+    current = word;
+    while (font.widthOfTextAtSize(current, size) > width) {
+      let cut = current.length - 1;
+      while (cut > 1 && font.widthOfTextAtSize(current.slice(0, cut), size) > width) cut--;
+      lines.push(current.slice(0, cut));
+      current = current.slice(cut);
+    }
+  }
+  if (current || !lines.length) lines.push(current);
+  return lines;
+}

@@ -1,0 +1,31 @@
+/** @jsxImportSource hono/jsx */
+// The answers that carry the invoice to people: its page (HTML under a strict CSP, never cached or
+// indexed) and its PDF (inline, named by its number). The PDF code is loaded on first use only.
+import type { Context } from 'hono';
+import type { InvoiceDocument } from './document';
+import { InvoicePage, NotFoundPage, pageCsp } from './page';
+
+const PAGE_HEADERS = {
+  'Cache-Control': 'no-store',
+  'Referrer-Policy': 'no-referrer',
+  'X-Robots-Tag': 'noindex',
+  'X-Content-Type-Options': 'nosniff',
+};
+
+export function pageResponse(c: Context, doc: InvoiceDocument, options: { countView: boolean }) {
+  const nonce = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
+  return c.html(<InvoicePage doc={doc} nonce={nonce} countView={options.countView} />, 200, { ...PAGE_HEADERS, 'Content-Security-Policy': pageCsp(nonce) });
+}
+
+export function notFoundPage(c: Context) {
+  return c.html(<NotFoundPage />, 404, { ...PAGE_HEADERS, 'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'" });
+}
+
+export async function pdfResponse(doc: InvoiceDocument): Promise<Response> {
+  const { renderInvoicePdf } = await import('./pdf');
+  const bytes = await renderInvoicePdf(doc);
+  const filename = doc.number.replace(/[^\w.#-]/g, '_');
+  return new Response(bytes, {
+    headers: { ...PAGE_HEADERS, 'Content-Type': 'application/pdf', 'Content-Disposition': `inline; filename="${filename}.pdf"` },
+  });
+}
