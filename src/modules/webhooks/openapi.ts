@@ -22,6 +22,10 @@ export function registerWebhookEvents(registry: OpenAPIHono['openAPIRegistry']) 
     registry.registerWebhook({
       method: 'post',
       path: type,
+      // Stable names for generated receivers: `webhookInvoicePaid`. The receiver checks the
+      // signature, not a bearer token, so the operation declares no security scheme.
+      operationId: `webhook${type.split(/[._]/).map((part) => part[0]!.toUpperCase() + part.slice(1)).join('')}`,
+      security: [],
       summary: type === 'webhook.test' ? 'A test event, sent by POST /api/webhook-endpoints/{id}/test' : `The ${type} event`,
       description: `Sent to every enabled endpoint subscribed to \`${type}\` (or to \`*\`) when it happens. The body is the event as GET /api/events/{id} returns it.`,
       tags: ['Webhooks'],
