@@ -1,6 +1,6 @@
 // End to end, outside the test pool: serve the worker with wrangler dev (static assets included),
-// drive /docs and a cross-origin page in headless Chromium, and run the example scenario through
-// each generated client.
+// drive /docs, a cross-origin page and a hosted invoice in headless Chromium (and its PDF through
+// pdftotext), and run the example scenario through each generated client.
 // Under CI Chromium is required; elsewhere its absence skips the browser check, loudly.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkCorsInBrowser } from './cors-browser.mjs';
 import { checkDocsInBrowser } from './docs-browser.mjs';
+import { checkHostedInvoice } from './hosted-invoice.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const CHROMIUM = '/usr/bin/chromium';
@@ -72,10 +73,12 @@ try {
     passed++;
     await checkCorsInBrowser({ base, ...(await newUserKey(base)), allowedPort, otherPort, executablePath: CHROMIUM });
     passed++;
+    await checkHostedInvoice({ base, key: (await newUserKey(base)).key, executablePath: CHROMIUM });
+    passed++;
   } else if (process.env.CI) {
     throw new Error(`${CHROMIUM} is missing; .ci/run installs Debian's chromium`);
   } else {
-    console.warn('\n!!! e2e: SKIPPED the browser checks (/docs, CORS): no /usr/bin/chromium (apt-get install chromium) !!!\n');
+    console.warn('\n!!! e2e: SKIPPED the browser checks (/docs, CORS, the hosted invoice): no /usr/bin/chromium (apt-get install chromium) !!!\n');
   }
 
   // The working day through each generated client (openapi-typescript + openapi-fetch, and @hey-api/openapi-ts).

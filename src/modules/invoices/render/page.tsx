@@ -55,6 +55,8 @@ export const InvoicePage: FC<{ doc: InvoiceDocument; nonce: string; countView: b
       <meta charset="utf-8" />
       <meta name="viewport" content="width=device-width, initial-scale=1" />
       <meta name="robots" content="noindex" />
+      {/* No favicon to fetch: the page asks for nothing but itself. */}
+      <link rel="icon" href="data:," />
       <title>{`Invoice ${doc.number} from ${doc.issuer.legal_name ?? doc.issuer.name}`}</title>
       <style nonce={nonce} dangerouslySetInnerHTML={{ __html: STYLE }} />
     </head>
