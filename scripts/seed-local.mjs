@@ -3,7 +3,7 @@
 // invoices and an expense, and a sample exchange-rate snapshot marked source "sample".
 // Safe to run again: records are only added once; each run mints new demo keys.
 import { execFileSync } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -36,6 +36,20 @@ const ids = {
 };
 const daysAgo = (n) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
 
+// The hosted links of the seeded invoices, made as the worker makes them (src/modules/invoices/links.ts):
+// HMAC-SHA256 of "<invoice id>:<version>" under INVOICE_LINK_SECRET, of which only the SHA-256 is stored.
+const linkSecret = readFileSync(join(root, '.dev.vars'), 'utf8').match(/^INVOICE_LINK_SECRET=(.*)$/m)?.[1]?.trim();
+const links = ids.invoices.map((id) => {
+  const token = createHmac('sha256', linkSecret).update(`${id}:1`).digest('base64url');
+  return { token, hash: createHash('sha256').update(token).digest('hex') };
+});
+const noAddress = { line1: null, line2: null, city: null, region: null, postal_code: null };
+const issuer = { name: 'Demo Studio', legal_name: 'Demo Studio GmbH', email: 'billing@demo-studio.example', address: { ...noAddress, line1: 'Torstraße 1', postal_code: '10119', city: 'Berlin', country: 'DE' }, tax_id: 'DE123456789' };
+const billTo = (i) => [
+  { name: 'Acme GmbH', email: 'billing@acme.example', company: 'Acme GmbH', address: { ...noAddress, country: 'DE' }, tax_id: null },
+  { name: 'Globex Ltd', email: 'ap@globex.example', company: 'Globex Ltd', address: { ...noAddress, country: 'GB' }, tax_id: null },
+][i];
+
 const sql = `
 INSERT OR IGNORE INTO users (id, email, name, invoice_seq, created_at) VALUES
   ('${ids.user}', 'demo@example.com', 'Demo Studio', 0, '${now}'),
@@ -67,6 +81,11 @@ INSERT OR IGNORE INTO payments (id, user_id, workspace_id, invoice_id, amount, c
   ('${fixedId('pay', 1)}', '${ids.user}', '${ids.workspace}', '${ids.invoices[0]}', 271320, 'EUR', '${daysAgo(12)}', 'bank_transfer', '${now}');
 INSERT OR IGNORE INTO expenses (id, user_id, workspace_id, project_id, category, description, vendor, amount, currency, incurred_on, billable, created_at, updated_at) VALUES
   ('${fixedId('exp', 1)}', '${ids.member}', '${ids.workspace}', NULL, 'software', 'Design tools', 'Figma', 4500, 'USD', '${daysAgo(20)}', 0, '${now}', '${now}');
+-- Both invoices were sent: what they keep of the issuer and the client, and their hosted links.
+UPDATE invoices SET issuer = '${JSON.stringify(issuer).replace(/'/g, "''")}', bill_to = '${JSON.stringify(billTo(0)).replace(/'/g, "''")}', link_version = 1, link_hash = '${links[0].hash}'
+  WHERE id = '${ids.invoices[0]}' AND link_version IS NULL;
+UPDATE invoices SET issuer = '${JSON.stringify(issuer).replace(/'/g, "''")}', bill_to = '${JSON.stringify(billTo(1)).replace(/'/g, "''")}', link_version = 1, link_hash = '${links[1].hash}'
+  WHERE id = '${ids.invoices[1]}' AND link_version IS NULL;
 -- A little history for the dashboard's activity (the API writes these with every change).
 INSERT OR IGNORE INTO events (id, workspace_id, type, actor_type, actor_id, actor_name, object_id, summary, data, created_at) VALUES
   ('${fixedId('evt', 1)}', '${ids.workspace}', 'invoice.paid', 'user', '${ids.user}', 'Demo Studio', '${ids.invoices[0]}', 'Invoice INV-000001 paid in full', '{"object":{"id":"${ids.invoices[0]}","number":"INV-000001"}}', '${now}'),
@@ -89,6 +108,7 @@ console.log(`
 
   curl -H "Authorization: Bearer ${ownerKey.key}" http://localhost:8787/api/me
   curl -H "Authorization: Bearer ${ownerKey.key}" http://localhost:8787/api/workspace/members
+  Invoice INV-000002 as the client sees it: http://localhost:8787/i/${links[1].token}
   Reference: http://localhost:8787/docs
 `);
 

@@ -202,3 +202,50 @@ describe('the email', () => {
     expect((await call('GET', `/v1/invoices/${invoice.id}/deliveries`, { key: owner.key })).body.data).toEqual([]);
   });
 });
+
+describe('the email service', () => {
+  it('posts the JSON shape of §10 with the key, retries a failure on the schedule, and fails after the fifth attempt', async () => {
+    const { owner, client } = await studio();
+    const invoice = await createInvoice(owner.key, { client_id: client.id });
+    const queued: { body: unknown; delaySeconds?: number }[] = [];
+    vi.spyOn(env.EMAILS_QUEUE, 'sendBatch').mockImplementation(async (batch) => {
+      for (const m of batch) queued.push({ body: m.body, delaySeconds: m.delaySeconds });
+      return { metadata: { metrics: { backlogCount: 0, backlogBytes: 0 } } } as unknown as QueueSendBatchResponse;
+    });
+    const posted: { auth: string | null; body: any }[] = [];
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const request = new Request(input as RequestInfo, init);
+      posted.push({ auth: request.headers.get('Authorization'), body: await request.json() });
+      return new Response('mailbox on fire', { status: 503 });
+    });
+    const httpEnv = { ...env, EMAIL_PROVIDER: 'http', EMAIL_API_URL: 'https://mail.example.com/send', EMAIL_API_KEY: 'mk_test', EMAIL_FROM: 'Ada <billing@ada.example>' };
+    // Sending the invoice succeeds while the email service is down.
+    expect((await sendIt(owner.key, invoice.id, { to: ['ap@initech.example'] })).status).toBe(200);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { consumeEmails, EMAIL_RETRY_DELAYS_MS } = await import('../../src/modules/emails/consumer');
+    const run = async () => {
+      const next = queued.splice(0);
+      const messages = next.map((m, i) => ({ id: `m${i}`, body: m.body, attempts: 1, timestamp: new Date(), ack() {}, retry() {} }));
+      await consumeEmails({ queue: 'workspace-emails', messages, ackAll() {}, retryAll() {} } as unknown as MessageBatch<unknown>, httpEnv as Env);
+      return next;
+    };
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      await env.DB.prepare('UPDATE email_deliveries SET next_attempt_at = ? WHERE invoice_id = ?').bind(new Date(Date.now() - 1000).toISOString(), invoice.id).run();
+      if (!queued.length) queued.push({ body: { delivery_id: (await call('GET', `/v1/invoices/${invoice.id}/deliveries`, { key: owner.key })).body.data[0].id } });
+      await run();
+      const [row] = (await call('GET', `/v1/invoices/${invoice.id}/deliveries`, { key: owner.key })).body.data;
+      expect(row.attempts).toBe(attempt);
+      expect(row.last_error).toContain('503');
+      expect(row.status).toBe(attempt < 5 ? 'queued' : 'failed');
+      if (attempt < 5) expect(queued[0]!.delaySeconds).toBe(EMAIL_RETRY_DELAYS_MS[attempt - 1]! / 1000);
+    }
+    expect(queued).toEqual([]);
+    expect(posted).toHaveLength(5);
+    expect(posted[0]!.auth).toBe('Bearer mk_test');
+    expect(posted[0]!.body).toMatchObject({ from: 'Ada <billing@ada.example>', to: ['ap@initech.example'], subject: `Invoice ${invoice.number} from Ada Studio GmbH` });
+    expect(posted[0]!.body.html).toContain('/i/');
+    expect(posted[0]!.body.text).toContain('Amount due: $1,000.00');
+    expect(posted[0]!.body).not.toHaveProperty('attachments');
+    expect(warn).toHaveBeenCalled();
+  });
+});
