@@ -1,7 +1,8 @@
-// The invoice as a PDF (§10), made in the worker with pdf-lib: real text in an embedded, subset
-// Noto Sans (Latin, Greek, Cyrillic), so a PDF-to-text tool finds the number, the client and the
-// total as printed. A character the font lacks prints as U+FFFD, never an error. Long invoices flow
-// onto more pages, each with the header and the table's column titles again, and page numbers.
+// The invoice as a PDF (§10), made in the worker with pdf-lib: real text in an embedded Noto Sans cut
+// down to Latin, Greek and Cyrillic (scripts/subset-font.sh), so a PDF-to-text tool finds the
+// number, the client and the total as printed. A character the font lacks prints as U+FFFD, never
+// an error. Long invoices flow onto more pages, each with the header and the table's column titles
+// again, and page numbers.
 // Loaded only by the PDF routes (a dynamic import), so the font is parsed where it is needed.
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, type PDFFont, type PDFPage, rgb } from 'pdf-lib';
@@ -27,14 +28,19 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Uint8Array
   pdf.setTitle(`Invoice ${doc.number}`);
   pdf.setAuthor(doc.issuer.legal_name ?? doc.issuer.name);
   pdf.setCreator('Workspace API');
-  const font = await pdf.embedFont(notoSans(), { subset: true });
+  // The whole (already cut down, 113 KB) font is embedded rather than a per-document subset: fontkit's
+  // subsetter encodes through a stream whose callbacks run on a queue shared by the isolate, which
+  // in a Worker resolves one request's promises in another's context under concurrent load. Not
+  // subsetting also saves CPU on every PDF.
+  const font = await pdf.embedFont(notoSans(), { subset: false });
   const printable = new Set(font.getCharacterSet());
   // What the font cannot draw becomes the replacement character; line breaks become spaces.
   const clean = (text: string) => Array.from(text.replace(/[\t\r\n]+/g, ' '), (ch) => (printable.has(ch.codePointAt(0)!) ? ch : '\uFFFD')).join('');
 
+  const measure = textMeasure(font);
   const write = (pen: Pen, text: string, x: number, size: number, options: { right?: boolean; color?: typeof INK } = {}) => {
     const value = clean(text);
-    const width = font.widthOfTextAtSize(value, size);
+    const width = measure(value, size);
     pen.page.drawText(value, { x: options.right ? x - width : x, y: pen.y, size, font, color: options.color ?? INK });
   };
 
@@ -84,7 +90,7 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Uint8Array
 
   const descriptionWidth = COLUMNS.qty - 40 - MARGIN;
   for (const line of doc.lines) {
-    const wrapped = wrap(clean(line.description), font, 10, descriptionWidth);
+    const wrapped = wrap(clean(line.description), measure, 10, descriptionWidth);
     const height = wrapped.length * 13 + 6;
     if (pen.y - height < MARGIN + 20) {
       pen = newPage();
@@ -113,7 +119,7 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Uint8Array
   }
   for (const [title, text] of [['NOTES', doc.notes], ['HOW TO PAY', doc.paymentInstructions]] as const) {
     if (!text) continue;
-    const lines = text.split('\n').flatMap((paragraph) => wrap(clean(paragraph), font, 10, PAGE.width - 2 * MARGIN));
+    const lines = text.split('\n').flatMap((paragraph) => wrap(clean(paragraph), measure, 10, PAGE.width - 2 * MARGIN));
     if (pen.y - 30 - lines.length * 13 < MARGIN) pen = newPage();
     pen.y -= 14;
     write(pen, title, MARGIN, 8, { color: MUTED });
@@ -127,26 +133,48 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Uint8Array
 
   pages.forEach((page, i) => {
     const label = `Page ${i + 1} of ${pages.length}`;
-    page.drawText(label, { x: PAGE.width - MARGIN - font.widthOfTextAtSize(label, 8), y: MARGIN / 2, size: 8, font, color: MUTED });
+    page.drawText(label, { x: PAGE.width - MARGIN - measure(label, 8), y: MARGIN / 2, size: 8, font, color: MUTED });
   });
   return pdf.save();
 }
 
+type Measure = (text: string, size: number) => number;
+
+/**
+ * Text widths from each character's advance, measured once: the font has no kerning or shaping
+ * tables (scripts/subset-font.sh), so this is exact, and it spares a full layout per measurement.
+ */
+function textMeasure(font: PDFFont): Measure {
+  const advances = new Map<string, number>();
+  return (text, size) => {
+    let units = 0;
+    for (const ch of text) {
+      let advance = advances.get(ch);
+      if (advance === undefined) {
+        advance = font.widthOfTextAtSize(ch, 1000);
+        advances.set(ch, advance);
+      }
+      units += advance;
+    }
+    return (units * size) / 1000;
+  };
+}
+
 /** `text` broken into lines no wider than `width` at `size`, at spaces where it can, anywhere where it must. */
-function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
+function wrap(text: string, measure: Measure, size: number, width: number): string[] {
   const lines: string[] = [];
   let current = '';
   for (const word of text.split(' ')) {
     const candidate = current ? `${current} ${word}` : word;
-    if (font.widthOfTextAtSize(candidate, size) <= width) {
+    if (measure(candidate, size) <= width) {
       current = candidate;
       continue;
     }
     if (current) lines.push(current);
     current = word;
-    while (font.widthOfTextAtSize(current, size) > width) {
+    while (measure(current, size) > width) {
       let cut = current.length - 1;
-      while (cut > 1 && font.widthOfTextAtSize(current.slice(0, cut), size) > width) cut--;
+      while (cut > 1 && measure(current.slice(0, cut), size) > width) cut--;
       lines.push(current.slice(0, cut));
       current = current.slice(cut);
     }
