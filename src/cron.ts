@@ -5,6 +5,9 @@ import { refreshRates } from './modules/rates/refresh';
 import { sweepStrandedTransfers } from './modules/transfers/sweep';
 import { sweepLostDeliveries } from './modules/webhooks/dispatch';
 import { sweepQueuedEmails } from './modules/emails/outbox';
+import { markOverdueInvoices } from './modules/invoices/overdue';
+import { queueReminders } from './modules/invoices/reminders';
+import { issueDueInvoices } from './modules/recurring-invoices/issue';
 
 export type CronTask = { name: string; run: (env: Env) => Promise<void> };
 
@@ -15,6 +18,9 @@ export const cronTasks: CronTask[] = [
   { name: 'purge-old-events', run: async (env) => void (await purgeOldEvents(env)) },
   { name: 'sweep-webhook-deliveries', run: async (env) => void (await sweepLostDeliveries(env)) },
   { name: 'sweep-queued-emails', run: async (env) => void (await sweepQueuedEmails(env)) },
+  { name: 'issue-recurring-invoices', run: async (env) => void (await issueDueInvoices(env)) },
+  { name: 'mark-overdue-invoices', run: async (env) => void (await markOverdueInvoices(env)) },
+  { name: 'queue-reminders', run: async (env) => void (await queueReminders(env)) },
 ];
 
 export async function runCron(env: Env): Promise<void> {

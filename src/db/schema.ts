@@ -194,10 +194,19 @@ export const invoices = sqliteTable(
     linkVersion: integer('link_version'),
     linkHash: text('link_hash'),
     viewedAt: text('viewed_at'),
+    /** Where the hosted link points, kept for the emails the cron sends later (reminders). */
+    linkOrigin: text('link_origin'),
+    // A recurring invoice's period n made this invoice (§12): unique together, so each period makes one.
+    recurringInvoiceId: text('recurring_invoice_id'),
+    recurringPeriod: integer('recurring_period'),
+    /** When the cron wrote invoice.overdue, which it does once. */
+    overdueNotifiedAt: text('overdue_notified_at'),
   },
   (t) => [
     uniqueIndex('invoices_workspace_number_uq').on(t.workspaceId, t.number),
     uniqueIndex('invoices_link_hash_uq').on(t.linkHash),
+    uniqueIndex('invoices_recurring_period_uq').on(t.recurringInvoiceId, t.recurringPeriod),
+    index('invoices_overdue_watch_idx').on(t.status, t.overdueNotifiedAt, t.dueDate),
     index('invoices_workspace_idx').on(t.workspaceId, t.id),
     index('invoices_workspace_status_idx').on(t.workspaceId, t.status, t.id),
     index('invoices_workspace_status_due_idx').on(t.workspaceId, t.status, t.dueDate),
@@ -528,6 +537,8 @@ export const emailDeliveries = sqliteTable(
     message: text('message'),
     /** The origin the invoice's link is built on (its token is derived again when the email is composed). */
     linkOrigin: text('link_origin').notNull(),
+    /** For a reminder: which of the workspace's days_after_due it is for (one each per invoice). */
+    reminderDay: integer('reminder_day'),
     status: text('status', { enum: ['queued', 'sent', 'failed'] }).notNull().default('queued'),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
@@ -539,5 +550,46 @@ export const emailDeliveries = sqliteTable(
   (t) => [
     index('email_deliveries_invoice_idx').on(t.invoiceId, t.id),
     index('email_deliveries_due_idx').on(t.status, t.nextAttemptAt),
+    uniqueIndex('email_deliveries_reminder_uq').on(t.invoiceId, t.reminderDay),
+  ],
+);
+
+// Recurring invoices (§12): a schedule that issues an invoice on start_date + n × interval (n = 0,
+// 1, …), each period once. `next_period` is n of the next invoice and `next_issue_date` its date,
+// kept for the cron's index: its cost follows what is due, not how many schedules exist.
+export const recurringInvoices = sqliteTable(
+  'recurring_invoices',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceColumn(),
+    status: text('status', { enum: ['active', 'paused', 'completed', 'canceled'] }).notNull(),
+    clientId: text('client_id').notNull().references(() => clients.id, { onDelete: 'restrict' }),
+    projectId: text('project_id').references(() => projects.id, { onDelete: 'restrict' }),
+    currency: text('currency').notNull(),
+    /** JSON: the line items as sent ({description, quantity, unit_amount, tax_rate}). */
+    lineItems: text('line_items').notNull(),
+    notes: text('notes'),
+    dueInDays: integer('due_in_days').notNull(),
+    interval: text('interval', { enum: ['week', 'month', 'year'] }).notNull(),
+    intervalCount: integer('interval_count').notNull(),
+    startDate: text('start_date').notNull(),
+    endDate: text('end_date'),
+    maxOccurrences: integer('max_occurrences'),
+    autoSend: integer('auto_send', { mode: 'boolean' }).notNull(),
+    timeZone: text('time_zone').notNull(),
+    nextPeriod: integer('next_period').notNull(),
+    nextIssueDate: text('next_issue_date'),
+    /** When next_issue_date begins in time_zone (UTC): the cron's "is it due" is one comparison on an index. */
+    nextIssueAt: text('next_issue_at'),
+    invoicesCreated: integer('invoices_created').notNull(),
+    lastInvoiceId: text('last_invoice_id'),
+    /** Where the hosted links of invoices it sends point (the origin of the request that created it). */
+    linkOrigin: text('link_origin').notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    index('recurring_invoices_workspace_idx').on(t.workspaceId, t.id),
+    index('recurring_invoices_due_idx').on(t.status, t.nextIssueAt),
   ],
 );

@@ -21,6 +21,7 @@ export const ID_PREFIXES = {
   webhookEndpoint: 'we',
   webhookDelivery: 'whd',
   emailDelivery: 'dlv',
+  recurringInvoice: 'rin',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -9,6 +9,7 @@ import { expenseRoutes } from '../modules/expenses/routes';
 import { invoiceRoutes } from '../modules/invoices/routes';
 import { projectRoutes } from '../modules/projects/routes';
 import { rateRoutes } from '../modules/rates/routes';
+import { recurringInvoiceRoutes } from '../modules/recurring-invoices/routes';
 import { webhookRoutes } from '../modules/webhooks/routes';
 import { workspaceRoutes } from '../modules/workspaces/routes';
 
@@ -16,6 +17,7 @@ const workflow = createRouter()
   .route('/', clientRoutes)
   .route('/', projectRoutes)
   .route('/', invoiceRoutes)
+  .route('/', recurringInvoiceRoutes)
   .route('/', expenseRoutes)
   .route('/', dashboardRoutes);
 

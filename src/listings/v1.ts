@@ -1,10 +1,11 @@
 // What /v1 mounts: the versioned platform API. Clients, projects and invoices are the very same
-// routers as under /api/workflow; gigs, transfers and the co-pilot live only here.
+// routers as under /api/workflow (recurring invoices too); gigs, transfers and the co-pilot live only here.
 import { createRouter } from '../lib/router';
 import { clientRoutes } from '../modules/clients/routes';
 import { gigRoutes } from '../modules/gigs/routes';
 import { invoiceRoutes } from '../modules/invoices/routes';
 import { projectRoutes } from '../modules/projects/routes';
+import { recurringInvoiceRoutes } from '../modules/recurring-invoices/routes';
 import { suggestionRoutes } from '../modules/suggestions/routes';
 import { transferRoutes } from '../modules/transfers/routes';
 
@@ -12,6 +13,7 @@ export const v1Listing = createRouter()
   .route('/', clientRoutes)
   .route('/', projectRoutes)
   .route('/', invoiceRoutes)
+  .route('/', recurringInvoiceRoutes)
   .route('/', gigRoutes)
   .route('/', transferRoutes)
   .route('/', suggestionRoutes);

@@ -44,6 +44,11 @@ const newMember = (role: 'member' | 'viewer') => async (u: TestUser) => {
 const newWorkspaceInvitation = async (u: TestUser) =>
   (await call('POST', '/api/workspace/invitations', { key: u.key, body: { email: `i${crypto.randomUUID()}@example.com`, role: 'viewer' } })).body.id;
 
+const recurring = (clientId: string) => ({
+  client_id: clientId, interval: 'month', start_date: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10), line_items: lines,
+});
+const newRecurring = async (u: TestUser) => (await call('POST', '/v1/recurring-invoices', { key: u.key, body: recurring(await newClient(u)) })).body.id;
+
 const WEBHOOK_SETTINGS = 'webhook endpoints have no event types in §11';
 const endpoint = { url: 'https://hooks.example.com/events', events: ['*'] };
 const newEndpoint = async (u: TestUser) => (await call('POST', '/api/webhook-endpoints', { key: u.key, body: endpoint })).body.id;
@@ -111,6 +116,20 @@ const CASES: Record<string, Case> = {
     },
   },
   'POST /invoices/{id}/share-link': { events: [], why: 'a new link changes no field an event carries (links are never in events)', setup: async (u) => (await createSentInvoice(u.key)).id, act: (u, p, id) => call('POST', p(`/invoices/${id}/share-link`), { key: u.key }) },
+  'POST /recurring-invoices': { events: ['recurring_invoice.created'], setup: newClient, act: (u, p, clientId) => call('POST', p('/recurring-invoices'), { key: u.key, body: recurring(clientId) }) },
+  'PATCH /recurring-invoices/{id}': { events: ['recurring_invoice.updated'], setup: newRecurring, act: (u, p, id) => call('PATCH', p(`/recurring-invoices/${id}`), { key: u.key, body: { due_in_days: 14 } }) },
+  'DELETE /recurring-invoices/{id}': { events: [], why: '§11 has no recurring_invoice.deleted; the invoices it issued stay', setup: newRecurring, act: (u, p, id) => call('DELETE', p(`/recurring-invoices/${id}`), { key: u.key }) },
+  'POST /recurring-invoices/{id}/pause': { events: ['recurring_invoice.paused'], setup: newRecurring, act: (u, p, id) => call('POST', p(`/recurring-invoices/${id}/pause`), { key: u.key }) },
+  'POST /recurring-invoices/{id}/resume': {
+    events: ['recurring_invoice.resumed'],
+    setup: async (u) => {
+      const id = await newRecurring(u);
+      await call('POST', `/v1/recurring-invoices/${id}/pause`, { key: u.key });
+      return id;
+    },
+    act: (u, p, id) => call('POST', p(`/recurring-invoices/${id}/resume`), { key: u.key }),
+  },
+  'POST /recurring-invoices/{id}/cancel': { events: ['recurring_invoice.canceled'], setup: newRecurring, act: (u, p, id) => call('POST', p(`/recurring-invoices/${id}/cancel`), { key: u.key }) },
   'POST /admin/invitations': { events: [], why: 'the operator\'s, outside any workspace', act: (_u, p) => call('POST', p('/admin/invitations'), { key: ADMIN_TOKEN, body: { email: `a${crypto.randomUUID()}@example.com` } }) },
 };
 
@@ -149,7 +168,8 @@ describe('one event per change', () => {
         continue;
       }
       for (const event of written) {
-        const recordId = setupId && !route.path.endsWith('/invoices') ? setupId : res.body.id;
+        // Setup makes the record an {id} path acts on; elsewhere it makes a parent (a client) and the answer is the record.
+        const recordId = route.path.includes('{id}') ? setupId : res.body.id;
         expect(event.data.object.id, label(route)).toBe(recordId);
         expect(event.actor, label(route)).toEqual({ type: 'user', id: user.id, name: 'Event Writer' });
         // An action or update answers the record: the event carries exactly that. A delete answers nothing.

@@ -17,6 +17,12 @@ export type RecordKind = {
   settle?: (id: string) => Promise<void>;
 };
 
+/** A monthly recurring invoice starting tomorrow (UTC), so no time zone finds its start in the past. */
+const recurring = (clientId: string) => ({
+  client_id: clientId, interval: 'month', start_date: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10),
+  line_items: [{ description: 'Retainer', quantity: 1, unit_amount: 250_000 }],
+});
+
 const created = (what: string, res: { status: number; body: any }) => {
   if (res.status >= 300) throw new Error(`Could not create ${what}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
   return res.body.id as string;
@@ -80,6 +86,17 @@ export const recordKinds: Record<string, RecordKind> = {
           res = await create();
         }
         return created('a webhook endpoint', res);
+      },
+    ],
+  },
+  // Active (pause, cancel), and paused (resume).
+  rin: {
+    states: [
+      async (key) => created('a recurring invoice', await call('POST', '/v1/recurring-invoices', { key, body: recurring((await createClient(key)).id) })),
+      async (key) => {
+        const id = created('a recurring invoice', await call('POST', '/v1/recurring-invoices', { key, body: recurring((await createClient(key)).id) }));
+        await call('POST', `/v1/recurring-invoices/${id}/pause`, { key });
+        return id;
       },
     ],
   },

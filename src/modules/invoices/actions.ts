@@ -37,7 +37,7 @@ function transition(ctx: WorkspaceContext, before: InvoiceRow, set: Partial<Invo
  * link, and, unless `email` is false or there is no one to send to, queues the email in the same
  * batch. `linkOrigin` is where the link points (PUBLIC_URL or the request's origin).
  */
-export async function sendInvoice(ctx: ServiceContext, id: string, input: SendInvoiceInput, linkOrigin: string): Promise<InvoiceWithLines> {
+export async function sendInvoice(ctx: WorkspaceContext, id: string, input: SendInvoiceInput, linkOrigin: string): Promise<InvoiceWithLines> {
   const sent = await retryOnRace('invoice', async () => {
     const before = await getInvoice(ctx, id);
     if (before.row.status !== 'draft') throw refusal(before.row, 'send');
@@ -48,7 +48,7 @@ export async function sendInvoice(ctx: ServiceContext, id: string, input: SendIn
     const set: Partial<InvoiceRow> = {
       status: settled ? 'paid' : 'open', sentAt: now, paidAt: settled ? now : null, updatedAt: now,
       issuer: JSON.stringify(issuerSnapshotOf(workspace)), billTo: JSON.stringify(billToOf(client)),
-      linkVersion: 1, linkHash: await linkHash(await linkToken(ctx.env, id, 1)),
+      linkVersion: 1, linkHash: await linkHash(await linkToken(ctx.env, id, 1)), linkOrigin,
     };
     const after = { ...before, row: { ...before.row, ...set } };
     const to = input.to ?? (client.email ? [client.email] : []);

@@ -32,15 +32,16 @@ export type InvoiceNumber = {
   before: ReturnType<typeof bumpCounter>[];
 };
 
-const bumpCounter = (ctx: WorkspaceContext) =>
-  ctx.db.update(workspaces).set({ invoiceSeq: sql`${workspaces.invoiceSeq} + 1` }).where(eq(workspaces.id, ctx.workspaceId));
+/** The counter bump of a batch that writes a default-numbered invoice; `onlyIf` holds it back with the write. */
+export const bumpCounter = (ctx: WorkspaceContext, onlyIf?: SQL) =>
+  ctx.db.update(workspaces).set({ invoiceSeq: sql`${workspaces.invoiceSeq} + 1` }).where(and(eq(workspaces.id, ctx.workspaceId), onlyIf));
 
 /** The workspace's current default number: right after bumpCounter in a batch, the next one. */
-const currentDefaultNumber = (ctx: WorkspaceContext) =>
+export const currentDefaultNumber = (ctx: WorkspaceContext) =>
   sql`(SELECT ${workspaces.invoicePrefix} || printf('%06d', ${workspaces.invoiceSeq}) FROM ${workspaces} WHERE ${workspaces.id} = ${ctx.workspaceId})`;
 
 /** Moves the counter past every number in use with the workspace's prefix (hand-picked ones too). */
-async function skipNumbersInUse(ctx: WorkspaceContext): Promise<void> {
+export async function skipNumbersInUse(ctx: WorkspaceContext): Promise<void> {
   // The prefix is compared with substr, never put into a LIKE or GLOB pattern: it is user text.
   await ctx.db
     .update(workspaces)

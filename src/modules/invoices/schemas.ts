@@ -165,6 +165,7 @@ export const Invoice = z
     available_actions: z.array(InvoiceAction).openapi({ description: 'Exactly the operations the invoice\'s state allows now.' }),
     issuer: IssuerSnapshot.nullable().openapi({ description: 'Who bills, as the workspace was when the invoice was sent; null on a draft.' }),
     bill_to: BillToSnapshot.nullable().openapi({ description: 'Who pays, as the client was when the invoice was sent; null on a draft.' }),
+    recurring_invoice_id: z.string().nullable().openapi({ description: 'The recurring invoice that issued it, if one did.' }),
     hosted_url: z.string().nullable().openapi({ description: 'The page the client opens (no key needed); the same on every read until POST …/share-link makes a new one. Null on a draft.' }),
     pdf_url: z.string().nullable().openapi({ description: '`hosted_url` + `/pdf`. Null on a draft.' }),
     sent_at: timestampSchema.nullable(),
@@ -184,6 +185,7 @@ export const InvoiceQuery = listQuery.extend({
   project_id: idSchema('project').optional(),
   issued_from: dateSchema.optional().openapi({ description: 'issue_date on or after.' }),
   issued_to: dateSchema.optional().openapi({ description: 'issue_date on or before.' }),
+  recurring_invoice_id: idSchema('recurringInvoice').optional().openapi({ description: 'Invoices this recurring invoice issued.' }),
 });
 
 export const InvoicePage = pageOf(InvoiceSummary, 'InvoicePage');

@@ -44,7 +44,8 @@ export async function createInvoice(ctx: ServiceContext, input: CreateInvoiceInp
       id, userId: ctx.userId, workspaceId: ctx.workspaceId, number: '', status: 'draft', clientId: client.id,
       projectId: input.project_id ?? null, currency, issueDate, dueDate, ...totals,
       amountPaid: 0, notes: input.notes ?? null, sentAt: null, paidAt: null, voidedAt: null, createdAt: now, updatedAt: now,
-      issuer: null, billTo: null, linkVersion: null, linkHash: null, viewedAt: null,
+      issuer: null, billTo: null, linkVersion: null, linkHash: null, viewedAt: null, linkOrigin: null,
+      recurringInvoiceId: null, recurringPeriod: null, overdueNotifiedAt: null,
     };
     const statements: BatchItem<'sqlite'>[] = [
       ...number.before,
@@ -75,6 +76,7 @@ export async function listInvoices(ctx: WorkspaceContext, filter: InvoiceFilter 
   else if (filter.status) conditions.push(eq(invoices.status, filter.status));
   if (filter.client_id) conditions.push(eq(invoices.clientId, filter.client_id));
   if (filter.project_id) conditions.push(eq(invoices.projectId, filter.project_id));
+  if (filter.recurring_invoice_id) conditions.push(eq(invoices.recurringInvoiceId, filter.recurring_invoice_id));
   if (filter.issued_from) conditions.push(gte(invoices.issueDate, filter.issued_from));
   if (filter.issued_to) conditions.push(lte(invoices.issueDate, filter.issued_to));
   if (filter.beforeId) conditions.push(lt(invoices.id, filter.beforeId));

@@ -3,7 +3,7 @@
 import { and, desc, eq, lt } from 'drizzle-orm';
 import { memberships, workspaces } from '../../db/schema';
 import { notFound } from '../../errors';
-import type { Role, ServiceContext } from '../../lib/context';
+import type { Role, ServiceContext, WorkspaceContext } from '../../lib/context';
 import { nowIso } from '../../lib/time';
 import { forgetWorkspaceKeys } from '../../middleware/key-lookup';
 import type { UpdateWorkspaceInput } from './types';
@@ -42,7 +42,7 @@ export const serializeWorkspace = (row: WorkspaceRow, role: Role) => ({
 
 export const DEFAULT_REMINDER_DAYS = [3, 10];
 
-export async function getWorkspace(ctx: ServiceContext): Promise<WorkspaceRow> {
+export async function getWorkspace(ctx: WorkspaceContext): Promise<WorkspaceRow> {
   const row = await ctx.db.query.workspaces.findFirst({ where: eq(workspaces.id, ctx.workspaceId) });
   if (!row) throw notFound('Workspace');
   return row;

@@ -1,0 +1,116 @@
+// The cron's half of recurring invoices (§12): every schedule whose next date has come in its time
+// zone issues that period's invoice, exactly once however often the cron runs, overlaps or retries.
+// One batch per period holds the counter bump, the invoice, its lines and event, and the schedule's
+// advance, each conditional on the schedule still standing at that period; the unique index on
+// (recurring_invoice_id, recurring_period) is the last guard. Due schedules are found by an index
+// on (status, next_issue_at), the moment the issue date begins in the schedule's zone, a chunk at a
+// time and a bounded number a run: the next run carries on.
+import { and, asc, eq, exists, lte, notInArray, sql } from 'drizzle-orm';
+import { invoices, recurringInvoices } from '../../db/schema';
+import { config } from '../../config';
+import { systemContext, type WorkspaceContext } from '../../lib/context';
+import { createDb } from '../../lib/db';
+import { insertIf } from '../../lib/guarded-write';
+import { newId } from '../../lib/ids';
+import { addDays, nowIso } from '../../lib/time';
+import { recordEvent } from '../events/record';
+import { sendInvoice } from '../invoices/actions';
+import { buildLines, insertLineStatements } from '../invoices/lines';
+import { bumpCounter, currentDefaultNumber, numberIsFree, skipNumbersInUse } from '../invoices/numbering';
+import type { InvoiceRow } from '../invoices/serialize';
+import { invoiceObject, wroteInvoice } from '../invoices/service';
+import { positionAt, type RecurringRow, serializeRecurring } from './service';
+import type { CreateRecurringInput } from './schemas';
+
+export const RECURRING_JOB = 'recurring';
+const SCHEDULES_PER_CHUNK = 100;
+const INVOICES_PER_RUN = 500;
+const NUMBER_ATTEMPTS = 3;
+
+/** Issues what is due, in chunks, up to INVOICES_PER_RUN. Returns how many invoices it issued. */
+export async function issueDueInvoices(env: Env, now = Date.now()): Promise<number> {
+  const db = createDb(env.DB);
+  const nowAt = new Date(now).toISOString();
+  const failed = new Set<string>();
+  let issued = 0;
+  while (issued < INVOICES_PER_RUN) {
+    // Every schedule a chunk issues moves past now (or completes), so the next query finds the rest.
+    const due = await db
+      .select()
+      .from(recurringInvoices)
+      .where(and(eq(recurringInvoices.status, 'active'), lte(recurringInvoices.nextIssueAt, nowAt), failed.size ? notInArray(recurringInvoices.id, [...failed]) : undefined))
+      .orderBy(asc(recurringInvoices.nextIssueAt))
+      .limit(SCHEDULES_PER_CHUNK);
+    if (!due.length) break;
+    for (let schedule of due) {
+      try {
+        while (issued < INVOICES_PER_RUN && schedule.status === 'active' && schedule.nextIssueAt !== null && schedule.nextIssueAt <= nowAt) {
+          const next = await issuePeriod(env, schedule);
+          if (!next) break; // another run issued it
+          schedule = next;
+          issued++;
+        }
+      } catch (err) {
+        // One schedule that cannot issue (no free number) waits for the next run; the others go on.
+        failed.add(schedule.id);
+        console.error(JSON.stringify({ level: 'error', message: 'recurring invoice not issued', recurring_invoice_id: schedule.id, reason: String(err) }));
+      }
+    }
+  }
+  return issued;
+}
+
+/** Issues the schedule's next period; the schedule after it, or undefined if another run got there first. */
+async function issuePeriod(env: Env, schedule: RecurringRow): Promise<RecurringRow | undefined> {
+  const ctx = systemContext(env, schedule.workspaceId, RECURRING_JOB, schedule.timeZone);
+  const n = schedule.nextPeriod;
+  const issueDate = schedule.nextIssueDate!;
+  const id = newId('invoice');
+  const { rows: lines, totals } = buildLines(id, JSON.parse(schedule.lineItems) as CreateRecurringInput['line_items']);
+  const at = nowIso();
+  const issuedNow = { ...schedule, invoicesCreated: schedule.invoicesCreated + 1, lastInvoiceId: id, updatedAt: at };
+  const after: RecurringRow = { ...issuedNow, ...positionAt(issuedNow, n + 1) };
+  const row: InvoiceRow = {
+    id, userId: schedule.userId, workspaceId: schedule.workspaceId, number: '', status: 'draft', clientId: schedule.clientId, projectId: schedule.projectId,
+    currency: schedule.currency, issueDate, dueDate: addDays(issueDate, schedule.dueInDays), ...totals, amountPaid: 0, notes: schedule.notes,
+    sentAt: null, paidAt: null, voidedAt: null, createdAt: at, updatedAt: at, issuer: null, billTo: null, linkVersion: null, linkHash: null,
+    viewedAt: null, linkOrigin: null, recurringInvoiceId: schedule.id, recurringPeriod: n, overdueNotifiedAt: null,
+  };
+  // Everything below happens only while the schedule still stands at period n.
+  const atPeriod = exists(
+    ctx.db.select({ one: sql`1` }).from(recurringInvoices).where(and(eq(recurringInvoices.id, schedule.id), eq(recurringInvoices.nextPeriod, n), eq(recurringInvoices.status, 'active'))),
+  );
+  const number = currentDefaultNumber(ctx);
+  for (let attempt = 1; attempt <= NUMBER_ATTEMPTS; attempt++) {
+    const results = await ctx.db.batch([
+      bumpCounter(ctx, atPeriod),
+      insertIf(ctx.db, invoices, { ...row, number: number as unknown as string }, and(numberIsFree(ctx, number), atPeriod)!),
+      recordEvent(ctx, 'invoice.created', invoiceObject(ctx, { row, lines }), { ifChanged: true, fill: { number } }),
+      ...insertLineStatements(ctx.db, lines, wroteInvoice(ctx, id, at)),
+      ctx.db
+        .update(recurringInvoices)
+        .set({ nextPeriod: after.nextPeriod, nextIssueDate: after.nextIssueDate, nextIssueAt: after.nextIssueAt, status: after.status, invoicesCreated: sql`${recurringInvoices.invoicesCreated} + 1`, lastInvoiceId: id, updatedAt: at })
+        .where(and(eq(recurringInvoices.id, schedule.id), eq(recurringInvoices.nextPeriod, n), wroteInvoice(ctx, id, at))),
+      ...(after.status === 'completed' ? [recordEvent(ctx, 'recurring_invoice.completed', serializeRecurring(after), { ifChanged: true })] : []),
+      ctx.db.select({ id: invoices.id }).from(invoices).where(eq(invoices.id, id)),
+    ]);
+    if ((results.at(-1) as unknown[]).length) {
+      if (schedule.autoSend) await autoSend(ctx, id, schedule);
+      return after;
+    }
+    const current = await ctx.db.query.recurringInvoices.findFirst({ where: eq(recurringInvoices.id, schedule.id) });
+    if (current?.nextPeriod !== n || current.status !== 'active') return undefined;
+    await skipNumbersInUse(ctx); // a hand-picked number stood in the way
+  }
+  throw new Error(`recurring invoice ${schedule.id}: no free invoice number for period ${n}`);
+}
+
+/** With auto_send the issued invoice is sent, and emailed, as a member's send would (§10). */
+async function autoSend(ctx: WorkspaceContext, id: string, schedule: RecurringRow) {
+  try {
+    await sendInvoice(ctx, id, { email: true }, config(ctx.env).PUBLIC_URL ?? schedule.linkOrigin);
+  } catch (err) {
+    // The invoice stands as a draft; the member can send it. Logged, not retried: sending twice would email twice.
+    console.error(JSON.stringify({ level: 'error', message: 'recurring invoice issued but not sent', invoice_id: id, reason: String(err) }));
+  }
+}

@@ -1,0 +1,77 @@
+import { z } from '@hono/zod-openapi';
+import { currencySchema, dateSchema, idSchema, listQuery, longText, pageOf, timestampSchema } from '../../lib/schemas';
+import { LineItem, LineItemInput, MAX_LINE_ITEMS } from '../invoices/schemas';
+import { TIME_ZONES } from '../workspaces/validation';
+
+const Status = z.enum(['active', 'paused', 'completed', 'canceled']);
+const IntervalSchema = z.enum(['week', 'month', 'year']);
+const timeZone = z.enum(TIME_ZONES, { message: 'Use an IANA time zone name such as Europe/Berlin or UTC.' });
+
+const fields = {
+  project_id: idSchema('project').nullish(),
+  currency: currencySchema.optional().openapi({ description: 'Defaults to the client\'s currency.' }),
+  line_items: z.array(LineItemInput).min(1).max(MAX_LINE_ITEMS),
+  notes: longText(5000).nullish(),
+  due_in_days: z.number().int().min(0).max(365).openapi({ description: '0..365, default 30: each invoice is due this many days after its issue date.' }),
+  end_date: dateSchema.nullish().openapi({ description: 'No invoice is issued after this date; the schedule then completes.' }),
+  max_occurrences: z.number().int().min(1).max(1000).nullish().openapi({ description: 'The schedule completes after this many invoices.' }),
+  auto_send: z.boolean().openapi({ description: 'Send (and email) each invoice as it is issued; otherwise it is issued as a draft. Default false.' }),
+};
+
+export const CreateRecurringBody = z
+  .strictObject({
+    client_id: idSchema('client'),
+    ...fields,
+    due_in_days: fields.due_in_days.default(30),
+    auto_send: fields.auto_send.default(false),
+    interval: IntervalSchema,
+    interval_count: z.number().int().min(1).max(12).default(1).openapi({ description: '1..12, default 1: every `interval_count` weeks, months or years.' }),
+    start_date: dateSchema.openapi({ description: 'The first issue date: today or later in `time_zone`.' }),
+    time_zone: timeZone.optional().openapi({ description: 'IANA time zone in which issue dates come; defaults to the workspace\'s.' }),
+  })
+  .refine((v) => !v.end_date || v.end_date >= v.start_date, { message: 'end_date must not be before start_date.', path: ['end_date'] })
+  .openapi('CreateRecurringInvoice');
+
+export const UpdateRecurringBody = z
+  .strictObject({
+    ...fields,
+    project_id: fields.project_id,
+    currency: fields.currency,
+    line_items: fields.line_items.optional(),
+    due_in_days: fields.due_in_days.optional(),
+    auto_send: fields.auto_send.optional(),
+  })
+  .openapi('UpdateRecurringInvoice');
+
+export const RecurringInvoice = z
+  .object({
+    id: idSchema('recurringInvoice'),
+    status: Status,
+    client_id: z.string(),
+    project_id: z.string().nullable(),
+    currency: z.string(),
+    line_items: z.array(LineItem.omit({ id: true })),
+    notes: z.string().nullable(),
+    due_in_days: z.number().int(),
+    interval: IntervalSchema,
+    interval_count: z.number().int(),
+    start_date: z.string(),
+    end_date: z.string().nullable(),
+    max_occurrences: z.number().int().nullable(),
+    auto_send: z.boolean(),
+    time_zone: z.string(),
+    next_issue_date: z.string().nullable().openapi({ description: 'When the next invoice is issued; null once completed or canceled.' }),
+    upcoming: z.array(z.string()).openapi({ description: 'The next issue dates, at most 3; fewer near the end, [] once completed or canceled.' }),
+    invoices_created: z.number().int(),
+    last_invoice_id: z.string().nullable(),
+    created_at: timestampSchema,
+    updated_at: timestampSchema,
+  })
+  .openapi('RecurringInvoice');
+
+export const RecurringPage = pageOf(RecurringInvoice, 'RecurringInvoicePage');
+
+export const RecurringQuery = listQuery.extend({ status: Status.optional(), client_id: idSchema('client').optional() });
+
+export type CreateRecurringInput = z.infer<typeof CreateRecurringBody>;
+export type UpdateRecurringInput = z.infer<typeof UpdateRecurringBody>;
