@@ -1,6 +1,6 @@
 // End to end, outside the test pool: serve the worker with wrangler dev (static assets included),
-// drive /docs, a cross-origin page and a hosted invoice in headless Chromium (and its PDF through
-// pdftotext), and run the example scenario through each generated client.
+// fire the cron as the README says, drive /docs, a cross-origin page and a hosted invoice in headless
+// Chromium (and its PDF through pdftotext), and run the example scenario through each generated client.
 // Under CI Chromium is required; elsewhere its absence skips the browser check, loudly.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { checkCorsInBrowser } from './cors-browser.mjs';
 import { checkDocsInBrowser } from './docs-browser.mjs';
 import { checkHostedInvoice } from './hosted-invoice.mjs';
+import { checkReadmeCron } from './readme-cron.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const CHROMIUM = '/usr/bin/chromium';
@@ -54,7 +55,7 @@ execFileSync('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', '
 // Pages for the CORS check: one origin the worker allows, one it does not.
 const [allowedPort, otherPort] = [await freePort(), await freePort()];
 const server = spawn('npx', [
-  'wrangler', 'dev', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', state, '--show-interactive-dev-session=false',
+  'wrangler', 'dev', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', state, '--show-interactive-dev-session=false', '--test-scheduled',
   '--var', `CORS_ALLOWED_ORIGINS:http://127.0.0.1:${allowedPort}`,
 ], {
   cwd: root,
@@ -67,6 +68,9 @@ let passed = 0;
 try {
   await waitForHealth(base);
   console.log(`e2e: worker up on ${base}`);
+
+  await checkReadmeCron({ root, base, key: (await newUserKey(base)).key });
+  passed++;
 
   if (existsSync(CHROMIUM)) {
     await checkDocsInBrowser(base, CHROMIUM);

@@ -4,11 +4,12 @@
 // advance, each conditional on the schedule still standing at that period; the unique index on
 // (recurring_invoice_id, recurring_period) is the last guard. Due schedules are found by an index
 // on (status, next_issue_at), the moment the issue date begins in the schedule's zone, a chunk at a
-// time and a bounded number a run: the next run carries on.
-import { and, asc, eq, exists, lte, notInArray, sql } from 'drizzle-orm';
+// time and a bounded number a run (lib/chunked.ts): the next run carries on.
+import { and, asc, eq, exists, gt, lte, or, sql } from 'drizzle-orm';
 import { invoices, recurringInvoices } from '../../db/schema';
 import { config } from '../../config';
 import { systemContext, type WorkspaceContext } from '../../lib/context';
+import { CRON_CHUNK, inChunks } from '../../lib/chunked';
 import { createDb } from '../../lib/db';
 import { insertIf } from '../../lib/guarded-write';
 import { newId } from '../../lib/ids';
@@ -23,40 +24,37 @@ import { positionAt, type RecurringRow, serializeRecurring } from './service';
 import type { CreateRecurringInput } from './schemas';
 
 export const RECURRING_JOB = 'recurring';
-const SCHEDULES_PER_CHUNK = 100;
-const INVOICES_PER_RUN = 500;
+const SCHEDULES_PER_RUN = 1000;
 const NUMBER_ATTEMPTS = 3;
 
-/** Issues what is due, in chunks, up to INVOICES_PER_RUN. Returns how many invoices it issued. */
+/** Issues what is due. Returns how many invoices it issued. */
 export async function issueDueInvoices(env: Env, now = Date.now()): Promise<number> {
   const db = createDb(env.DB);
   const nowAt = new Date(now).toISOString();
-  const failed = new Set<string>();
-  let issued = 0;
-  while (issued < INVOICES_PER_RUN) {
-    // Every schedule a chunk issues moves past now (or completes), so the next query finds the rest.
-    const due = await db
+  const find = (after: RecurringRow | undefined) =>
+    db
       .select()
       .from(recurringInvoices)
-      .where(and(eq(recurringInvoices.status, 'active'), lte(recurringInvoices.nextIssueAt, nowAt), failed.size ? notInArray(recurringInvoices.id, [...failed]) : undefined))
-      .orderBy(asc(recurringInvoices.nextIssueAt))
-      .limit(SCHEDULES_PER_CHUNK);
-    if (!due.length) break;
-    for (let schedule of due) {
-      try {
-        while (issued < INVOICES_PER_RUN && schedule.status === 'active' && schedule.nextIssueAt !== null && schedule.nextIssueAt <= nowAt) {
-          const next = await issuePeriod(env, schedule);
-          if (!next) break; // another run issued it
-          schedule = next;
-          issued++;
-        }
-      } catch (err) {
-        // One schedule that cannot issue (no free number) waits for the next run; the others go on.
-        failed.add(schedule.id);
-        console.error(JSON.stringify({ level: 'error', message: 'recurring invoice not issued', recurring_invoice_id: schedule.id, reason: String(err) }));
+      .where(and(
+        eq(recurringInvoices.status, 'active'), lte(recurringInvoices.nextIssueAt, nowAt),
+        after ? or(gt(recurringInvoices.nextIssueAt, after.nextIssueAt!), and(eq(recurringInvoices.nextIssueAt, after.nextIssueAt!), gt(recurringInvoices.id, after.id))) : undefined,
+      ))
+      .orderBy(asc(recurringInvoices.nextIssueAt), asc(recurringInvoices.id))
+      .limit(CRON_CHUNK);
+  let issued = 0;
+  await inChunks(find, async (due) => {
+    let schedule: RecurringRow | undefined = due;
+    try {
+      // A schedule behind by several periods (the cron was down) catches up, each period once.
+      while (schedule?.status === 'active' && schedule.nextIssueAt !== null && schedule.nextIssueAt <= nowAt) {
+        schedule = await issuePeriod(env, schedule); // undefined: another run issued it
+        if (schedule) issued++;
       }
+    } catch (err) {
+      // One schedule that cannot issue (no free number) waits for the next run; the others go on.
+      console.error(JSON.stringify({ level: 'error', message: 'recurring invoice not issued', recurring_invoice_id: due.id, reason: String(err) }));
     }
-  }
+  }, SCHEDULES_PER_RUN);
   return issued;
 }
 
