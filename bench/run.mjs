@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildBundle } from './harness/build.mjs';
 import { cpuSeconds, findWorkerdPid } from './harness/cpu.mjs';
+import { measureCron } from './harness/cron.mjs';
 import { measureFanout } from './harness/fanout.mjs';
 import { countD1Calls } from './harness/d1-count.mjs';
 import { quantile, runLoad } from './harness/load.mjs';
@@ -155,6 +156,11 @@ async function main() {
       console.log('  webhook fan-out: one event to 10 local receivers, 20 times…');
       fanout = await measureFanout(mf, served.url, pid, accounts.writer);
     }
+    let cron = null;
+    if (!only || 'recurring-invoice cron'.includes(only)) {
+      console.log('  recurring-invoice cron: 500 due among 1,000 schedules, then among 10,000…');
+      cron = await measureCron(mf, accounts.small);
+    }
 
     const report = {
       date: new Date().toISOString(),
@@ -168,7 +174,8 @@ async function main() {
       bundle: { bytes: bundle.bytes, gzip_bytes: bundle.gzipBytes, gzip_kib: round(bundle.gzipBytes / 1024, 1) },
       results,
       fanout,
-      targets: targets(results, bundle, fanout),
+      cron,
+      targets: targets(results, bundle, fanout, cron),
       seconds: Math.round((Date.now() - started) / 1000),
     };
     writeFileSync(join(root, 'bench/results.json'), `${JSON.stringify(report, null, 2)}\n`);
@@ -180,7 +187,7 @@ async function main() {
 }
 
 /** How each target fares; `met` is null when a workload it needs is not available. */
-function targets(results, bundle, fanout) {
+function targets(results, bundle, fanout, cron) {
   const ok = (rows) => rows.length > 0 && rows.every((r) => r?.available);
   const lists = results.filter((r) => r.list);
   const reads = results.filter((r) => r.available && r.name.startsWith('GET /'));
@@ -221,6 +228,11 @@ function targets(results, bundle, fanout) {
       value: fanout ? `${fanout.write_d1_batches} batch (the write's ${fanout.write_d1_calls} D1 round trips include enqueueing after the answer)` : 'not measured',
       met: fanout ? fanout.write_d1_batches === 1 : null,
     },
+    {
+      target: 'cron with 500 due: 10,000 schedules ≤ 1.2× 1,000 (time and D1 rows read)',
+      value: cron ? `${cron.ratio.ms}× time, ${cron.ratio.rows_read}× rows read` : 'not measured',
+      met: cron ? cron.ratio.ms <= 1.2 && cron.ratio.rows_read <= 1.2 : null,
+    },
   ];
 }
 
@@ -248,6 +260,14 @@ function print(report) {
     console.log(table(
       ['webhook fan-out', 'endpoints', 'events', 'D1 batches / round trips per write', 'write → last delivery p50 / p90 / max ms', 'CPU ms per delivery'],
       [['POST /v1/clients → client.created', f.endpoints, f.events, `${f.write_d1_batches} / ${f.write_d1_calls}`, `${f.write_to_last_delivery_ms.p50} / ${f.write_to_last_delivery_ms.p90} / ${f.write_to_last_delivery_ms.max}`, f.cpu_ms_per_delivery]],
+    ));
+    console.log('');
+  }
+  if (report.cron) {
+    const c = report.cron;
+    console.log(table(
+      ['recurring-invoice cron (one run issues 500 invoices)', 'run ms (median)', 'runs ms', 'D1 rows read', 'D1 round trips'],
+      [c.small, c.large].map((r) => [r.label, r.ms, r.runs_ms.join(', '), thousands(r.rows_read), r.d1_calls]),
     ));
     console.log('');
   }
