@@ -10,9 +10,10 @@ import { throwOnInvalid } from './lib/validation';
 import { apiListing } from './listings/api';
 import { v1Listing } from './listings/v1';
 import { browserPolicy, securityHeaders } from './middleware/browser';
+import { d1Session } from './middleware/d1-session';
 import { requestId } from './middleware/request-id';
 import { hostedInvoiceRoutes } from './modules/invoices/hosted-routes';
-import { dispatchQuietly } from './modules/webhooks/dispatch';
+import { enqueueQuietly } from './modules/webhooks/dispatch';
 import { registerWebhookEvents } from './modules/webhooks/openapi';
 import { OPENAPI_INFO, withOperationIds } from './openapi-info';
 import { withInlineRequestBodies } from './openapi-request-bodies';
@@ -27,13 +28,15 @@ app.use('*', async (c, next) => {
   config(c.env);
   await next();
 });
+app.use('*', d1Session);
 // A write that succeeded may have written events, and with them webhook deliveries (in the same
-// batch): they go on the queue once the answer is out.
+// batch, which also claimed them): they go on the queue once the answer is out.
 app.use('*', async (c, next) => {
   await next();
-  if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS' || c.res.status >= 400) return;
+  const claimed = c.get('writeClaims')?.claimed;
+  if (!claimed?.length) return;
   try {
-    c.executionCtx.waitUntil(dispatchQuietly(c.env));
+    c.executionCtx.waitUntil(enqueueQuietly(c.env, claimed));
   } catch {
     // No execution context (a direct app.request): the cron sweep sends them.
   }

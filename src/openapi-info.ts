@@ -28,6 +28,10 @@ KWD). Currencies are ISO 4217 codes. Quantities and tax rates have at most 3 dec
 in integer arithmetic; \`subtotal = Σ amount\`, \`tax = Σ line tax\`, \`total = subtotal + tax\`. Currency conversions
 round half away from zero into the target's minor unit; a transfer's \`target_amount\` rounds down.
 
+**Read your writes.** Every answer carries \`X-D1-Bookmark\`. Send it back on a later request and its reads are at
+least as fresh as that answer, wherever it is served; without one, keyed requests start at the primary database
+and the public gig board may be read from the nearest replica. A malformed bookmark is ignored (the primary).
+
 **Lists** take \`limit\` (1..100, default 25) and \`cursor\` and answer \`{data, has_more, next_cursor}\`, newest first.
 
 **Errors** share one envelope: \`{"error": {"code", "message", "request_id", "details"?}}\`.

@@ -16,7 +16,7 @@ const EXPOSED_HEADERS = [
 ];
 
 /** Reads anyone may make from any page: no key, nothing private in them. */
-const isPublicRead = (c: Context) => c.req.method !== 'POST' && c.req.method !== 'PATCH' && c.req.method !== 'DELETE' && (/^\/v1\/gigs(\/[^/]+)?$/.test(c.req.path) || c.req.path === '/openapi.json');
+export const isPublicRead = (c: Context) => c.req.method !== 'POST' && c.req.method !== 'PATCH' && c.req.method !== 'DELETE' && (/^\/v1\/gigs(\/[^/]+)?$/.test(c.req.path) || c.req.path === '/openapi.json');
 
 const corsPolicy = cors({
   origin: (origin, c: Context<AppEnv>) => {

@@ -88,24 +88,24 @@ const inFlight = () =>
 
 async function tryClaim(db: Db, scope: Scope, key: string, c: Context<AppEnv>, fingerprint: string): Promise<true | Response | 'released'> {
   const now = new Date();
-  // An expired record no longer counts: clear it so the insert below can take the key.
-  await db
-    .delete(idempotencyKeys)
-    .where(and(ofKey(scope, key), lt(idempotencyKeys.expiresAt, now.toISOString())));
-  const inserted = await db
-    .insert(idempotencyKeys)
-    .values({
-      ...scope,
-      key,
-      method: c.req.method,
-      path: c.req.path,
-      fingerprint,
-      state: 'in_flight',
-      createdAt: now.toISOString(),
-      expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString(),
-    })
-    .onConflictDoNothing()
-    .returning({ key: idempotencyKeys.key });
+  // One round trip: an expired record no longer counts, so it is cleared before the insert takes the key.
+  const [, inserted] = await db.batch([
+    db.delete(idempotencyKeys).where(and(ofKey(scope, key), lt(idempotencyKeys.expiresAt, now.toISOString()))),
+    db
+      .insert(idempotencyKeys)
+      .values({
+        ...scope,
+        key,
+        method: c.req.method,
+        path: c.req.path,
+        fingerprint,
+        state: 'in_flight',
+        createdAt: now.toISOString(),
+        expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString(),
+      })
+      .onConflictDoNothing()
+      .returning({ key: idempotencyKeys.key }),
+  ]);
   if (inserted.length) return true;
 
   const existing = await db.query.idempotencyKeys.findFirst({

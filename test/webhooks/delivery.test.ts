@@ -15,7 +15,52 @@ afterEach(() => vi.restoreAllMocks());
 
 const headersOf = (h: Headers) => ({ 'webhook-id': h.get('webhook-id')!, 'webhook-timestamp': h.get('webhook-timestamp')!, 'webhook-signature': h.get('webhook-signature')! });
 
+/** The SQL of every batch and every single statement run through the requests' D1 sessions. */
+function recordSessionCalls() {
+  const calls = { batches: [] as string[][], single: [] as string[] };
+  const start = env.DB.withSession.bind(env.DB);
+  vi.spyOn(env.DB, 'withSession').mockImplementation((constraint) => {
+    const session = start(constraint);
+    const batch = session.batch.bind(session);
+    const prepare = session.prepare.bind(session);
+    const sqlOf = new WeakMap<D1PreparedStatement, string>();
+    session.batch = async (statements) => {
+      calls.batches.push(statements.map((s) => sqlOf.get(s) ?? '?'));
+      return batch(statements);
+    };
+    const track = (statement: D1PreparedStatement, sql: string): D1PreparedStatement => {
+      sqlOf.set(statement, sql);
+      const bind = statement.bind.bind(statement);
+      statement.bind = (...values) => track(bind(...values), sql);
+      for (const run of ['run', 'all', 'raw', 'first'] as const) {
+        const original = (statement[run] as (...args: unknown[]) => unknown).bind(statement);
+        (statement as unknown as Record<string, unknown>)[run] = (...args: unknown[]) => (calls.single.push(sql), original(...args));
+      }
+      return statement;
+    };
+    session.prepare = (sql) => track(prepare(sql), sql);
+    return session;
+  });
+  return calls;
+}
+
 describe('webhook delivery', () => {
+  it('claims a write\'s deliveries in the write\'s own batch: after the answer, only the queue is called', async () => {
+    const queue = capturedQueue();
+    const owner = await createUser();
+    const endpoint = await createEndpoint(owner.key, { events: ['client.created'] });
+    const calls = recordSessionCalls();
+    const res = await call('POST', '/v1/clients', { key: owner.key, body: { name: 'One Trip Ltd' } });
+    const { batches, single } = { batches: [...calls.batches], single: [...calls.single] };
+    expect(res.status).toBe(201);
+    const [delivery] = await deliveriesOf(owner.key, endpoint.id);
+    expect(queue.messages.map((m) => m.delivery_id)).toEqual([delivery!.id]);
+    // One batch wrote the client, its event and the delivery, and claimed it; no statement of its own did.
+    expect(batches).toHaveLength(1);
+    expect(batches[0]!.at(-1)).toMatch(/^update "webhook_deliveries" set "enqueued_at"/);
+    expect(single.filter((sql) => sql.includes('webhook_deliveries'))).toEqual([]);
+  });
+
   it('posts each event to every subscribed endpoint, signed so a Standard Webhooks receiver verifies it', async () => {
     const queue = capturedQueue();
     const owner = await createUser();

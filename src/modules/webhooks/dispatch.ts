@@ -5,7 +5,7 @@
 // lets only one delivery happen. An attempt whose message never arrives is found by the sweep.
 import { and, eq, inArray, isNull, lt, lte, or } from 'drizzle-orm';
 import { webhookDeliveries } from '../../db/schema';
-import { createDb } from '../../lib/db';
+import { createDb, type Db } from '../../lib/db';
 import type { WebhookMessageBody } from './message';
 
 const DISPATCH_CHUNK = 100;
@@ -22,20 +22,23 @@ async function enqueue(env: Env, ids: string[], delaySeconds = 0) {
 /** Sends one attempt, after `delaySeconds`; it is already marked enqueued. */
 export const enqueueAttempt = (env: Env, id: string, delaySeconds = 0) => enqueue(env, [id], delaySeconds);
 
-/** Enqueues every due attempt no one has enqueued yet: run after each write and job. Returns how many. */
-export async function dispatchDueDeliveries(env: Env, now = new Date()): Promise<number> {
-  const db = createDb(env.DB);
-  const at = now.toISOString();
+/** The statement that marks up to a chunk of due, unenqueued attempts enqueued and answers their ids. */
+export function claimDueDeliveries(db: Db, at: string) {
   const due = db
     .select({ id: webhookDeliveries.id })
     .from(webhookDeliveries)
     .where(and(eq(webhookDeliveries.status, 'pending'), lte(webhookDeliveries.nextAttemptAt, at), isNull(webhookDeliveries.enqueuedAt)))
     .limit(DISPATCH_CHUNK);
-  const marked = await db
+  return db
     .update(webhookDeliveries)
     .set({ enqueuedAt: at })
     .where(and(inArray(webhookDeliveries.id, due), isNull(webhookDeliveries.enqueuedAt)))
     .returning({ id: webhookDeliveries.id });
+}
+
+/** Enqueues every due attempt no one has enqueued yet: run after each write and job. Returns how many. */
+export async function dispatchDueDeliveries(env: Env, now = new Date()): Promise<number> {
+  const marked = await claimDueDeliveries(createDb(env.DB), now.toISOString());
   await enqueue(env, marked.map((r) => r.id));
   return marked.length;
 }
@@ -75,3 +78,11 @@ export async function dispatchQuietly(env: Env): Promise<void> {
   }
 }
 
+/** Puts attempts already marked enqueued on the queue; one that fails to go is left to the sweep. */
+export async function enqueueQuietly(env: Env, ids: string[]): Promise<void> {
+  try {
+    await enqueue(env, ids);
+  } catch (err) {
+    console.warn(JSON.stringify({ level: 'warn', message: 'webhook enqueue failed; the sweep will send', count: ids.length, reason: String(err) }));
+  }
+}

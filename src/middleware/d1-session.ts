@@ -1,0 +1,33 @@
+// Reads across the world (§14): every request reads and writes D1 through one Sessions API session,
+// so read replicas can serve it and it still sees its own writes. A client that sends back the
+// X-D1-Bookmark of an earlier answer gets reads at least as fresh as that answer; without one,
+// authenticated requests start at the primary and the public gig board at the nearest replica.
+// Every answer carries the session's bookmark. Queues and the cron use the binding itself (primary).
+// A write's batches also claim the webhook deliveries they make (claim-with-writes.ts).
+import { createMiddleware } from 'hono/factory';
+import type { AppEnv } from '../env';
+import { claimingWithWrites } from '../modules/webhooks/claim-with-writes';
+import { isPublicRead } from './browser';
+
+export const BOOKMARK_HEADER = 'X-D1-Bookmark';
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+// A D1 bookmark is hex groups joined by dashes. Anything else is ignored rather than passed on, and the
+// request starts at the primary, which is at least as fresh as any bookmark.
+const BOOKMARK = /^[0-9a-f]{1,32}(-[0-9a-f]{1,64}){1,7}$/i;
+
+export const d1Session = createMiddleware<AppEnv>(async (c, next) => {
+  const sent = c.req.header(BOOKMARK_HEADER)?.trim();
+  const start = sent && sent.length <= 256 && BOOKMARK.test(sent) ? sent : isPublicRead(c) ? 'first-unconstrained' : 'first-primary';
+  const session = c.env.DB.withSession(start);
+  // Everything below reads c.env.DB; the session stands in for the binding (the same prepare and batch).
+  let db = session as unknown as D1Database;
+  if (!READS.has(c.req.method)) {
+    const writing = claimingWithWrites(db);
+    db = writing.db;
+    c.set('writeClaims', writing.claims);
+  }
+  c.env = { ...c.env, DB: db };
+  await next();
+  const bookmark = session.getBookmark();
+  if (bookmark) c.res.headers.set(BOOKMARK_HEADER, bookmark);
+});
