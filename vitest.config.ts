@@ -32,6 +32,8 @@ export default defineConfig(async () => {
       }),
     ],
     test: {
+      // One runtime per test worker, reused from file to file: setup.ts gives each file empty storage.
+      isolate: false,
       setupFiles: ['./test/helpers/setup.ts'],
       include: ['test/**/*.test.ts'],
       provide: { fuzzSeed, fuzzRuns },

@@ -17,17 +17,25 @@ const BOOKMARK = /^[0-9a-f]{1,32}(-[0-9a-f]{1,64}){1,7}$/i;
 
 export const d1Session = createMiddleware<AppEnv>(async (c, next) => {
   const sent = c.req.header(BOOKMARK_HEADER)?.trim();
-  const start = sent && sent.length <= 256 && BOOKMARK.test(sent) ? sent : isPublicRead(c) ? 'first-unconstrained' : 'first-primary';
-  const session = c.env.DB.withSession(start);
-  // Everything below reads c.env.DB; the session stands in for the binding (the same prepare and batch).
-  let db = session as unknown as D1Database;
-  if (!READS.has(c.req.method)) {
-    const writing = claimingWithWrites(db);
-    db = writing.db;
-    c.set('writeClaims', writing.claims);
-  }
-  c.env = { ...c.env, DB: db };
+  const bookmark = sent && sent.length <= 256 && BOOKMARK.test(sent) ? sent : undefined;
+  const binding = c.env.DB;
+  let session: D1DatabaseSession | undefined;
+  let db: D1Database | undefined;
+  // Opened on first use, so an answer that reads nothing from D1 (health, the document, cached rates)
+  // costs no session. Everything below reads c.env.DB, and the session stands in for the binding.
+  const open = (): D1Database => {
+    session = binding.withSession(bookmark ?? (isPublicRead(c) ? 'first-unconstrained' : 'first-primary'));
+    db = session as unknown as D1Database;
+    if (!READS.has(c.req.method)) {
+      const writing = claimingWithWrites(db);
+      db = writing.db;
+      c.set('writeClaims', writing.claims);
+    }
+    return db;
+  };
+  c.env = Object.defineProperty({ ...c.env }, 'DB', { get: () => db ?? open(), enumerable: true });
   await next();
-  const bookmark = session.getBookmark();
-  if (bookmark) c.res.headers.set(BOOKMARK_HEADER, bookmark);
+  // The session's newest bookmark, or, when the request read nothing, the one it was sent.
+  const latest = session?.getBookmark() ?? bookmark;
+  if (latest) c.res.headers.set(BOOKMARK_HEADER, latest);
 });
