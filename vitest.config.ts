@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
@@ -33,7 +34,9 @@ export default defineConfig(async () => {
     ],
     test: {
       // One runtime per test worker, reused from file to file: setup.ts gives each file empty storage.
+      // At least two workers even on two cores: much of a test's time is spent waiting on workerd.
       isolate: false,
+      maxWorkers: Math.min(4, Math.max(2, availableParallelism())),
       setupFiles: ['./test/helpers/setup.ts'],
       include: ['test/**/*.test.ts'],
       provide: { fuzzSeed, fuzzRuns },
