@@ -1,4 +1,4 @@
-// D1 round trips per request, counted by a copy of the app whose D1 binding is wrapped
+// D1 round trips and rows read per request, counted by a copy of the app whose D1 binding is wrapped
 // (d1-count.worker.js: a statement's first/all/run/raw, a batch or an exec each count one). It runs on
 // requests of its own, after a warm-up so the API key is cached as it is under load, and never
 // during the timed load, which goes to the unwrapped app.
@@ -6,6 +6,7 @@ export async function countD1Calls(mf, { host, path, method = 'GET', headers = {
   const worker = await mf.getWorker('count');
   const calls = [];
   const batches = [];
+  const rowsRead = [];
   let status;
   for (let i = 0; i < 3; i++) {
     const response = await worker.fetch(`http://${host}${path}`, { method, headers: { ...headers, ...freshHeaders() }, body });
@@ -15,7 +16,9 @@ export async function countD1Calls(mf, { host, path, method = 'GET', headers = {
     if (i > 0) {
       calls.push(Number(response.headers.get('X-Bench-D1-Calls')));
       batches.push(Number(response.headers.get('X-Bench-D1-Batches')));
+      rowsRead.push(Number(response.headers.get('X-Bench-D1-Rows-Read')));
     }
   }
-  return { status, calls: calls.length ? Math.max(...calls) : null, batches: batches.length ? Math.max(...batches) : null };
+  const most = (values) => (values.length ? Math.max(...values) : null);
+  return { status, calls: most(calls), batches: most(batches), rowsRead: most(rowsRead) };
 }

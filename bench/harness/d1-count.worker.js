@@ -1,7 +1,7 @@
 // A worker around the built app (index.js beside it) whose D1 binding counts round trips and rows
 // read. Its responses say how many round trips they made (X-Bench-D1-Calls): a statement run
 // (first/all/run/raw), a batch or an exec each count as one; X-Bench-D1-Batches counts the batches
-// alone. Its scheduled handler runs the app's cron to the end (waitUntil included) and keeps the
+// alone, and X-Bench-D1-Rows-Read sums D1's rows_read. Its scheduled handler runs the app's cron to the end (waitUntil included) and keeps the
 // counts, with D1's rows_read summed, for GET /__bench/last-cron. Statements are proxied so bind()
 // keeps counting and batch() gets the real ones back; raw() and first() are answered through all(),
 // whose result carries rows_read (drizzle turns batch results into rows the same way).
@@ -71,6 +71,7 @@ export default {
     const counted = new Response(response.body, response);
     counted.headers.set('X-Bench-D1-Calls', String(counter.calls));
     counted.headers.set('X-Bench-D1-Batches', String(counter.batches));
+    counted.headers.set('X-Bench-D1-Rows-Read', String(counter.rowsRead));
     return counted;
   },
   async scheduled(controller, env) {

@@ -20,7 +20,7 @@ import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from 'wrangle
 
 const UNLIMITED = 1_000_000_000;
 
-function productionOptions(root, vars) {
+export function productionOptions(root, vars = {}) {
   const config = unstable_readConfig({ config: join(root, 'wrangler.toml'), env: 'production' });
   const { workerOptions } = unstable_getMiniflareWorkerOptions({ ...config, ai: undefined, assets: undefined }, 'production');
   const ratelimits = Object.fromEntries(
