@@ -13,7 +13,7 @@ import { browserPolicy, securityHeaders } from './middleware/browser';
 import { d1Session } from './middleware/d1-session';
 import { requestId } from './middleware/request-id';
 import { hostedInvoiceRoutes } from './modules/invoices/hosted-routes';
-import { enqueueQuietly } from './modules/webhooks/dispatch';
+import { claimDeliveriesWithWrites } from './modules/webhooks/claim-with-writes';
 import { registerWebhookEvents } from './modules/webhooks/openapi';
 import { OPENAPI_INFO, withOperationIds } from './openapi-info';
 import { withInlineRequestBodies } from './openapi-request-bodies';
@@ -29,18 +29,9 @@ app.use('*', async (c, next) => {
   await next();
 });
 app.use('*', d1Session);
-// A write that succeeded may have written events, and with them webhook deliveries (in the same
-// batch, which also claimed them): they go on the queue once the answer is out.
-app.use('*', async (c, next) => {
-  await next();
-  const claimed = c.get('writeClaims')?.claimed;
-  if (!claimed?.length) return;
-  try {
-    c.executionCtx.waitUntil(enqueueQuietly(c.env, claimed));
-  } catch {
-    // No execution context (a direct app.request): the cron sweep sends them.
-  }
-});
+// A write's events may have made webhook deliveries: its batches claim them, and they go on the
+// queue once the answer is out.
+app.use('*', claimDeliveriesWithWrites);
 app.onError(onError);
 let allowedMethods: ((path: string) => string[]) | undefined;
 // No route matched: a known path asked with another method is a 405 naming the methods it takes.

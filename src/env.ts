@@ -1,7 +1,7 @@
 // The Hono environment of the app: bindings from `wrangler types` (worker-configuration.d.ts)
 // and the values middleware puts on the context.
 import type { ServiceContext } from './lib/context';
-import type { WriteClaims } from './modules/webhooks/claim-with-writes';
+import type { BatchHook } from './lib/batch-hooks';
 
 export type AppEnv = {
   Bindings: Env;
@@ -9,7 +9,7 @@ export type AppEnv = {
     requestId: string;
     /** Set by requireKey on every keyed route: the workspace, the user and their role. */
     ctx: ServiceContext;
-    /** Set on writes by d1Session: the webhook deliveries the request's batches claimed for the queue. */
-    writeClaims?: WriteClaims;
+    /** Set on writes by d1Session: statements that ride along with each of the request's write batches. */
+    batchHooks?: BatchHook[];
   };
 };

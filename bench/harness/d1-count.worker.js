@@ -3,7 +3,8 @@
 // (first/all/run/raw), a batch or an exec each count as one; X-Bench-D1-Batches counts the batches
 // alone, and X-Bench-D1-Rows-Read sums D1's rows_read. Its scheduled handler runs the app's cron to the end (waitUntil included) and keeps the
 // counts, with D1's rows_read summed, for GET /__bench/last-cron. Statements are proxied so bind()
-// keeps counting and batch() gets the real ones back; raw() and first() are answered through all(),
+// keeps counting and batch() gets the real ones back, and a session from withSession() counts as the
+// binding does; raw() and first() are answered through all(),
 // whose result carries rows_read (drizzle turns batch results into rows the same way).
 import app from './index.js';
 
@@ -55,6 +56,8 @@ function countingD1(db, counter) {
         };
       }
       if (prop === 'exec') return (sql) => { counter.calls++; return target.exec(sql); };
+      // The app reads and writes through a Sessions API session (§14): count that too.
+      if (prop === 'withSession') return (constraint) => countingD1(target.withSession(constraint), counter);
       const value = target[prop];
       return typeof value === 'function' ? value.bind(target) : value;
     },

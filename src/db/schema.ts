@@ -369,7 +369,9 @@ export const idempotencyKeys = sqliteTable(
     path: text('path').notNull(),
     // SHA-256 of method, path and body: a retry must send the same request to get the same answer.
     fingerprint: text('fingerprint').notNull(),
-    state: text('state', { enum: ['in_flight', 'done'] }).notNull(),
+    // in_flight → done (its answer stored), or committed (its change made, answered from its event's
+    // record) → done.
+    state: text('state', { enum: ['in_flight', 'committed', 'done'] }).notNull(),
     responseStatus: integer('response_status'),
     // JSON {headers, body}: the first answer's body text and the headers worth replaying (Location).
     responseBody: text('response_body'),

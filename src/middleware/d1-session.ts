@@ -3,10 +3,10 @@
 // X-D1-Bookmark of an earlier answer gets reads at least as fresh as that answer; without one,
 // authenticated requests start at the primary and the public gig board at the nearest replica.
 // Every answer carries the session's bookmark. Queues and the cron use the binding itself (primary).
-// A write's batches also claim the webhook deliveries they make (claim-with-writes.ts).
+// A write's batches also carry the statements of its batch hooks (lib/batch-hooks.ts).
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env';
-import { claimingWithWrites } from '../modules/webhooks/claim-with-writes';
+import { type BatchHook, withBatchHooks } from '../lib/batch-hooks';
 import { isPublicRead } from './browser';
 
 export const BOOKMARK_HEADER = 'X-D1-Bookmark';
@@ -21,16 +21,14 @@ export const d1Session = createMiddleware<AppEnv>(async (c, next) => {
   const binding = c.env.DB;
   let session: D1DatabaseSession | undefined;
   let db: D1Database | undefined;
+  const hooks: BatchHook[] = [];
+  if (!READS.has(c.req.method)) c.set('batchHooks', hooks);
   // Opened on first use, so an answer that reads nothing from D1 (health, the document, cached rates)
   // costs no session. Everything below reads c.env.DB, and the session stands in for the binding.
   const open = (): D1Database => {
     session = binding.withSession(bookmark ?? (isPublicRead(c) ? 'first-unconstrained' : 'first-primary'));
     db = session as unknown as D1Database;
-    if (!READS.has(c.req.method)) {
-      const writing = claimingWithWrites(db);
-      db = writing.db;
-      c.set('writeClaims', writing.claims);
-    }
+    if (!READS.has(c.req.method)) db = withBatchHooks(db, hooks);
     return db;
   };
   c.env = Object.defineProperty({ ...c.env }, 'DB', { get: () => db ?? open(), enumerable: true });

@@ -2,15 +2,20 @@
 // JSON) replays the first answer (with `Idempotent-Replayed: true`) instead of doing the work twice;
 // the same key with another request is a 422; a retry while the first is still running is a 409,
 // for at most 60 s, after which the first is taken as abandoned and the retry runs. Keys are per
-// user and workspace, kept 24 hours. An attempt that failed (4xx or 5xx) is forgotten, so a
-// corrected retry with the same key proceeds. A replay never carries a secret: keys, invitation
-// codes and webhook secrets are stored only hashed, so they come back null.
+// user and workspace, kept 24 hours. An attempt that failed (4xx or 5xx) before it changed anything is
+// forgotten, so a corrected retry with the same key proceeds. A replay never carries a secret: keys,
+// invitation codes and webhook secrets are stored only hashed, so they come back null.
+//
+// Crash-safe: the key is marked `committed` in the same D1 batch as the change it made (a batch hook),
+// with the record that change's event carries as the answer to replay. So a first attempt that died
+// after its change, before its answer was stored, is replayed from that record, never run twice.
 import { and, eq, lt } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { idempotencyKeys } from '../db/schema';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
+import type { BatchHook } from '../lib/batch-hooks';
 import { sha256Hex } from '../lib/crypto';
 import { createDb, type Db } from '../lib/db';
 import { nowIso } from '../lib/time';
@@ -30,7 +35,8 @@ const ofKey = (scope: Scope, key: string) =>
 
 export type IdempotencyMode = 'optional' | 'required';
 
-export function idempotency(mode: IdempotencyMode) {
+/** `successStatus` is the route's answer when it works: what a replay of a committed change says. */
+export function idempotency(mode: IdempotencyMode, successStatus = 200) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const key = c.req.header('Idempotency-Key');
     if (key === undefined) {
@@ -51,6 +57,7 @@ export function idempotency(mode: IdempotencyMode) {
     const fingerprint = await sha256Hex(`${c.req.method} ${c.req.path}\n${canonicalJson(await c.req.json())}`);
     const claimed = await claim(db, scope, key, c, fingerprint);
     if (claimed !== true) return claimed;
+    c.get('batchHooks')?.push(commitWithChange(scope, key, successStatus));
 
     try {
       await next();
@@ -133,8 +140,28 @@ async function tryClaim(db: Db, scope: Scope, key: string, c: Context<AppEnv>, f
   });
 }
 
+/** Forgets a key whose request changed nothing; a committed one stays, to be replayed. */
 async function release(db: Db, scope: Scope, key: string) {
-  await db.delete(idempotencyKeys).where(ofKey(scope, key));
+  await db.delete(idempotencyKeys).where(and(ofKey(scope, key), eq(idempotencyKeys.state, 'in_flight')));
+}
+
+// While the request runs, response_body holds the highest event rowid before its batch; the batch
+// then marks the key committed when it wrote events, with the last one's object as the answer. D1
+// runs batches one at a time, so the events past that rowid are this batch's own.
+const MARK_EVENTS = `UPDATE idempotency_requests SET response_body = (SELECT coalesce(max(rowid), 0) FROM events)
+  WHERE workspace_id = ?1 AND user_id = ?2 AND key = ?3 AND state = 'in_flight'`;
+const COMMIT_WITH_EVENTS = `UPDATE idempotency_requests SET state = 'committed', response_status = ?4,
+  response_body = json_object('headers', json_object(), 'body',
+    (SELECT json_extract(e.data, '$.object') || '' FROM events e WHERE e.rowid > CAST(response_body AS INTEGER) ORDER BY e.rowid DESC LIMIT 1))
+  WHERE workspace_id = ?1 AND user_id = ?2 AND key = ?3 AND state = 'in_flight'
+    AND EXISTS (SELECT 1 FROM events e WHERE e.rowid > CAST(response_body AS INTEGER))`;
+
+function commitWithChange(scope: Scope, key: string, successStatus: number): BatchHook {
+  const bound = (d1: D1Database, sql: string, ...more: unknown[]) => d1.prepare(sql).bind(scope.workspaceId, scope.userId, key, ...more);
+  return {
+    before: (d1) => [bound(d1, MARK_EVENTS)],
+    after: (d1) => [bound(d1, COMMIT_WITH_EVENTS, successStatus)],
+  };
 }
 
 /** JSON with object keys sorted at every depth: the same request however its keys were ordered. */

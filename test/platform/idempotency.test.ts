@@ -60,6 +60,43 @@ describe('Idempotency-Key on POST', () => {
     expect(replay.body.id).toBe(retry.body.id);
   });
 
+  it('replays a first attempt that made its change but died before storing its answer, instead of running it again', async () => {
+    const user = await createUser();
+    const headers = { 'Idempotency-Key': 'dies-after-commit' };
+    const body = { client_id: (await call('POST', '/v1/clients', { key: user.key, body: { name: 'Acme' } })).body.id, line_items: [{ description: 'Design', quantity: 2, unit_amount: 5000 }] };
+    // The worker "dies" between the change and storing its answer: storing it fails.
+    await env.DB.exec("CREATE TRIGGER lose_answer BEFORE UPDATE OF state ON idempotency_requests WHEN NEW.state = 'done' BEGIN SELECT RAISE(ABORT, 'worker gone'); END");
+    try {
+      const first = await call('POST', '/v1/invoices', { key: user.key, body, headers });
+      expect(first.status).toBe(500);
+    } finally {
+      await env.DB.exec('DROP TRIGGER lose_answer');
+    }
+    expect(await count('invoices', user.id)).toBe(1);
+    const created = await env.DB.prepare('SELECT id, number FROM invoices WHERE user_id = ?').bind(user.id).first<{ id: string; number: string }>();
+
+    // No need to wait out the lease: the change is known to be made.
+    const retry = await call('POST', '/v1/invoices', { key: user.key, body, headers });
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(retry.body).toMatchObject({ id: created!.id, number: created!.number, status: 'draft', total: 10000 });
+    expect(await count('invoices', user.id)).toBe(1);
+  });
+
+  it('forgets a key whose attempt changed nothing, even when it failed with a 409 after reading', async () => {
+    const user = await createUser();
+    const client = (await call('POST', '/v1/clients', { key: user.key, body: { name: 'Acme' } })).body;
+    const invoice = (await call('POST', '/v1/invoices', { key: user.key, body: { client_id: client.id, line_items: [{ description: 'x', quantity: 1, unit_amount: 100 }] } })).body;
+    const headers = { 'Idempotency-Key': 'void-a-draft' };
+    // Voiding a draft is refused after the guarded update changed nothing: the key is not kept.
+    expectError(await call('POST', `/v1/invoices/${invoice.id}/void`, { key: user.key, headers, body: {} }), 409, 'invalid_state');
+    await call('POST', `/v1/invoices/${invoice.id}/send`, { key: user.key, body: { email: false } });
+    const voided = await call('POST', `/v1/invoices/${invoice.id}/void`, { key: user.key, headers, body: {} });
+    expect(voided.status).toBe(200);
+    expect(voided.headers.get('Idempotent-Replayed')).toBeNull();
+    expect(voided.body.status).toBe('void');
+  });
+
   it('does not keep a failed attempt, so a corrected retry with the same key proceeds; forgets keys after 24 hours', async () => {
     const user = await createUser();
     const headers = { 'Idempotency-Key': 'bad-body' };
