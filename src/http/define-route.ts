@@ -1,6 +1,6 @@
 // Route definitions for @hono/zod-openapi with the error responses every operation can give,
 // so /openapi.json describes each failure a client can meet, not just the happy path.
-import { createRoute, type RouteConfig, type z } from '@hono/zod-openapi';
+import { createRoute, type RouteConfig, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { requireAdmin, requireKey, requireRole } from '../middleware/auth';
 import type { Role } from '../lib/context';
@@ -62,6 +62,11 @@ export const jsonBody = <T extends z.ZodType>(schema: T) => ({
 
 export const noContent = { description: 'Done; no body.' };
 
+// An action that takes no fields still reads its body: `{}` or nothing is fine, and a field it does
+// not know is a 422 before anything changes, as on every other body.
+const NoFields = z.strictObject({}).openapi('NoFields', { description: 'This action takes no fields: send no body, or `{}`.' });
+const noFieldsBody = { required: false, content: { 'application/json': { schema: NoFields } } };
+
 /** Who may call an operation. A keyed route must name the lowest role that may: `any` admits
  *  every member (account routes), `viewer` and up are the workspace roles of §9. */
 export type AccessRule = { access: 'public' | 'admin'; role?: never } | { access: 'user'; role: Role | 'any' };
@@ -107,10 +112,12 @@ export function defineRoute<R extends RouteConfig>(
   const idempotent = route.method === 'post' && access === 'user';
   const mode = idempotencyMode ?? 'optional';
   if (idempotent) {
-    extra.push(idempotency(mode));
+    const successStatus = Number(Object.keys(route.responses).find((status) => status.startsWith('2')) ?? 200);
+    extra.push(idempotency(mode, successStatus));
     errors.push(409, 422);
     if (mode === 'required') errors.push(400);
   }
+  if (route.method === 'post' && !route.request?.body) route.request = { ...route.request, body: noFieldsBody };
   const statuses = [500, ...errors];
   if (access !== 'public' || publicLimit) statuses.push(429);
   if (access !== 'public') statuses.push(401);
@@ -125,7 +132,7 @@ export function defineRoute<R extends RouteConfig>(
     name: 'Idempotency-Key',
     in: 'header' as const,
     required: mode === 'required',
-    description: 'Makes a retry safe: the same key and body (compared as canonical JSON) within 24 hours replays the first answer with `Idempotent-Replayed: true`, secrets in it `null`; the same key with another body is 422 `idempotency_key_reused`; while the first request runs, 409 `conflict`, for at most 60 s. An attempt that failed (4xx or 5xx) is not kept, so a corrected retry proceeds.',
+    description: 'Makes a retry safe: the same key and body (compared as canonical JSON) within 24 hours replays the first answer with `Idempotent-Replayed: true`, secrets in it `null`; the same key with another body is 422 `idempotency_key_reused`; while the first request runs, 409 `conflict`, for at most 60 s. An attempt that failed (4xx or 5xx) before changing anything is not kept, so a corrected retry proceeds; one that made its change is replayed from the record it made, even if its own answer was lost.',
     // Visible ASCII, as the middleware checks (a header cannot carry more anyway).
     schema: { type: 'string' as const, minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
   };
