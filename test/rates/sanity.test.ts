@@ -1,6 +1,6 @@
 // The rates the cron is allowed to believe (§5), at the edges of each rule: a snapshot from the
 // future or older than the last good one is refused whole, as is one that moves a major currency
-// more than 25 %; a minor currency that jumps by more than a factor of 10 keeps its last good rate
+// more than 25 % or drops one; a minor currency that jumps by more than a factor of 10 keeps its last good rate
 // and is named in `suspect`. `stale` follows the provider's own publication time.
 import { env } from 'cloudflare:workers';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -46,6 +46,8 @@ describe('rates sanity', () => {
     ['moving EUR by 26 %', () => upstreamAnswer({ ...LAST_GOOD, EUR: 0.9 * 1.26 }, nowS() - HOUR_S)],
     ['moving JPY down by 26 %', () => upstreamAnswer({ ...LAST_GOOD, JPY: 150 * 0.74 }, nowS() - HOUR_S)],
     ['with a rate of zero', () => upstreamAnswer({ ...LAST_GOOD, NGN: 0 }, nowS() - HOUR_S)],
+    ['with a negative rate', () => upstreamAnswer({ ...LAST_GOOD, KWD: -0.307 }, nowS() - HOUR_S)],
+    ['that lacks EUR, which the last good one had', () => upstreamAnswer({ JPY: 150, NGN: 1500, KWD: 0.307 }, nowS() - HOUR_S)],
   ])('refuses a snapshot %s and keeps the last good one', async (_, answer) => {
     const before = await rates();
     await refreshWith(answer());
@@ -58,6 +60,13 @@ describe('rates sanity', () => {
   ])('accepts a snapshot %s', async (_, answer, eur) => {
     await refreshWith(answer);
     expect((await rates()).rates.EUR).toBe(eur);
+  });
+
+  it('accepts a snapshot that no longer lists a minor currency, and one that moved it by exactly 10×', async () => {
+    await refreshWith(upstreamAnswer({ EUR: 0.9, JPY: 150, NGN: 15_000 }, nowS() - HOUR_S));
+    const body = await rates();
+    expect(body.rates).toEqual({ USD: 1, EUR: 0.9, JPY: 150, NGN: 15_000 });
+    expect(body.suspect).toEqual([]);
   });
 
   it('keeps a minor currency that jumped more than 10× at its last good rate and lists it as suspect', async () => {

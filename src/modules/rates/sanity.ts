@@ -2,8 +2,9 @@
 // can still be wrong: a rate of 0.0001 for EUR would make a transfer pay out nothing. A new snapshot
 // is compared with the last good one before it replaces it:
 // - refused whole when it claims to be from the future (more than 5 minutes), is older than the
-//   last good one, holds a rate that is not a positive finite number, or moves a major currency by
-//   more than 25 %;
+//   last good one, holds a rate that is not a positive finite number, moves a major currency by
+//   more than 25 %, or drops a major currency the last good one had (an answer cut short, not a
+//   currency that ceased to exist);
 // - otherwise accepted, except that a minor currency that moved by more than a factor of 10 keeps
 //   its last good rate and is listed in `suspect`.
 import type { RatesSnapshot } from './snapshot';
@@ -28,6 +29,9 @@ export function vetSnapshot(next: RatesSnapshot, lastGood: RatesSnapshot | null,
   }
   if (!lastGood) return { ...next, suspect: [] };
   if (asOf < Date.parse(lastGood.as_of)) throw new SnapshotRefused(`as_of ${next.as_of} is older than the last good ${lastGood.as_of}`);
+
+  const dropped = MAJOR_CURRENCIES.filter((code) => isPositiveFinite(lastGood.rates[code]) && !(code in next.rates));
+  if (dropped.length) throw new SnapshotRefused(`it has no rate for ${dropped.join(', ')}, which the last good snapshot had`);
 
   const rates = { ...next.rates };
   const suspect: string[] = [];
