@@ -100,6 +100,17 @@ describe('public routes, per client address', () => {
   });
 });
 
+describe('hosted invoice pages', () => {
+  it('admits 60 page and PDF opens a minute from one address; another address goes on', async () => {
+    const from = { 'CF-Connecting-IP': '203.0.113.60' };
+    const limited = await firstLimited(61, (i) => call('GET', `/i/unknown-token-${i}${i % 2 ? '/pdf' : ''}`, { headers: from }));
+    expect(limited?.after).toBe(60);
+    expectLimited(limited!.res, 60);
+    const elsewhere = await call('GET', '/i/unknown-token', { headers: { 'CF-Connecting-IP': '203.0.113.61' } });
+    expect(elsewhere.status).toBe(404);
+  });
+});
+
 describe('admin lockout', () => {
   const admin = (address: string, token: string | null) =>
     call('GET', '/api/admin/waitlist', { headers: { 'CF-Connecting-IP': address, ...(token ? { Authorization: `Bearer ${token}` } : {}) } });
