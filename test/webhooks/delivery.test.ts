@@ -173,6 +173,61 @@ describe('webhook delivery', () => {
     expect(wait).toBeLessThanOrEqual(120_000);
   });
 
+  it('caps Retry-After at 10 hours and reads it as an HTTP date too', async () => {
+    const queue = capturedQueue();
+    const owner = await createUser();
+    const endpoint = await createEndpoint(owner.key);
+    const retryAfter = ['86400', new Date(Date.now() + 3 * 3_600_000).toUTCString()];
+    receiver((_, n) => new Response('busy', { status: 503, headers: { 'Retry-After': retryAfter[n - 1]! } }));
+    await createClient(owner.key);
+    await queue.drain();
+    const waitOf = async () => Date.parse((await deliveriesOf(owner.key, endpoint.id))[0]!.next_attempt_at!) - Date.now();
+    expect(await waitOf()).toBeGreaterThan(10 * 3_600_000 - 10_000);
+    expect(await waitOf()).toBeLessThanOrEqual(10 * 3_600_000);
+    await timePasses(endpoint.id);
+    queue.messages.push({ delivery_id: (await deliveriesOf(owner.key, endpoint.id))[0]!.id });
+    await queue.drain();
+    // An HTTP date three hours ahead (whole seconds, so up to a second less).
+    expect(await waitOf()).toBeGreaterThan(3 * 3_600_000 - 10_000);
+    expect(await waitOf()).toBeLessThanOrEqual(3 * 3_600_000);
+  });
+
+  it('counts a redirect as a failed attempt without following it, and keeps only the first 1024 bytes of an answer', async () => {
+    const queue = capturedQueue();
+    const owner = await createUser();
+    const endpoint = await createEndpoint(owner.key);
+    const received = receiver((_, n) =>
+      n === 1 ? new Response(null, { status: 301, headers: { Location: 'https://elsewhere.example.com/' } }) : new Response('x'.repeat(5000), { status: 500 }),
+    );
+    await createClient(owner.key);
+    await queue.drain();
+    expect(received.map((r) => r.url)).toEqual([endpoint.url]);
+    // The log is newest first: the next attempt waits above the failed one.
+    const [next, first] = await deliveriesOf(owner.key, endpoint.id);
+    expect(first).toMatchObject({ attempt: 1, status: 'failed', response_status: 301 });
+    await timePasses(endpoint.id);
+    queue.messages.push({ delivery_id: next!.id });
+    await queue.drain();
+    const second = (await call('GET', `/api/webhook-endpoints/${endpoint.id}/deliveries`, { key: owner.key })).body.data.find((d: { attempt: number }) => d.attempt === 2);
+    expect(second).toMatchObject({ status: 'failed', response_status: 500 });
+    expect(second.response_body).toBe('x'.repeat(1024));
+  });
+
+  it('checks the URL again before each attempt: one that became a private address gets no request', async () => {
+    const queue = capturedQueue();
+    const owner = await createUser();
+    const endpoint = await createEndpoint(owner.key);
+    const received = receiver();
+    await createClient(owner.key);
+    // Changed behind the API's back (an older rule, a row restored from a backup): 10.0.0.8 is private.
+    await env.DB.prepare('UPDATE webhook_endpoints SET url = ? WHERE id = ?').bind('https://10.0.0.8/hook', endpoint.id).run();
+    await queue.drain();
+    expect(received).toEqual([]);
+    const attempt = (await deliveriesOf(owner.key, endpoint.id)).find((d) => d.attempt === 1);
+    expect(attempt).toMatchObject({ status: 'failed', response_status: null });
+    expect(attempt!.error).toMatch(/no longer allowed/);
+  });
+
   it('stops after 8 attempts', async () => {
     const queue = capturedQueue();
     const owner = await createUser();
