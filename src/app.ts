@@ -5,6 +5,7 @@ import { DOCS_CSP, docsInitScript, docsPage } from './docs-page';
 import type { AppEnv } from './env';
 import { ApiError, notFound, onError } from './errors';
 import { allowedMethodsOf } from './lib/allowed-methods';
+import { withDatabase } from './lib/databases';
 import { defineRoute, jsonContent } from './http/define-route';
 import { throwOnInvalid } from './lib/validation';
 import { apiListing } from './listings/api';
@@ -33,12 +34,13 @@ app.use('*', d1Session);
 // batch, which also claimed them): they go on the queue once the answer is out.
 app.use('*', async (c, next) => {
   await next();
-  const claimed = c.get('writeClaims')?.claimed;
-  if (!claimed?.length) return;
-  try {
-    c.executionCtx.waitUntil(enqueueQuietly(c.env, claimed));
-  } catch {
-    // No execution context (a direct app.request): the cron sweep sends them.
+  for (const { database, claims } of c.get('writeClaims') ?? []) {
+    if (!claims.claimed.length) continue;
+    try {
+      c.executionCtx.waitUntil(enqueueQuietly(withDatabase(c.env, database), claims.claimed));
+    } catch {
+      // No execution context (a direct app.request): the cron sweep sends them.
+    }
   }
 });
 app.onError(onError);

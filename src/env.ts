@@ -1,6 +1,7 @@
 // The Hono environment of the app: bindings from `wrangler types` (worker-configuration.d.ts)
 // and the values middleware puts on the context.
 import type { ServiceContext } from './lib/context';
+import type { RequestDatabases } from './middleware/d1-session';
 import type { WriteClaims } from './modules/webhooks/claim-with-writes';
 
 export type AppEnv = {
@@ -9,7 +10,11 @@ export type AppEnv = {
     requestId: string;
     /** Set by requireKey on every keyed route: the workspace, the user and their role. */
     ctx: ServiceContext;
-    /** Set on writes by d1Session: the webhook deliveries the request's batches claimed for the queue. */
-    writeClaims?: WriteClaims;
+    /** Set by d1Session: the request's session on each database it uses. */
+    d1: RequestDatabases;
+    /** Set by requireKey: the database of the key's workspace, whose session the bookmark describes. */
+    homeDatabase?: string;
+    /** Set on writes by d1Session: the webhook deliveries each database's batches claimed for the queue. */
+    writeClaims?: { database: string; claims: WriteClaims }[];
   };
 };

@@ -45,8 +45,8 @@ export function idempotency(mode: IdempotencyMode) {
       ]);
     }
 
-    const db = createDb(c.env.DB);
-    const { workspaceId, userId } = c.get('ctx');
+    // Kept with the workspace's records, in its database: an idempotent write costs the directory nothing.
+    const { db, workspaceId, userId } = c.get('ctx');
     const scope: Scope = { workspaceId, userId };
     const fingerprint = await sha256Hex(`${c.req.method} ${c.req.path}\n${canonicalJson(await c.req.json())}`);
     const claimed = await claim(db, scope, key, c, fingerprint);
@@ -169,7 +169,7 @@ function pickHeaders(headers: Headers): Record<string, string> {
   return picked;
 }
 
-/** Cron: drop records past their 24 hours. */
+/** Cron (on each database): drop records past their 24 hours. */
 export async function purgeExpiredIdempotencyKeys(env: Env): Promise<void> {
   await createDb(env.DB).delete(idempotencyKeys).where(lt(idempotencyKeys.expiresAt, nowIso()));
 }
