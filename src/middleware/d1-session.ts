@@ -59,9 +59,25 @@ export const d1Session = createMiddleware<AppEnv>(async (c, next) => {
   c.env = Object.defineProperty({ ...c.env }, 'DB', { get: () => open(DIRECTORY), enumerable: true });
   await next();
   // The home session's newest bookmark, or, when the request read nothing there, the one it was sent.
-  const latest = sessions.get(home())?.session.getBookmark() ?? bookmark;
+  const latest = sessions.get(home())?.session.getBookmark() ?? bookmark ?? (await bookmarkOfUnread(home(), sessions.get(home())));
   if (latest) c.res.headers.set(BOOKMARK_HEADER, latest);
 });
+
+/**
+ * A keyed request of a workspace on another database that read only the directory (its keys, its
+ * members) has no bookmark of its own database yet; one read there gets one, so the answer still
+ * carries a bookmark the next request can send back. DB's session is the directory's: the request
+ * read from it, or read nothing, as before.
+ */
+async function bookmarkOfUnread(name: string, opened: { session: D1DatabaseSession } | undefined): Promise<string | undefined> {
+  if (name === DIRECTORY || !opened) return undefined;
+  try {
+    await opened.session.prepare('SELECT 1').first();
+    return opened.session.getBookmark() ?? undefined;
+  } catch {
+    return undefined; // no bookmark is better than failing an answer that is already made
+  }
+}
 
 /** The request's env for the records on database `name`: its DB is the request's session there. */
 export const requestEnvFor = (c: Context<AppEnv>, name: string): Env =>

@@ -166,6 +166,15 @@ describe('the directory and a workspace on the second database', () => {
     // The directory's session starts at its primary: the bookmark is not about it.
     expect(directory.mock.calls.map(([start]) => start)).toEqual(['first-primary']);
   });
+
+  it('answers a bookmark of the workspace\'s database even when a request reads only the directory', async () => {
+    const w = await workspaceOn(SECOND);
+    for (const path of ['/api/me', '/api/keys', '/api/workspace/members', '/api/workspaces']) {
+      const res = await call('GET', path, { key: w.key });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('X-D1-Bookmark'), path).toMatch(/^[0-9a-f]+(-[0-9a-f]+)+$/i);
+    }
+  });
 });
 
 describe('WORKSPACE_DATABASES', () => {
