@@ -6,6 +6,10 @@ export async function countD1Calls(mf, { host, path, method = 'GET', headers = {
   const worker = await mf.getWorker('count');
   const calls = [];
   const batches = [];
+  const rowsRead = [];
+  const rowsWritten = [];
+  const durations = [];
+  const walls = [];
   let status;
   for (let i = 0; i < 3; i++) {
     const response = await worker.fetch(`http://${host}${path}`, { method, headers: { ...headers, ...freshHeaders() }, body });
@@ -15,7 +19,12 @@ export async function countD1Calls(mf, { host, path, method = 'GET', headers = {
     if (i > 0) {
       calls.push(Number(response.headers.get('X-Bench-D1-Calls')));
       batches.push(Number(response.headers.get('X-Bench-D1-Batches')));
+      rowsRead.push(Number(response.headers.get('X-Bench-D1-Rows-Read')));
+      rowsWritten.push(Number(response.headers.get('X-Bench-D1-Rows-Written')));
+      durations.push(Number(response.headers.get('X-Bench-D1-Duration-Ms')));
+      walls.push(Number(response.headers.get('X-Bench-D1-Wall-Ms')));
     }
   }
-  return { status, calls: calls.length ? Math.max(...calls) : null, batches: batches.length ? Math.max(...batches) : null };
+  const most = (values) => (values.length ? Math.max(...values) : null);
+  return { status, calls: most(calls), batches: most(batches), rowsRead: most(rowsRead), rowsWritten: most(rowsWritten), d1Ms: most(durations), wallMs: most(walls) };
 }
