@@ -96,6 +96,11 @@ describe('queues for a workspace on the second database', () => {
     const deliveries = (await call('GET', `/api/webhook-endpoints/${endpoint.id}/deliveries`, { key: w.key })).body.data;
     expect(deliveries.map((d: { status: string }) => d.status)).toEqual(['succeeded']);
     expect(await rowsById('webhook_deliveries', deliveries[0].id)).toEqual({ DB: 0, DB_WORKSPACES_2: 1 });
+
+    // A test event goes on the queue at once too, from the workspace's database.
+    const tested = await call('POST', `/api/webhook-endpoints/${endpoint.id}/test`, { key: w.key });
+    expect(tested.status).toBe(202);
+    expect(bodies.slice(1)).toEqual([{ delivery_id: tested.body.delivery_id, database: SECOND }]);
   });
 });
 
