@@ -1,7 +1,7 @@
-// The work around a workspace on the second database: the cron's record tasks run on each database,
-// queue messages name the database of their record and the consumer reads it there, member events
-// and settings reach the workspace's database, hosted links and bookmarks work, and a bad
-// WORKSPACE_DATABASES is refused.
+// A workspace on the second database, around its routes: placement, the cron's record tasks on each
+// database, queue messages that name the database of their record (the consumer reads it there),
+// member events and settings reaching the workspace's database, hosted links, bookmarks, and a bad
+// WORKSPACE_DATABASES refused.
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -46,6 +46,16 @@ describe('placement', () => {
     const onDb = await workspaceOn('DB');
     expect(await directoryDatabaseOf(onDb.id)).toBeNull();
     expect(await rowsById('workspaces', onDb.id)).toEqual({ DB: 1, DB_WORKSPACES_2: 0 });
+  });
+
+  it('spreads new workspaces evenly over the databases listed, and keeps them all on DB by default', () => {
+    const ids = Array.from({ length: 2_000 }, () => `wsp_${crypto.randomUUID().replaceAll('-', '').slice(0, 26).toUpperCase()}`);
+    const onSecond = ids.filter((id) => placeNewWorkspace(env, id) === SECOND).length;
+    expect(onSecond / ids.length).toBeGreaterThan(0.4);
+    expect(onSecond / ids.length).toBeLessThan(0.6);
+    expect(ids.every((id) => placeNewWorkspace(env, id) === placeNewWorkspace(env, id))).toBe(true);
+    const unconfigured = { ...env, WORKSPACE_DATABASES: undefined } as unknown as Env;
+    expect(ids.filter((id) => placeNewWorkspace(unconfigured, id) !== null)).toEqual([]);
   });
 });
 
