@@ -75,8 +75,11 @@ export function config(given: Env): Config {
     throw new ConfigError(`Invalid worker configuration: ${problems}. Fix it in wrangler.toml [vars] or with wrangler secret put.`);
   }
   cfg = result.data;
-  // A name that is not a D1 binding of this worker would fail every request for its workspaces.
-  const missing = cfg.WORKSPACE_DATABASES.filter((name) => typeof (env as unknown as Record<string, { prepare?: unknown }>)[name]?.prepare !== 'function');
+  // A name that is not a D1 binding of this worker would fail every request for its workspaces. (DB
+  // is the directory, bound by wrangler.toml itself; tools that serve only the document run without it.)
+  const missing = cfg.WORKSPACE_DATABASES.filter(
+    (name) => name !== 'DB' && typeof (env as unknown as Record<string, { prepare?: unknown }>)[name]?.prepare !== 'function',
+  );
   if (missing.length) {
     throw new ConfigError(`Invalid worker configuration: WORKSPACE_DATABASES names ${missing.join(', ')}, which is not a D1 binding. Fix it in wrangler.toml.`);
   }
