@@ -37,8 +37,8 @@ export function splitByDatabase(batch: MessageBatch<unknown>): Map<string, Messa
     [...groups].map(([name, messages]) => [
       name,
       {
-        ...batch,
         queue: batch.queue,
+        metadata: batch.metadata,
         messages,
         retryAll: (options?: QueueRetryOptions) => messages.forEach((m) => m.retry(options)),
         ackAll: () => messages.forEach((m) => m.ack()),
