@@ -14,7 +14,7 @@ export default defineConfig(async () => {
         wrangler: { configPath: './wrangler.toml' },
         remoteBindings: false,
         miniflare: {
-          // Test-only: the migrations for the setup file, a known admin token, a rates upstream that
+          // Test-only: the migrations for the setup file (applied to both databases), a known admin token, a rates upstream that
           // does not exist (tests mock fetch) with a short timeout, and the flag that
           // lets tests call the worker's queue and scheduled handlers through `exports.default`.
           bindings: {
@@ -24,6 +24,9 @@ export default defineConfig(async () => {
             RATES_TIMEOUT_MS: '200',
             WEBHOOK_SECRET_KEY: 'dGVzdC1vbmx5LXdlYmhvb2sta2V5LTMyLWJ5dGVzISE=',
             INVOICE_LINK_SECRET: 'test-only-invoice-link-secret-0123456789abcdef',
+            // Both databases hold workspaces, so a workspace made through POST /api/workspaces lands
+            // on either (by its id's hash): the suite runs the routing layer, not just DB.
+            WORKSPACE_DATABASES: 'DB,DB_WORKSPACES_2',
           },
           compatibilityFlags: ['service_binding_extra_handlers'],
           // Nothing in a test reaches the internet: an unmocked outbound fetch gets this answer.

@@ -14,6 +14,8 @@ const env = { ...process.env, WRANGLER_SEND_METRICS: 'false' };
 const wrangler = (...args) => execFileSync('npx', ['wrangler', ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
 
 wrangler('d1', 'migrations', 'apply', 'DB', '--local');
+// The second workspace database gets the same schema, though it holds nothing until WORKSPACE_DATABASES names it.
+wrangler('d1', 'migrations', 'apply', 'DB_WORKSPACES_2', '--local');
 
 const now = new Date().toISOString();
 const today = now.slice(0, 10);

@@ -2,6 +2,7 @@
 // object: a typo in a deployed var (a fee of "5O", a URL without a scheme) fails every request
 // with one clear log line naming the variable, instead of turning into NaN deep in money math.
 import { z } from 'zod';
+import { rootEnv } from './lib/database-env';
 
 const integerText = (min: number, max: number) =>
   z.string().trim().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(min).max(max));
@@ -45,6 +46,13 @@ const ConfigSchema = z.object({
   EMAIL_API_URL: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]).default(''),
   EMAIL_API_KEY: z.string().default(''),
   EMAIL_FROM: z.string().min(3).default('Workspace <invoices@workspace.example>'),
+  // The D1 bindings that hold workspaces' records, DB first (src/lib/databases.ts). DB is always one
+  // of them: it holds the directory and every personal workspace, so the list is DB plus the others.
+  WORKSPACE_DATABASES: z
+    .string()
+    .default('DB')
+    .transform((list) => [...new Set(['DB', ...list.split(',').map((name) => name.trim()).filter(Boolean)])])
+    .pipe(z.array(z.string().regex(/^[A-Z][A-Z0-9_]{0,62}$/, 'must be a comma list of D1 binding names such as DB,DB_WORKSPACES_2'))),
 }).refine((cfg) => cfg.EMAIL_PROVIDER !== 'http' || cfg.EMAIL_API_URL, { path: ['EMAIL_API_URL'], message: 'is required when EMAIL_PROVIDER is http' });
 
 export type Config = z.infer<typeof ConfigSchema>;
@@ -56,7 +64,9 @@ export class ConfigError extends Error {
 const checked = new WeakMap<object, Config>();
 
 /** The checked configuration of `env`; throws ConfigError naming every bad variable. */
-export function config(env: Env): Config {
+export function config(given: Env): Config {
+  // An env derived for another database (lib/database-env.ts) has the same configuration as its root.
+  const env = rootEnv(given);
   let cfg = checked.get(env);
   if (cfg) return cfg;
   const result = ConfigSchema.safeParse(env);
@@ -65,6 +75,14 @@ export function config(env: Env): Config {
     throw new ConfigError(`Invalid worker configuration: ${problems}. Fix it in wrangler.toml [vars] or with wrangler secret put.`);
   }
   cfg = result.data;
+  // A name that is not a D1 binding of this worker would fail every request for its workspaces. (DB
+  // is the directory, bound by wrangler.toml itself; tools that serve only the document run without it.)
+  const missing = cfg.WORKSPACE_DATABASES.filter(
+    (name) => name !== 'DB' && typeof (env as unknown as Record<string, { prepare?: unknown }>)[name]?.prepare !== 'function',
+  );
+  if (missing.length) {
+    throw new ConfigError(`Invalid worker configuration: WORKSPACE_DATABASES names ${missing.join(', ')}, which is not a D1 binding. Fix it in wrangler.toml.`);
+  }
   checked.set(env, cfg);
   return cfg;
 }

@@ -1,5 +1,9 @@
 // What the cron trigger runs. Each task is independent: one failing does not stop the others.
+// Record tasks run once per database that holds workspaces (lib/databases.ts), each with an env
+// whose DB is that database; the rest run once.
+import { workspaceDatabases, withDatabase } from './lib/databases';
 import { purgeExpiredIdempotencyKeys } from './middleware/idempotency';
+import { relayStrandedEvents } from './modules/events/relay';
 import { purgeOldEvents } from './modules/events/service';
 import { refreshRates } from './modules/rates/refresh';
 import { sweepStrandedTransfers } from './modules/transfers/sweep';
@@ -11,8 +15,14 @@ import { issueDueInvoices } from './modules/recurring-invoices/issue';
 
 export type CronTask = { name: string; run: (env: Env) => Promise<void> };
 
-export const cronTasks: CronTask[] = [
+/** Once a run: the rates, and the member events the directory holds for workspaces elsewhere. */
+export const globalCronTasks: CronTask[] = [
   { name: 'refresh-rates', run: async (env) => void (await refreshRates(env)) },
+  { name: 'relay-member-events', run: async (env) => void (await relayStrandedEvents(env)) },
+];
+
+/** Once a run on each database, over the records it holds. */
+export const databaseCronTasks: CronTask[] = [
   { name: 'sweep-stranded-transfers', run: async (env) => void (await sweepStrandedTransfers(env)) },
   { name: 'purge-idempotency-keys', run: purgeExpiredIdempotencyKeys },
   { name: 'purge-old-events', run: async (env) => void (await purgeOldEvents(env)) },
@@ -24,10 +34,15 @@ export const cronTasks: CronTask[] = [
 ];
 
 export async function runCron(env: Env): Promise<void> {
-  const results = await Promise.allSettled(cronTasks.map((task) => task.run(env)));
+  const runs = [
+    ...globalCronTasks.map((task) => ({ task, database: null as string | null, env })),
+    ...workspaceDatabases(env).flatMap((database) => databaseCronTasks.map((task) => ({ task, database, env: withDatabase(env, database) }))),
+  ];
+  const results = await Promise.allSettled(runs.map(({ task, env: taskEnv }) => task.run(taskEnv)));
   results.forEach((result, i) => {
     if (result.status === 'rejected') {
-      console.error(JSON.stringify({ level: 'error', cron: cronTasks[i]!.name, message: String(result.reason) }));
+      const { task, database } = runs[i]!;
+      console.error(JSON.stringify({ level: 'error', cron: task.name, ...(database ? { database } : {}), message: String(result.reason) }));
     }
   });
 }

@@ -2,6 +2,7 @@
 // and the values middleware puts on the context.
 import type { ServiceContext } from './lib/context';
 import type { BatchHook } from './lib/batch-hooks';
+import type { RequestDatabases } from './middleware/d1-session';
 
 export type AppEnv = {
   Bindings: Env;
@@ -9,6 +10,10 @@ export type AppEnv = {
     requestId: string;
     /** Set by requireKey on every keyed route: the workspace, the user and their role. */
     ctx: ServiceContext;
+    /** Set by d1Session: the request's session on each database it uses. */
+    d1: RequestDatabases;
+    /** Set by requireKey: the database of the key's workspace, whose session the bookmark describes. */
+    homeDatabase?: string;
     /** Set on writes by d1Session: statements that ride along with each of the request's write batches. */
     batchHooks?: BatchHook[];
   };

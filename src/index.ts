@@ -4,6 +4,12 @@ import { config } from './config';
 import { runCron } from './cron';
 import { dispatchQuietly } from './modules/webhooks/dispatch';
 import { consumeQueue } from './queues';
+import { withDatabase, workspaceDatabases } from './lib/databases';
+
+/** Webhook deliveries made on each of these databases go on the queue. */
+const dispatchEverywhere = async (env: Env, databases: string[]) => {
+  for (const name of databases) await dispatchQuietly(withDatabase(env, name));
+};
 
 // Durable Object classes the runtime instantiates by name (wrangler.toml).
 export { AdminLockout } from './middleware/admin-lockout-object';
@@ -12,12 +18,12 @@ export default {
   fetch: app.fetch,
   async scheduled(_controller, env, ctx) {
     config(env);
-    ctx.waitUntil(runCron(env).then(() => dispatchQuietly(env)));
+    ctx.waitUntil(runCron(env).then(() => dispatchEverywhere(env, workspaceDatabases(env))));
   },
   async queue(batch, env) {
     config(env);
-    await consumeQueue(batch, env);
+    const databases = await consumeQueue(batch, env);
     // The jobs write events too (transfer.completed, suggestion.failed): their webhooks go out now.
-    if (batch.queue !== 'workspace-webhooks') await dispatchQuietly(env);
+    if (batch.queue !== 'workspace-webhooks') await dispatchEverywhere(env, databases);
   },
 } satisfies ExportedHandler<Env>;

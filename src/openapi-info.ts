@@ -31,6 +31,7 @@ round half away from zero into the target's minor unit; a transfer's \`target_am
 **Read your writes.** Every answer carries \`X-D1-Bookmark\`. Send it back on a later request and its reads are at
 least as fresh as that answer, wherever it is served; without one, keyed requests start at the primary database
 and the public gig board may be read from the nearest replica. A malformed bookmark is ignored (the primary).
+A bookmark is about the records of the key's workspace: send it back with keys of that workspace.
 
 **Lists** take \`limit\` (1..100, default 25) and \`cursor\` and answer \`{data, has_more, next_cursor}\`, newest first.
 

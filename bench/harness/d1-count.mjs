@@ -1,4 +1,4 @@
-// D1 round trips and rows read per request, counted by a copy of the app whose D1 binding is wrapped
+// D1 round trips per request, counted by a copy of the app whose D1 binding is wrapped
 // (d1-count.worker.js: a statement's first/all/run/raw, a batch or an exec each count one). It runs on
 // requests of its own, after a warm-up so the API key is cached as it is under load, and never
 // during the timed load, which goes to the unwrapped app.
@@ -7,6 +7,9 @@ export async function countD1Calls(mf, { host, path, method = 'GET', headers = {
   const calls = [];
   const batches = [];
   const rowsRead = [];
+  const rowsWritten = [];
+  const durations = [];
+  const walls = [];
   let status;
   for (let i = 0; i < 3; i++) {
     const response = await worker.fetch(`http://${host}${path}`, { method, headers: { ...headers, ...freshHeaders() }, body });
@@ -17,8 +20,11 @@ export async function countD1Calls(mf, { host, path, method = 'GET', headers = {
       calls.push(Number(response.headers.get('X-Bench-D1-Calls')));
       batches.push(Number(response.headers.get('X-Bench-D1-Batches')));
       rowsRead.push(Number(response.headers.get('X-Bench-D1-Rows-Read')));
+      rowsWritten.push(Number(response.headers.get('X-Bench-D1-Rows-Written')));
+      durations.push(Number(response.headers.get('X-Bench-D1-Duration-Ms')));
+      walls.push(Number(response.headers.get('X-Bench-D1-Wall-Ms')));
     }
   }
   const most = (values) => (values.length ? Math.max(...values) : null);
-  return { status, calls: most(calls), batches: most(batches), rowsRead: most(rowsRead) };
+  return { status, calls: most(calls), batches: most(batches), rowsRead: most(rowsRead), rowsWritten: most(rowsWritten), d1Ms: most(durations), wallMs: most(walls) };
 }

@@ -1,11 +1,13 @@
-// A worker around the built app (index.js beside it) whose D1 binding counts round trips and rows
-// read. Its responses say how many round trips they made (X-Bench-D1-Calls): a statement run
-// (first/all/run/raw), a batch or an exec each count as one; X-Bench-D1-Batches counts the batches
-// alone, and X-Bench-D1-Rows-Read sums D1's rows_read. Its scheduled handler runs the app's cron to the end (waitUntil included) and keeps the
-// counts, with D1's rows_read summed, for GET /__bench/last-cron. Statements are proxied so bind()
-// keeps counting and batch() gets the real ones back, and a session from withSession() counts as the
-// binding does; raw() and first() are answered through all(),
-// whose result carries rows_read (drizzle turns batch results into rows the same way).
+// A worker around the built app (index.js beside it) whose D1 bindings (DB and every other database
+// that holds workspaces) count round trips and rows read, through the Sessions API sessions the app
+// opens on them too. Its responses say how many round trips they made (X-Bench-D1-Calls): a
+// statement run (first/all/run/raw), a batch or an exec each count as one; X-Bench-D1-Batches counts
+// the batches alone; X-Bench-D1-Rows-Read, -Rows-Written and -Duration-Ms sum D1's meta of each,
+// X-Bench-D1-Wall-Ms the round trips' wall time as the worker sees it. Its scheduled handler runs the app's
+// cron to the end (waitUntil included) and keeps the counts for GET /__bench/last-cron. Statements
+// are proxied so bind() keeps counting and batch() gets the real ones back; raw() and first() are
+// answered through all(), whose result carries rows_read (drizzle turns batch results into rows the
+// same way).
 import app from './index.js';
 
 let lastCron = null;
@@ -14,7 +16,18 @@ function countingD1(db, counter) {
   const targets = new WeakMap();
   const read = (result) => {
     counter.rowsRead += result?.meta?.rows_read ?? 0;
+    counter.rowsWritten += result?.meta?.rows_written ?? 0;
+    counter.durationMs += result?.meta?.duration ?? 0;
     return result;
+  };
+  // The wall time of each round trip, as the worker sees it (its clock moves across I/O).
+  const timed = async (run) => {
+    const started = Date.now();
+    try {
+      return await run();
+    } finally {
+      counter.wallMs += Date.now() - started;
+    }
   };
   const wrap = (stmt) => {
     const proxy = new Proxy(stmt, {
@@ -22,18 +35,18 @@ function countingD1(db, counter) {
         const value = target[prop];
         if (typeof value !== 'function') return value;
         if (prop === 'bind') return (...args) => wrap(value.apply(target, args));
-        if (prop === 'all' || prop === 'run') return async () => { counter.calls++; return read(await value.apply(target)); };
+        if (prop === 'all' || prop === 'run') return async () => { counter.calls++; return read(await timed(() => value.apply(target))); };
         if (prop === 'raw') {
           return async (options) => {
             counter.calls++;
             if (options?.columnNames) return value.apply(target, [options]);
-            return read(await target.all()).results.map((row) => Object.values(row));
+            return read(await timed(() => target.all())).results.map((row) => Object.values(row));
           };
         }
         if (prop === 'first') {
           return async (column) => {
             counter.calls++;
-            const row = read(await target.all()).results[0] ?? null;
+            const row = read(await timed(() => target.all())).results[0] ?? null;
             return column === undefined || row === null ? row : row[column];
           };
         }
@@ -50,37 +63,49 @@ function countingD1(db, counter) {
         return async (statements) => {
           counter.calls++;
           counter.batches++;
-          const results = await target.batch(statements.map((s) => targets.get(s) ?? s));
+          const results = await timed(() => target.batch(statements.map((s) => targets.get(s) ?? s)));
           results.forEach(read);
           return results;
         };
       }
       if (prop === 'exec') return (sql) => { counter.calls++; return target.exec(sql); };
-      // The app reads and writes through a Sessions API session (§14): count that too.
-      if (prop === 'withSession') return (constraint) => countingD1(target.withSession(constraint), counter);
+      // A session has the same prepare and batch: it counts the same way.
+      if (prop === 'withSession') return (...args) => countingD1(target.withSession(...args), counter);
       const value = target[prop];
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
 }
 
-const newCounter = () => ({ calls: 0, batches: 0, rowsRead: 0 });
+const newCounter = () => ({ calls: 0, batches: 0, rowsRead: 0, rowsWritten: 0, durationMs: 0, wallMs: 0 });
+
+/** The env with each D1 binding (anything with prepare and withSession) counting into `counter`. */
+const counting = (env, counter) =>
+  Object.fromEntries(
+    Object.entries(env).map(([name, value]) =>
+      [name, typeof value?.prepare === 'function' && typeof value?.withSession === 'function' ? countingD1(value, counter) : value]),
+  );
 
 export default {
   async fetch(request, env, ctx) {
     if (new URL(request.url).pathname === '/__bench/last-cron') return Response.json(lastCron);
     const counter = newCounter();
-    const response = await app.fetch(request, { ...env, DB: countingD1(env.DB, counter) }, ctx);
+    const response = await app.fetch(request, counting(env, counter), ctx);
     const counted = new Response(response.body, response);
     counted.headers.set('X-Bench-D1-Calls', String(counter.calls));
     counted.headers.set('X-Bench-D1-Batches', String(counter.batches));
     counted.headers.set('X-Bench-D1-Rows-Read', String(counter.rowsRead));
+    counted.headers.set('X-Bench-D1-Rows-Written', String(counter.rowsWritten));
+    // D1's own time executing the request's statements (meta.duration), which the database spends
+    // one query at a time: what bounds a database's throughput.
+    counted.headers.set('X-Bench-D1-Duration-Ms', counter.durationMs.toFixed(3));
+    counted.headers.set('X-Bench-D1-Wall-Ms', String(counter.wallMs));
     return counted;
   },
   async scheduled(controller, env) {
     const counter = newCounter();
     const pending = [];
-    await app.scheduled(controller, { ...env, DB: countingD1(env.DB, counter) }, { waitUntil: (p) => pending.push(p), passThroughOnException() {} });
+    await app.scheduled(controller, counting(env, counter), { waitUntil: (p) => pending.push(p), passThroughOnException() {} });
     await Promise.all(pending);
     lastCron = counter;
   },

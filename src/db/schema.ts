@@ -45,6 +45,9 @@ export const workspaces = sqliteTable(
     // JSON array of whole days after the due date, e.g. [3,10].
     reminderDays: text('reminder_days').notNull().default('[3,10]'),
     ...timestamps,
+    // The D1 binding that holds this workspace's records (src/lib/databases.ts); null means DB, where
+    // every workspace made before there was a choice lives. Only the directory's copy is read for it.
+    database: text('database'),
   },
 );
 

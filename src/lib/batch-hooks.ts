@@ -1,32 +1,35 @@
 // Statements that ride along with a request's write batches. D1 runs a batch as one transaction, so a
 // statement added to it commits if and only if the change does, at no extra round trip. The request's
-// D1 (d1-session.ts) runs every hook on every batch it sends: `before` statements go first, `after`
-// statements last, and `done` gets the results of its `after` statements once the batch committed.
-// Hooks are added while the request runs (the Idempotency-Key once it is claimed, the webhook claim).
+// D1 sessions (d1-session.ts) run every hook on every batch they send: `before` statements go first,
+// `after` statements last, and `done` gets the results of its `after` statements once the batch
+// committed. Each is told which database (binding name) the batch goes to; a hook that names a
+// `database` rides only on that one's batches. Hooks are added while the request runs (the
+// Idempotency-Key once it is claimed, the webhook claim).
 
 export type BatchHook = {
-  before?: (d1: D1Database) => D1PreparedStatement[];
-  after?: (d1: D1Database) => D1PreparedStatement[];
-  done?: (results: D1Result[]) => void;
+  database?: string;
+  before?: (d1: D1Database, database: string) => D1PreparedStatement[];
+  after?: (d1: D1Database, database: string) => D1PreparedStatement[];
+  done?: (results: D1Result[], database: string) => void;
 };
 
-export function withBatchHooks(d1: D1Database, hooks: BatchHook[]): D1Database {
+export function withBatchHooks(d1: D1Database, hooks: BatchHook[], database: string): D1Database {
   return new Proxy(d1, {
     get(target, prop) {
       if (prop === 'batch') {
         return async (statements: D1PreparedStatement[]) => {
-          if (!hooks.length) return target.batch(statements);
-          const before = hooks.flatMap((hook) => hook.before?.(target) ?? []);
-          const after = hooks.map((hook) => hook.after?.(target) ?? []);
+          const riding = hooks.filter((hook) => !hook.database || hook.database === database);
+          if (!riding.length) return target.batch(statements);
+          const before = riding.flatMap((hook) => hook.before?.(target, database) ?? []);
+          const after = riding.map((hook) => hook.after?.(target, database) ?? []);
           const results = await target.batch([...before, ...statements, ...after.flat()]);
-          const ownResults = results.slice(before.length, before.length + statements.length);
           let next = before.length + statements.length;
-          hooks.forEach((hook, i) => {
+          riding.forEach((hook, i) => {
             const count = after[i]!.length;
-            hook.done?.(results.slice(next, next + count));
+            hook.done?.(results.slice(next, next + count), database);
             next += count;
           });
-          return ownResults;
+          return results.slice(before.length, before.length + statements.length);
         };
       }
       const value = Reflect.get(target, prop) as unknown;

@@ -18,8 +18,15 @@ export type Actor =
  *  workspace's (IANA): what "today" and "overdue" mean for its records. */
 export type WorkspaceContext = { db: Db; env: Env; workspaceId: string; actor: Actor; timeZone: string };
 
-/** A request made with an API key: the key's user, acting in the key's workspace with their role there. */
+/**
+ * A request made with an API key: the key's user, acting in the key's workspace with their role there.
+ * `db` holds the workspace's records, in the database named `database` (lib/databases.ts);
+ * `directory` is DB, which holds users, keys, workspaces, memberships, invitations and gigs. For a
+ * workspace on DB both are the same session.
+ */
 export type ServiceContext = WorkspaceContext & {
+  directory: Db;
+  database: string;
   actor: Extract<Actor, { type: 'user' }>;
   userId: string;
   keyId: string;

@@ -9,8 +9,10 @@ import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
 import { timingSafeEqualStrings } from '../lib/crypto';
 import { hasRole, type Role } from '../lib/context';
+import { DIRECTORY } from '../lib/databases';
 import { createDb } from '../lib/db';
 import { adminLockoutOf, LOCKOUT_FAILURES, LOCKOUT_WINDOW_MS } from './admin-lockout';
+import { requestEnvFor } from './d1-session';
 import { authenticateKey, KEY_PATTERN } from './key-lookup';
 import { clientAddress } from './rate-limit';
 
@@ -28,11 +30,19 @@ function bearerToken(c: Context): string {
 
 export const requireKey = createMiddleware<AppEnv>(async (c, next) => {
   const token = bearerToken(c);
-  const db = createDb(c.env.DB);
-  const principal = KEY_PATTERN.test(token) ? await authenticateKey(db, token) : null;
+  // The lookup reads the directory's primary outside the request's sessions: until it answers, the
+  // request does not know which database its bookmark describes (d1-session.ts). It is cached anyway.
+  const principal = KEY_PATTERN.test(token) ? await authenticateKey(createDb(c.var.d1.binding(DIRECTORY)), token) : null;
   if (!principal) throw unauthorized('The API key is unknown or has been revoked.');
-  const { keyId, userId, userName, workspaceId, timeZone, role } = principal;
-  c.set('ctx', { db, env: c.env, workspaceId, timeZone, role, userId, keyId, actor: { type: 'user', id: userId, name: userName } });
+  const { keyId, userId, userName, workspaceId, timeZone, role, database } = principal;
+  c.set('homeDatabase', database);
+  const directory = createDb(c.env.DB);
+  // The workspace's records are in its database: services read ctx.db, and ctx.env.DB is the same
+  // session, so what a service queues names that database. Directory writes use ctx.directory.
+  const env = requestEnvFor(c, database);
+  c.set('ctx', {
+    db: createDb(env.DB), directory, database, env, workspaceId, timeZone, role, userId, keyId, actor: { type: 'user', id: userId, name: userName },
+  });
   await next();
 });
 

@@ -17,6 +17,7 @@ import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
 import type { BatchHook } from '../lib/batch-hooks';
 import { sha256Hex } from '../lib/crypto';
+import { databaseNameOf } from '../lib/database-env';
 import { createDb, type Db } from '../lib/db';
 import { nowIso } from '../lib/time';
 
@@ -51,13 +52,13 @@ export function idempotency(mode: IdempotencyMode, successStatus = 200) {
       ]);
     }
 
-    const db = createDb(c.env.DB);
-    const { workspaceId, userId } = c.get('ctx');
+    // Kept with the workspace's records, in its database: an idempotent write costs the directory nothing.
+    const { db, workspaceId, userId } = c.get('ctx');
     const scope: Scope = { workspaceId, userId };
     const fingerprint = await sha256Hex(`${c.req.method} ${c.req.path}\n${canonicalJson(await c.req.json())}`);
     const claimed = await claim(db, scope, key, c, fingerprint);
     if (claimed !== true) return claimed;
-    c.get('batchHooks')?.push(commitWithChange(scope, key, successStatus));
+    c.get('batchHooks')?.push(commitWithChange(databaseNameOf(c.get('ctx').env), scope, key, successStatus));
 
     try {
       await next();
@@ -156,9 +157,10 @@ const COMMIT_WITH_EVENTS = `UPDATE idempotency_requests SET state = 'committed',
   WHERE workspace_id = ?1 AND user_id = ?2 AND key = ?3 AND state = 'in_flight'
     AND EXISTS (SELECT 1 FROM events e WHERE e.rowid > CAST(response_body AS INTEGER))`;
 
-function commitWithChange(scope: Scope, key: string, successStatus: number): BatchHook {
+function commitWithChange(database: string, scope: Scope, key: string, successStatus: number): BatchHook {
   const bound = (d1: D1Database, sql: string, ...more: unknown[]) => d1.prepare(sql).bind(scope.workspaceId, scope.userId, key, ...more);
   return {
+    database,
     before: (d1) => [bound(d1, MARK_EVENTS)],
     after: (d1) => [bound(d1, COMMIT_WITH_EVENTS, successStatus)],
   };
@@ -196,7 +198,7 @@ function pickHeaders(headers: Headers): Record<string, string> {
   return picked;
 }
 
-/** Cron: drop records past their 24 hours. */
+/** Cron (on each database): drop records past their 24 hours. */
 export async function purgeExpiredIdempotencyKeys(env: Env): Promise<void> {
   await createDb(env.DB).delete(idempotencyKeys).where(lt(idempotencyKeys.expiresAt, nowIso()));
 }

@@ -1,17 +1,22 @@
-// Who a presented API key stands for: its user, the workspace it acts in, the user's role and the
-// workspace's time zone, in one query. Lookups are cached in this isolate for 30 s; revoking a key,
+// Who a presented API key stands for: its user, the workspace it acts in, the user's role, the
+// workspace's time zone and the database that holds its records, in one query on the directory. Lookups are cached in this isolate for 30 s; revoking a key,
 // or removing or changing a member, drops the entries here at once, and other isolates forget them
 // within 30 s (the contract promises 60 s everywhere).
 import { and, eq, isNull } from 'drizzle-orm';
 import { apiKeys, memberships, users, workspaces, type Role } from '../db/schema';
 import { sha256Hex } from '../lib/crypto';
+import { databaseOf } from '../lib/databases';
 import type { Db } from '../lib/db';
 
 export const KEY_PATTERN = /^wsk_[A-Za-z0-9_-]{32,128}$/;
 const CACHE_TTL_MS = 30_000;
 
 /** Who a presented key stands for. */
-export type KeyPrincipal = { keyId: string; userId: string; userName: string; workspaceId: string; timeZone: string; role: Role };
+export type KeyPrincipal = {
+  keyId: string; userId: string; userName: string; workspaceId: string; timeZone: string; role: Role;
+  /** The binding that holds the workspace's records (lib/databases.ts). */
+  database: string;
+};
 
 type CachedKey = { principal: KeyPrincipal | null; expires: number };
 const cache = new Map<string, CachedKey>();
@@ -27,6 +32,7 @@ export async function authenticateKey(db: Db, key: string): Promise<KeyPrincipal
   const row = await db
     .select({
       keyId: apiKeys.id, userId: apiKeys.userId, userName: users.name, workspaceId: memberships.workspaceId, timeZone: workspaces.timeZone, role: memberships.role,
+      database: workspaces.database,
     })
     .from(apiKeys)
     .innerJoin(memberships, and(eq(memberships.workspaceId, apiKeys.workspaceId), eq(memberships.userId, apiKeys.userId)))
@@ -34,7 +40,7 @@ export async function authenticateKey(db: Db, key: string): Promise<KeyPrincipal
     .innerJoin(workspaces, eq(workspaces.id, apiKeys.workspaceId))
     .where(and(eq(apiKeys.keyHash, hash), isNull(apiKeys.revokedAt)))
     .get();
-  const principal = row ?? null;
+  const principal = row ? { ...row, database: databaseOf(row) } : null;
   cache.set(hash, { principal, expires: now + CACHE_TTL_MS });
   if (cache.size > 10_000) cache.delete(cache.keys().next().value!);
   return principal;
@@ -48,7 +54,7 @@ export function forgetMemberKeys(workspaceId: string, userId: string): void {
   }
 }
 
-/** Forget cached lookups for every key of a workspace (its time zone changed). */
+/** Forget cached lookups for every key of a workspace (its time zone or its database changed). */
 export function forgetWorkspaceKeys(workspaceId: string): void {
   for (const [hash, entry] of cache) if (entry.principal?.workspaceId === workspaceId) cache.delete(hash);
 }

@@ -68,7 +68,13 @@ export async function checkHostedInvoice({ base, key, executablePath }) {
     await browser.close();
   }
 
-  for (const [invoice, amounts] of [[yen, ['¥1,200', yen.number]], [dinar, ['KWD 12.345', dinar.number]]]) {
+  // ¥: 2 × 600 plus 12.5 × 9,600 with 19 % tax = ¥144,000 in all; KWD 12.345 is the dinar's only line.
+  if (yen.total !== 144_000 || dinar.total !== 12_345) throw new Error(`unexpected totals: ${yen.total} JPY, ${dinar.total} KWD`);
+  const printedAs = [
+    [yen, ['¥1,200', '¥144,000', 'Дизайн и разработка', yen.number]],
+    [dinar, ['KWD 12.345', 'Έλεγχος λογαριασμών', dinar.number]],
+  ];
+  for (const [invoice, amounts] of printedAs) {
     const res = await fetch(invoice.pdf_url);
     if (res.headers.get('content-type') !== 'application/pdf') throw new Error(`${invoice.pdf_url} answered ${res.status} ${res.headers.get('content-type')}`);
     const file = join(dir, `${invoice.number}.pdf`);
@@ -78,5 +84,5 @@ export async function checkHostedInvoice({ base, key, executablePath }) {
       if (!text.includes(expected)) throw new Error(`pdftotext did not find "${expected}" in ${invoice.number}.pdf:\n${text}`);
     }
   }
-  console.log('e2e: pdftotext finds the number, the Greek and Cyrillic client name and the JPY and KWD amounts in each PDF');
+  console.log('e2e: pdftotext finds the number, the Greek and Cyrillic client name and lines, and the JPY and KWD amounts and totals in each PDF');
 }

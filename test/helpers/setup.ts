@@ -5,14 +5,16 @@
 import { applyD1Migrations } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 
-await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
-
-const { results: tables } = await env.DB.prepare(
-  "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations' AND name NOT LIKE 'gigs_fts%'",
-).all<{ name: string }>();
-// Foreign keys are checked when the batch commits, by when every table is empty. (The gig search
-// index follows the gigs through its triggers.)
-await env.DB.batch([env.DB.prepare('PRAGMA defer_foreign_keys = on'), ...tables.map(({ name }) => env.DB.prepare(`DELETE FROM "${name}"`))]);
+// Every database that holds workspaces has the whole schema (src/lib/databases.ts).
+for (const db of [env.DB, env.DB_WORKSPACES_2]) {
+  await applyD1Migrations(db, env.TEST_MIGRATIONS);
+  const { results: tables } = await db.prepare(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations' AND name NOT LIKE 'gigs_fts%'",
+  ).all<{ name: string }>();
+  // Foreign keys are checked when the batch commits, by when every table is empty. (The gig search
+  // index follows the gigs through its triggers.)
+  await db.batch([db.prepare('PRAGMA defer_foreign_keys = on'), ...tables.map(({ name }) => db.prepare(`DELETE FROM "${name}"`))]);
+}
 
 for (const kv of [env.RATES_KV, env.INVITES_KV]) {
   for (let page = await kv.list(); page.keys.length; page = await kv.list()) {

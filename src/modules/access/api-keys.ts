@@ -42,13 +42,13 @@ export async function mintKey(userId: string, workspaceId: string, name: string)
 /** A new key for the caller, acting in the caller's workspace. */
 export async function createKey(ctx: ServiceContext, name: string) {
   const { key, row } = await mintKey(ctx.userId, ctx.workspaceId, name);
-  await ctx.db.insert(apiKeys).values(row);
+  await ctx.directory.insert(apiKeys).values(row);
   return { ...serializeKey(row), key };
 }
 
 /** The caller's own keys in the caller's workspace. */
 export async function listKeys(ctx: ServiceContext, limit: number, beforeId?: string) {
-  return ctx.db
+  return ctx.directory
     .select()
     .from(apiKeys)
     .where(and(eq(apiKeys.userId, ctx.userId), inWorkspace(ctx, apiKeys), beforeId ? lt(apiKeys.id, beforeId) : undefined))
@@ -63,7 +63,7 @@ export async function listKeys(ctx: ServiceContext, limit: number, beforeId?: st
  */
 export async function revokeKey(ctx: ServiceContext, keyId: string): Promise<void> {
   const own = and(eq(apiKeys.id, keyId), eq(apiKeys.userId, ctx.userId));
-  const [row] = await ctx.db
+  const [row] = await ctx.directory
     .update(apiKeys)
     .set({ revokedAt: nowIso() })
     .where(and(own, isNull(apiKeys.revokedAt), sql`(${activeKeyCount(ctx.userId)}) > 1`))
@@ -72,7 +72,7 @@ export async function revokeKey(ctx: ServiceContext, keyId: string): Promise<voi
     forgetKey(row.keyHash);
     return;
   }
-  const existing = await ctx.db.query.apiKeys.findFirst({ where: own });
+  const existing = await ctx.directory.query.apiKeys.findFirst({ where: own });
   if (!existing) throw notFound('API key');
   // Revoking a revoked key again changes nothing and is fine.
   if (!existing.revokedAt) throw new ApiError('conflict', 'This is your last active key: create another one first, so you are not locked out.');

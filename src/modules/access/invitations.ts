@@ -13,11 +13,13 @@ import { apiKeys, invitations, memberships, users, waitlist, workspaces, type Ro
 import { ApiError, invalidField, notFound } from '../../errors';
 import type { WorkspaceContext } from '../../lib/context';
 import { randomToken, sha256Hex } from '../../lib/crypto';
+import { databaseOf, DIRECTORY } from '../../lib/databases';
 import type { Db } from '../../lib/db';
 import { changedRows, insertIf } from '../../lib/guarded-write';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { recordEvent } from '../events/record';
+import { relayEventsOf } from '../events/relay';
 import { serializeMember } from '../workspaces/members';
 import { mintKey } from './api-keys';
 
@@ -75,6 +77,8 @@ export async function createOperatorInvitation(db: Db, kv: KVNamespace, input: {
 type Accepted = {
   user: typeof users.$inferSelect;
   workspace: { id: string; name: string; role: Role };
+  /** The database of the workspace's records (lib/databases.ts). */
+  database: string;
   key: Awaited<ReturnType<typeof mintKey>>;
 };
 
@@ -92,6 +96,9 @@ export async function acceptInvitation(env: Env, db: Db, input: { code: string; 
   const accepted = existing
     ? await acceptAsExistingUser(env, db, invitation, existing, now)
     : await acceptAsNewUser(env, db, invitation, input.name, now);
+  // Joining a workspace whose records are on another database: member.added, written in the
+  // directory's batch, moves there with a copy of the new member's user row (events/relay.ts).
+  await relayEventsOf(env, accepted.workspace.id, accepted.database);
   await forgetInvitationToken(env.INVITES_KV, invitation);
   return accepted;
 }
@@ -108,7 +115,7 @@ async function acceptAsNewUser(env: Env, db: Db, invitation: InvitationRow, name
   if (!name) throw invalidField('name', 'Your name is required to create your account.');
   const user = { id: newId('user'), email: invitation.email, name, invoiceSeq: 0, createdAt: now };
   const personal = { id: personalWorkspaceId(user.id), name, personalUserId: user.id, createdAt: now, updatedAt: now };
-  const joined = invitation.kind === 'workspace' ? await invitedWorkspace(db, invitation) : { id: personal.id, name, role: 'owner' as const };
+  const joined = invitation.kind === 'workspace' ? await invitedWorkspace(db, invitation) : { id: personal.id, name, role: 'owner' as const, database: DIRECTORY };
   const key = await mintKey(user.id, joined.id, 'Default key');
   const made = acceptedBy(invitation, user.id);
   const openAndNew = and(
@@ -132,7 +139,7 @@ async function acceptAsNewUser(env: Env, db: Db, invitation: InvitationRow, name
     db.update(waitlist).set({ status: 'joined', updatedAt: now }).where(and(eq(waitlist.email, user.email), made)),
   ]);
   if (changedRows(results[0]) === 0) throw await whyNotAccepted(db, invitation);
-  return { user, workspace: joined, key };
+  return { user, workspace: { id: joined.id, name: joined.name, role: joined.role }, database: joined.database, key };
 }
 
 async function acceptAsExistingUser(env: Env, db: Db, invitation: InvitationRow, user: typeof users.$inferSelect, now: string): Promise<Accepted> {
@@ -155,19 +162,19 @@ async function acceptAsExistingUser(env: Env, db: Db, invitation: InvitationRow,
     insertIf(db, apiKeys, key.row, acceptedBy(invitation, user.id)),
   ]);
   if (changedRows(results[0]) === 0) throw await whyNotAccepted(db, invitation, user.id);
-  return { user, workspace: joined, key };
+  return { user, workspace: { id: joined.id, name: joined.name, role: joined.role }, database: joined.database, key };
 }
 
 async function invitedWorkspace(db: Db, invitation: InvitationRow) {
-  const row = await db.select({ id: workspaces.id, name: workspaces.name }).from(workspaces).where(eq(workspaces.id, invitation.workspaceId!)).get();
+  const row = await db.select({ id: workspaces.id, name: workspaces.name, database: workspaces.database }).from(workspaces).where(eq(workspaces.id, invitation.workspaceId!)).get();
   if (!row) throw notFound('Invitation'); // the workspace is gone
-  return { ...row, role: invitation.role! };
+  return { id: row.id, name: row.name, role: invitation.role!, database: databaseOf(row) };
 }
 
 async function personalWorkspaceOf(db: Db, userId: string) {
-  const row = await db.select({ id: workspaces.id, name: workspaces.name }).from(workspaces).where(eq(workspaces.personalUserId, userId)).get();
+  const row = await db.select({ id: workspaces.id, name: workspaces.name, database: workspaces.database }).from(workspaces).where(eq(workspaces.personalUserId, userId)).get();
   if (!row) throw notFound('Workspace');
-  return { ...row, role: 'owner' as const };
+  return { id: row.id, name: row.name, role: 'owner' as const, database: databaseOf(row) };
 }
 
 /** Why a guarded acceptance wrote nothing: someone redeemed it first, it ran out, or it was withdrawn. */

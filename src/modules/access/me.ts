@@ -6,7 +6,7 @@ import type { ServiceContext } from '../../lib/context';
 import { serializeUser } from './invitations';
 
 export async function whoAmI(ctx: ServiceContext) {
-  const { db } = ctx;
+  const db = ctx.directory;
   const [userRows, keyRows, memberRows] = await db.batch([
     db.select().from(users).where(eq(users.id, ctx.userId)),
     db.select({ id: apiKeys.id, prefix: apiKeys.prefix, workspaceId: apiKeys.workspaceId }).from(apiKeys).where(eq(apiKeys.id, ctx.keyId)),

@@ -4,6 +4,7 @@
 import { and, desc, eq, isNull, lt, lte, or } from 'drizzle-orm';
 import { emailDeliveries } from '../../db/schema';
 import { inWorkspace, type WorkspaceContext } from '../../lib/context';
+import { messageRoute } from '../../lib/databases';
 import { createDb } from '../../lib/db';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
@@ -38,7 +39,7 @@ export function outboxRow(
 
 export async function enqueueEmails(env: Env, ids: string[], delaySeconds = 0): Promise<void> {
   if (!ids.length) return;
-  await env.EMAILS_QUEUE.sendBatch(ids.map((id) => ({ body: { delivery_id: id } satisfies EmailMessageBody, delaySeconds })));
+  await env.EMAILS_QUEUE.sendBatch(ids.map((id) => ({ body: { delivery_id: id, ...messageRoute(env) } satisfies EmailMessageBody, delaySeconds })));
 }
 
 /** Queued now; should the queue refuse, the sweep sends it later. */

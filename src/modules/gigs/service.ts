@@ -31,7 +31,7 @@ export const serializeGig = (row: GigRow) => ({
 
 export async function postGig(ctx: ServiceContext, input: CreateGigInput): Promise<GigRow> {
   const now = nowIso();
-  const [row] = await ctx.db
+  const [row] = await ctx.directory
     .insert(gigs)
     .values({
       id: newId('gig'),
@@ -85,7 +85,7 @@ export async function getGig(db: Db, id: string): Promise<GigRow> {
 
 /** A gig of the caller's workspace; another workspace's is as good as missing. */
 async function ownGig(ctx: ServiceContext, id: string): Promise<GigRow> {
-  const row = await ctx.db.query.gigs.findFirst({ where: and(eq(gigs.id, id), inWorkspace(ctx, gigs)) });
+  const row = await ctx.directory.query.gigs.findFirst({ where: and(eq(gigs.id, id), inWorkspace(ctx, gigs)) });
   if (!row) throw notFound('Gig');
   return row;
 }
@@ -105,12 +105,12 @@ export async function updateGig(ctx: ServiceContext, id: string, input: UpdateGi
   if (input.location !== undefined) set.location = input.location;
   if (input.expires_on !== undefined) set.expiresOn = input.expires_on;
   if (input.status !== undefined) set.status = input.status;
-  const [row] = await ctx.db.update(gigs).set(set).where(and(eq(gigs.id, id), inWorkspace(ctx, gigs))).returning();
+  const [row] = await ctx.directory.update(gigs).set(set).where(and(eq(gigs.id, id), inWorkspace(ctx, gigs))).returning();
   if (!row) throw notFound('Gig');
   return row;
 }
 
 export async function deleteGig(ctx: ServiceContext, id: string): Promise<void> {
-  const deleted = await ctx.db.delete(gigs).where(and(eq(gigs.id, id), inWorkspace(ctx, gigs))).returning({ id: gigs.id });
+  const deleted = await ctx.directory.delete(gigs).where(and(eq(gigs.id, id), inWorkspace(ctx, gigs))).returning({ id: gigs.id });
   if (!deleted.length) throw notFound('Gig');
 }

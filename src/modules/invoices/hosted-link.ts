@@ -4,6 +4,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { invoiceLineItems, invoices } from '../../db/schema';
 import { invalidState } from '../../errors';
 import { inWorkspace, systemContext, type ServiceContext, type WorkspaceContext } from '../../lib/context';
+import { workspaceDatabases } from '../../lib/databases';
 import { createDb } from '../../lib/db';
 import { nowIso } from '../../lib/time';
 import { recordEvent } from '../events/record';
@@ -14,14 +15,24 @@ import { getInvoice, invoiceObject } from './service';
 /** The system actor of what the client does on the hosted page (opening it). */
 export const HOSTED_PAGE_JOB = 'hosted_page';
 
-/** The invoice a token opens, in its workspace's context; undefined for an unknown or rotated token. */
-export async function findByToken(env: Env, token: string): Promise<{ ctx: WorkspaceContext; invoice: InvoiceWithLines } | undefined> {
+/**
+ * The invoice a token opens, in its workspace's context; undefined for an unknown or rotated token.
+ * The token names no database, so each database that holds workspaces is asked in turn, DB first
+ * (one indexed lookup each; an unknown token costs one per database). `envFor` gives the env whose
+ * DB is the request's session on a database.
+ */
+export async function findByToken(env: Env, token: string, envFor: (name: string) => Env): Promise<{ ctx: WorkspaceContext; invoice: InvoiceWithLines } | undefined> {
   if (!TOKEN_PATTERN.test(token)) return undefined;
-  const db = createDb(env.DB);
-  const row = await db.query.invoices.findFirst({ where: eq(invoices.linkHash, await linkHash(token)) });
-  if (!row) return undefined;
-  const lines = await db.select().from(invoiceLineItems).where(eq(invoiceLineItems.invoiceId, row.id)).orderBy(invoiceLineItems.position);
-  return { ctx: systemContext(env, row.workspaceId, HOSTED_PAGE_JOB), invoice: { row, lines } };
+  const hash = await linkHash(token);
+  for (const name of workspaceDatabases(env)) {
+    const dbEnv = envFor(name);
+    const db = createDb(dbEnv.DB);
+    const row = await db.query.invoices.findFirst({ where: eq(invoices.linkHash, hash) });
+    if (!row) continue;
+    const lines = await db.select().from(invoiceLineItems).where(eq(invoiceLineItems.invoiceId, row.id)).orderBy(invoiceLineItems.position);
+    return { ctx: systemContext(dbEnv, row.workspaceId, HOSTED_PAGE_JOB), invoice: { row, lines } };
+  }
+  return undefined;
 }
 
 /** A new link for a sent invoice: the old token stops working at once. */

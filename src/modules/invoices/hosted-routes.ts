@@ -4,6 +4,7 @@
 // they are described in the document's introduction rather than as operations.
 import { Hono } from 'hono';
 import type { AppEnv } from '../../env';
+import { requestEnvFor } from '../../middleware/d1-session';
 import { hostedPageRateLimit } from '../../middleware/rate-limit';
 import { documentFor } from './document-for';
 import { findByToken, recordFirstView } from './hosted-link';
@@ -13,17 +14,17 @@ import { notFoundPage, pageResponse, pdfResponse } from './render/respond';
 export const hostedInvoiceRoutes = new Hono<AppEnv>()
   .use('*', hostedPageRateLimit)
   .get('/:token', async (c) => {
-    const found = await findByToken(c.env, c.req.param('token'));
+    const found = await findByToken(c.env, c.req.param('token'), (name) => requestEnvFor(c, name));
     if (!found) return notFoundPage(c);
     return pageResponse(c, await documentFor(found.ctx, found.invoice, linkOrigin(c.env, c.req.url)), { countView: true });
   })
   .get('/:token/pdf', async (c) => {
-    const found = await findByToken(c.env, c.req.param('token'));
+    const found = await findByToken(c.env, c.req.param('token'), (name) => requestEnvFor(c, name));
     if (!found) return notFoundPage(c);
     return pdfResponse(await documentFor(found.ctx, found.invoice, linkOrigin(c.env, c.req.url)));
   })
   .post('/:token/view', async (c) => {
-    const found = await findByToken(c.env, c.req.param('token'));
+    const found = await findByToken(c.env, c.req.param('token'), (name) => requestEnvFor(c, name));
     if (!found) return notFoundPage(c);
     await recordFirstView(found.ctx, found.invoice);
     return c.body(null, 204, { 'Cache-Control': 'no-store' });

@@ -1,13 +1,15 @@
 // The suggestions queue message, read by the consumer and the dead-letter consumer, written by
 // service.ts. One definition for both ends.
 import { z } from '@hono/zod-openapi';
+import { DatabaseName, messageRoute } from '../../lib/databases';
 import { idPattern } from '../../lib/ids';
 
-export const SuggestionMessage = z.object({ suggestion_id: z.string().regex(idPattern('suggestion')) });
+export const SuggestionMessage = z.object({ suggestion_id: z.string().regex(idPattern('suggestion')), database: DatabaseName.optional() });
 
 export type SuggestionMessageBody = z.infer<typeof SuggestionMessage>;
 
-export const suggestionMessage = (suggestionId: string): SuggestionMessageBody => ({ suggestion_id: suggestionId });
+/** The message for one suggestion of a workspace whose records are on `env`'s database. */
+export const suggestionMessage = (suggestionId: string, env?: Env): SuggestionMessageBody => ({ suggestion_id: suggestionId, ...(env ? messageRoute(env) : {}) });
 
 /**
  * `max_retries` of the workspace-suggestions consumer in wrangler.toml (both environments): the

@@ -39,7 +39,7 @@ export async function requestSuggestion(
   };
   await ctx.db.insert(suggestions).values(row);
   try {
-    await ctx.env.SUGGESTIONS_QUEUE.send(suggestionMessage(row.id));
+    await ctx.env.SUGGESTIONS_QUEUE.send(suggestionMessage(row.id, ctx.env));
   } catch (err) {
     console.error(JSON.stringify({ level: 'error', message: 'suggestion enqueue failed', suggestion_id: row.id, reason: String(err) }));
     return failUnqueued(ctx, row);

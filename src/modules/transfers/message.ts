@@ -1,13 +1,15 @@
 // The transfers queue message: written by the producer (service.ts, for the API and the sweep) and
 // read by the consumer and the dead-letter consumer. One definition, so the ends cannot drift apart.
 import { z } from '@hono/zod-openapi';
+import { DatabaseName, messageRoute } from '../../lib/databases';
 import { idPattern } from '../../lib/ids';
 
-export const TransferMessage = z.object({ transfer_id: z.string().regex(idPattern('transfer')) });
+export const TransferMessage = z.object({ transfer_id: z.string().regex(idPattern('transfer')), database: DatabaseName.optional() });
 
 export type TransferMessageBody = z.infer<typeof TransferMessage>;
 
-export const transferMessage = (transferId: string): TransferMessageBody => ({ transfer_id: transferId });
+/** The message for one transfer of a workspace whose records are on `env`'s database (the consumer reads it there). */
+export const transferMessage = (transferId: string, env?: Env): TransferMessageBody => ({ transfer_id: transferId, ...(env ? messageRoute(env) : {}) });
 
 /**
  * `max_retries` of the workspace-transfers consumer in wrangler.toml (both environments): the

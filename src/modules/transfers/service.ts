@@ -78,7 +78,7 @@ export async function createTransfer(ctx: ServiceContext, input: CreateTransferI
 export async function enqueueTransfers(ctx: WorkspaceContext, ids: string[]): Promise<void> {
   if (!ids.length) return;
   try {
-    await ctx.env.TRANSFERS_QUEUE.sendBatch(ids.map((id) => ({ body: transferMessage(id) })));
+    await ctx.env.TRANSFERS_QUEUE.sendBatch(ids.map((id) => ({ body: transferMessage(id, ctx.env) })));
   } catch (err) {
     console.error(JSON.stringify({ level: 'error', message: 'transfer enqueue failed; the sweep will retry', transfer_ids: ids, reason: String(err) }));
     return;

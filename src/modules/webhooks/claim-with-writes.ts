@@ -6,25 +6,32 @@
 // deliveries (the webhook routes that make them otherwise dispatch them themselves).
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../../env';
+import { withDatabase } from '../../lib/databases';
 import { createDb } from '../../lib/db';
 import { claimDueDeliveries, enqueueQuietly } from './dispatch';
 
 export const claimDeliveriesWithWrites = createMiddleware<AppEnv>(async (c, next) => {
   const hooks = c.get('batchHooks');
   if (!hooks) return next();
-  const claimed: string[] = [];
+  // Delivery ids by the database whose batches claimed them (a workspace's records, events and
+  // deliveries live on its database).
+  const claimed = new Map<string, string[]>();
   hooks.push({
     after: (d1) => {
       const claim = claimDueDeliveries(createDb(d1), new Date().toISOString()).toSQL();
       return [d1.prepare(claim.sql).bind(...claim.params)];
     },
-    done: ([result]) => claimed.push(...(result as D1Result<{ id: string }>).results.map((row) => row.id)),
+    done: ([result], database) => {
+      const ids = (result as D1Result<{ id: string }>).results.map((row) => row.id);
+      if (ids.length) claimed.set(database, [...(claimed.get(database) ?? []), ...ids]);
+    },
   });
   await next();
-  if (!claimed.length) return;
-  try {
-    c.executionCtx.waitUntil(enqueueQuietly(c.env, claimed));
-  } catch {
-    // No execution context (a direct app.request): the cron sweep sends them.
+  for (const [database, ids] of claimed) {
+    try {
+      c.executionCtx.waitUntil(enqueueQuietly(withDatabase(c.env, database), ids));
+    } catch {
+      // No execution context (a direct app.request): the cron sweep sends them.
+    }
   }
 });

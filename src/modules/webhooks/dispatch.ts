@@ -5,6 +5,7 @@
 // lets only one delivery happen. An attempt whose message never arrives is found by the sweep.
 import { and, eq, inArray, isNull, lt, lte, or } from 'drizzle-orm';
 import { webhookDeliveries } from '../../db/schema';
+import { messageRoute } from '../../lib/databases';
 import { createDb, type Db } from '../../lib/db';
 import type { WebhookMessageBody } from './message';
 
@@ -14,7 +15,7 @@ const LOST_AFTER_MS = 2 * 60_000;
 
 async function enqueue(env: Env, ids: string[], delaySeconds = 0) {
   for (let i = 0; i < ids.length; i += DISPATCH_CHUNK) {
-    const messages = ids.slice(i, i + DISPATCH_CHUNK).map((id) => ({ body: { delivery_id: id } satisfies WebhookMessageBody, delaySeconds }));
+    const messages = ids.slice(i, i + DISPATCH_CHUNK).map((id) => ({ body: { delivery_id: id, ...messageRoute(env) } satisfies WebhookMessageBody, delaySeconds }));
     await env.WEBHOOKS_QUEUE.sendBatch(messages);
   }
 }

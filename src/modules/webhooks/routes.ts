@@ -94,7 +94,7 @@ export const webhookRoutes = createRouter()
     }),
     async (c) => {
       const row = await sendTestEvent(c.get('ctx'), c.req.valid('param').id);
-      await dispatchQuietly(c.env);
+      await dispatchQuietly(c.get('ctx').env); // the env of the workspace's database, where the delivery is
       return c.json({ delivery_id: row.id }, 202);
     },
   )
@@ -108,7 +108,7 @@ export const webhookRoutes = createRouter()
     }),
     async (c) => {
       const count = await recoverFailed(c.get('ctx'), c.req.valid('param').id, c.req.valid('json').since);
-      await dispatchQuietly(c.env);
+      await dispatchQuietly(c.get('ctx').env); // the env of the workspace's database, where the delivery is
       return c.json({ count }, 202);
     },
   )
@@ -136,7 +136,7 @@ export const webhookRoutes = createRouter()
     }),
     async (c) => {
       const row = await resendEvent(c.get('ctx'), c.req.valid('param').id, c.req.valid('json').endpoint_id);
-      await dispatchQuietly(c.env);
+      await dispatchQuietly(c.get('ctx').env); // the env of the workspace's database, where the delivery is
       return c.json({ delivery_id: row.id }, 202);
     },
   );

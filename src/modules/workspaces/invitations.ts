@@ -21,14 +21,14 @@ export async function inviteToWorkspace(ctx: ServiceContext, input: CreateWorksp
   if (input.role === 'owner' && !hasRole(ctx.role, 'owner')) {
     throw new ApiError('forbidden', 'Inviting an owner needs the owner role in this workspace.');
   }
-  const member = await ctx.db
+  const member = await ctx.directory
     .select({ id: memberships.id })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(and(eq(memberships.workspaceId, ctx.workspaceId), eq(users.email, input.email)))
     .get();
   if (member) throw new ApiError('conflict', `${input.email} is already a member of this workspace.`);
-  const { row, code } = await issueInvitation(ctx.db, ctx.env.INVITES_KV, {
+  const { row, code } = await issueInvitation(ctx.directory, ctx.env.INVITES_KV, {
     email: input.email,
     kind: 'workspace',
     workspaceId: ctx.workspaceId,
@@ -41,7 +41,7 @@ export async function inviteToWorkspace(ctx: ServiceContext, input: CreateWorksp
 
 /** Invitations not yet accepted, withdrawn or expired, newest first. */
 export async function listPendingInvitations(ctx: ServiceContext, limit: number, beforeId?: string) {
-  return ctx.db
+  return ctx.directory
     .select()
     .from(invitations)
     .where(
@@ -59,7 +59,7 @@ export async function listPendingInvitations(ctx: ServiceContext, limit: number,
 
 /** Withdraws a pending invitation: its code answers 404 from now on. */
 export async function withdrawInvitation(ctx: ServiceContext, id: string): Promise<void> {
-  const [row] = await ctx.db
+  const [row] = await ctx.directory
     .update(invitations)
     .set({ withdrawnAt: nowIso() })
     .where(and(eq(invitations.id, id), eq(invitations.workspaceId, ctx.workspaceId), isNull(invitations.acceptedAt), isNull(invitations.withdrawnAt)))
@@ -68,7 +68,7 @@ export async function withdrawInvitation(ctx: ServiceContext, id: string): Promi
     await forgetInvitationToken(ctx.env.INVITES_KV, row);
     return;
   }
-  const existing = await ctx.db.query.invitations.findFirst({ where: and(eq(invitations.id, id), eq(invitations.workspaceId, ctx.workspaceId)) });
+  const existing = await ctx.directory.query.invitations.findFirst({ where: and(eq(invitations.id, id), eq(invitations.workspaceId, ctx.workspaceId)) });
   if (!existing || existing.withdrawnAt) throw notFound('Invitation');
   throw new ApiError('invalid_state', 'This invitation has been accepted already; remove the member instead.');
 }

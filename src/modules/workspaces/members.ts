@@ -2,6 +2,8 @@
 // or remove the last one is part of the same SQL statement as the change, so two owners stepping
 // down at once cannot both succeed. Removing a member revokes their keys for this workspace in the
 // same batch, and drops them from this isolate's key cache, so they stop working at once.
+// Memberships are directory rows (on DB); their events go into the change's batch there and are then
+// relayed to the workspace's database when it is another one (events/relay.ts).
 import { and, asc, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
 import { apiKeys, memberships, users } from '../../db/schema';
 import { ApiError, notFound } from '../../errors';
@@ -10,6 +12,7 @@ import { changedRows } from '../../lib/guarded-write';
 import { nowIso } from '../../lib/time';
 import { forgetMemberKeys } from '../../middleware/key-lookup';
 import { recordEvent } from '../events/record';
+import { relayQuietly } from '../events/relay';
 
 export type MemberRow = { id: string; userId: string; name: string; email: string; role: Role; createdAt: string };
 
@@ -30,8 +33,8 @@ const memberColumns = {
 };
 
 /** Oldest first: the founders lead. The cursor is the last membership id of the page. */
-export async function listMembers(ctx: WorkspaceContext, limit: number, afterId?: string): Promise<MemberRow[]> {
-  return ctx.db
+export async function listMembers(ctx: ServiceContext, limit: number, afterId?: string): Promise<MemberRow[]> {
+  return ctx.directory
     .select(memberColumns)
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
@@ -40,8 +43,8 @@ export async function listMembers(ctx: WorkspaceContext, limit: number, afterId?
     .limit(limit + 1);
 }
 
-export async function getMember(ctx: WorkspaceContext, id: string): Promise<MemberRow> {
-  const [row] = await ctx.db
+export async function getMember(ctx: ServiceContext, id: string): Promise<MemberRow> {
+  const [row] = await ctx.directory
     .select(memberColumns)
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
@@ -64,8 +67,9 @@ export async function changeRole(ctx: ServiceContext, id: string, role: Role): P
   if ((role === 'owner' || before.role === 'owner') && !hasRole(ctx.role, 'owner')) throw needs('owner', 'Granting or taking the owner role');
   if (before.role === role) return before;
   const after = { ...before, role };
-  const [updated] = await ctx.db.batch([
-    ctx.db
+  const db = ctx.directory;
+  const [updated] = await db.batch([
+    db
       .update(memberships)
       .set({ role })
       .where(
@@ -76,7 +80,7 @@ export async function changeRole(ctx: ServiceContext, id: string, role: Role): P
           before.role === 'owner' ? anotherOwner(ctx.workspaceId, id) : undefined,
         ),
       ),
-    recordEvent(ctx, 'member.role_changed', serializeMember(after), { previous: { role: before.role }, ifChanged: true }),
+    recordEvent(inDirectory(ctx), 'member.role_changed', serializeMember(after), { previous: { role: before.role }, ifChanged: true }),
   ]);
   if (changedRows(updated) === 0) {
     const now = await getMember(ctx, id);
@@ -84,6 +88,7 @@ export async function changeRole(ctx: ServiceContext, id: string, role: Role): P
     throw new ApiError('conflict', `This member's role changed meanwhile (now ${now.role}); read it again and retry.`);
   }
   forgetMemberKeys(ctx.workspaceId, before.userId);
+  await relayQuietly(ctx.directory, ctx.db, ctx.workspaceId, ctx.database);
   return after;
 }
 
@@ -94,12 +99,13 @@ export async function removeMember(ctx: ServiceContext, id: string): Promise<voi
   if (!leaving && !hasRole(ctx.role, 'admin')) throw needs('admin', 'Removing another member');
   if (!leaving && before.role === 'owner' && !hasRole(ctx.role, 'owner')) throw needs('owner', 'Removing an owner');
   const now = nowIso();
-  const [deleted] = await ctx.db.batch([
-    ctx.db
+  const db = ctx.directory;
+  const [deleted] = await db.batch([
+    db
       .delete(memberships)
       .where(and(eq(memberships.id, id), eq(memberships.workspaceId, ctx.workspaceId), or(ne(memberships.role, 'owner'), anotherOwner(ctx.workspaceId, id)))),
-    recordEvent(ctx, 'member.removed', serializeMember(before), { ifChanged: true }),
-    ctx.db
+    recordEvent(inDirectory(ctx), 'member.removed', serializeMember(before), { ifChanged: true }),
+    db
       .update(apiKeys)
       .set({ revokedAt: now })
       .where(and(eq(apiKeys.userId, before.userId), eq(apiKeys.workspaceId, ctx.workspaceId), isNull(apiKeys.revokedAt), sql`NOT EXISTS (SELECT 1 FROM memberships WHERE id = ${id})`)),
@@ -109,4 +115,8 @@ export async function removeMember(ctx: ServiceContext, id: string): Promise<voi
     throw lastOwner();
   }
   forgetMemberKeys(ctx.workspaceId, before.userId);
+  await relayQuietly(ctx.directory, ctx.db, ctx.workspaceId, ctx.database);
 }
+
+/** The context whose events go into the directory's batch (relayed afterwards, see above). */
+const inDirectory = (ctx: ServiceContext): WorkspaceContext => ({ ...ctx, db: ctx.directory });

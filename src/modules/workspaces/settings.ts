@@ -4,8 +4,10 @@ import { and, desc, eq, lt } from 'drizzle-orm';
 import { memberships, workspaces } from '../../db/schema';
 import { notFound } from '../../errors';
 import type { Role, ServiceContext, WorkspaceContext } from '../../lib/context';
+import { DIRECTORY } from '../../lib/databases';
 import { nowIso } from '../../lib/time';
 import { forgetWorkspaceKeys } from '../../middleware/key-lookup';
+import { mirrorWorkspace } from './mirror';
 import type { UpdateWorkspaceInput } from './types';
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;
@@ -42,6 +44,7 @@ export const serializeWorkspace = (row: WorkspaceRow, role: Role) => ({
 
 export const DEFAULT_REMINDER_DAYS = [3, 10];
 
+/** The workspace as its records' database has it: the directory's row on DB, the copy elsewhere. */
 export async function getWorkspace(ctx: WorkspaceContext): Promise<WorkspaceRow> {
   const row = await ctx.db.query.workspaces.findFirst({ where: eq(workspaces.id, ctx.workspaceId) });
   if (!row) throw notFound('Workspace');
@@ -65,8 +68,11 @@ export async function updateWorkspace(ctx: ServiceContext, input: UpdateWorkspac
     set.remindersEnabled = input.reminders.enabled ?? false;
     set.reminderDays = JSON.stringify([...(input.reminders.days_after_due ?? DEFAULT_REMINDER_DAYS)].sort((a, b) => a - b));
   }
-  const [row] = await ctx.db.update(workspaces).set(set).where(eq(workspaces.id, ctx.workspaceId)).returning();
+  const [row] = await ctx.directory.update(workspaces).set(set).where(eq(workspaces.id, ctx.workspaceId)).returning();
   if (!row) throw notFound('Workspace');
+  // The copy in the workspace's own database (mirror.ts) is what numbering, sending and the cron
+  // read: it takes the whole row, so a copy an earlier failure left behind catches up here too.
+  if (ctx.database !== DIRECTORY) await mirrorWorkspace(ctx.db, row);
   // Keys carry the workspace's time zone in their cached lookup.
   if (input.time_zone !== undefined) forgetWorkspaceKeys(ctx.workspaceId);
   return row;
@@ -74,7 +80,7 @@ export async function updateWorkspace(ctx: ServiceContext, input: UpdateWorkspac
 
 /** The caller's workspaces, with their role in each, newest first. */
 export async function listMyWorkspaces(ctx: ServiceContext, limit: number, beforeId?: string) {
-  return ctx.db
+  return ctx.directory
     .select({ workspace: workspaces, role: memberships.role })
     .from(memberships)
     .innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId))

@@ -1,0 +1,24 @@
+// An Env whose DB is another database: how the jobs and a request's services reach the database
+// that holds a workspace's records without each of them knowing there is more than one. Everything
+// below reads `env.DB`; the cron runs its record tasks with such an env per database, a queue
+// consumer with the one its message names, and a keyed request hands its services one whose DB is
+// its workspace's database. The derived env remembers its database's name (to stamp on queue
+// messages) and the env it came from (so the configuration is checked once, not once per copy).
+const roots = new WeakMap<object, Env>();
+const names = new WeakMap<object, string>();
+
+/** The name of the binding `env.DB` stands for: DB unless the env was derived for another database. */
+export const databaseNameOf = (env: Env): string => names.get(env) ?? 'DB';
+
+/** The env a derived one was made from (itself when it was not derived). */
+export const rootEnv = (env: Env): Env => roots.get(env) ?? env;
+
+/** A copy of `env` whose DB is `db`, the database bound as `name`. Other properties, getters
+ *  included, are copied as they are (not read), so nothing the original opens lazily is opened. */
+export function envWithDatabase(env: Env, name: string, db: D1Database): Env {
+  const descriptors = Object.getOwnPropertyDescriptors(env);
+  const derived = Object.defineProperties({}, { ...descriptors, DB: { value: db, enumerable: true, configurable: true } }) as Env;
+  roots.set(derived, rootEnv(env));
+  names.set(derived, name);
+  return derived;
+}
