@@ -1,9 +1,9 @@
 // The invoice document (render/document.ts) for one invoice of a workspace: the invoice, its lines,
 // the workspace's locale and payment instructions, the client while it is a draft, and its links.
-import { eq } from 'drizzle-orm';
-import { workspaces } from '../../db/schema';
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import { clients, invoiceLineItems, invoices, workspaces } from '../../db/schema';
 import { notFound } from '../../errors';
-import type { WorkspaceContext } from '../../lib/context';
+import { inWorkspace, type WorkspaceContext } from '../../lib/context';
 import { todayIn } from '../../lib/time';
 import { referencedClient } from '../../lib/references';
 import { billToOf } from './client-snapshot';
@@ -11,10 +11,34 @@ import { invoiceLinks } from './links';
 import { invoiceDocument, type InvoiceDocument } from './render/document';
 import type { InvoiceWithLines } from './serialize';
 
+type Workspace = typeof workspaces.$inferSelect;
+type Client = typeof clients.$inferSelect;
+
 export async function documentFor(ctx: WorkspaceContext, invoice: InvoiceWithLines, origin: string): Promise<InvoiceDocument> {
   const workspace = await ctx.db.query.workspaces.findFirst({ where: eq(workspaces.id, ctx.workspaceId) });
   if (!workspace) throw notFound('Workspace');
-  const draftBillTo = invoice.row.billTo ? undefined : billToOf(await referencedClient(ctx, invoice.row.clientId));
+  const client = invoice.row.billTo ? undefined : await referencedClient(ctx, invoice.row.clientId);
+  return build(ctx, invoice, workspace, client, origin);
+}
+
+/** The document of an invoice of the caller's workspace by its id: everything it needs in one D1 round trip. */
+export async function documentById(ctx: WorkspaceContext, id: string, origin: string): Promise<InvoiceDocument> {
+  const ofInvoice = and(eq(invoices.id, id), inWorkspace(ctx, invoices));
+  const [rows, lines, [workspace], [client]] = await ctx.db.batch([
+    ctx.db.select().from(invoices).where(ofInvoice),
+    ctx.db.select().from(invoiceLineItems).where(eq(invoiceLineItems.invoiceId, id)).orderBy(asc(invoiceLineItems.position)),
+    ctx.db.select().from(workspaces).where(eq(workspaces.id, ctx.workspaceId)),
+    ctx.db.select().from(clients).where(and(inWorkspace(ctx, clients), inArray(clients.id, ctx.db.select({ id: invoices.clientId }).from(invoices).where(ofInvoice)))),
+  ]);
+  const row = rows[0];
+  if (!row) throw notFound('Invoice');
+  if (!workspace) throw notFound('Workspace');
+  return build(ctx, { row, lines }, workspace, row.billTo ? undefined : client, origin);
+}
+
+/** A sent invoice bills the client as it was then (its snapshot); a draft, the client as it is now. */
+async function build(ctx: WorkspaceContext, invoice: InvoiceWithLines, workspace: Workspace, client: Client | undefined, origin: string) {
+  const draftBillTo = client ? billToOf(client) : undefined;
   return invoiceDocument({
     row: invoice.row,
     lines: invoice.lines,

@@ -8,7 +8,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
 import { listInvoiceEmails, serializeEmailDelivery } from '../emails/outbox';
 import { recordPayment, sendInvoice, voidInvoice } from './actions';
-import { documentFor } from './document-for';
+import { documentById } from './document-for';
 import { rotateShareLink } from './hosted-link';
 import { invoiceLinks, linkOrigin } from './links';
 import { pdfResponse, pageResponse } from './render/respond';
@@ -164,8 +164,7 @@ export const invoiceRoutes = createRouter()
       responses: { 200: { description: 'The PDF.', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } } },
     }),
     async (c) => {
-      const invoiceRow = await getInvoice(c.get('ctx'), c.req.valid('param').id);
-      return pdfResponse(await documentFor(c.get('ctx'), invoiceRow, linkOrigin(c.env, c.req.url)));
+      return pdfResponse(await documentById(c.get('ctx'), c.req.valid('param').id, linkOrigin(c.env, c.req.url)));
     },
   )
   .openapi(
@@ -177,7 +176,6 @@ export const invoiceRoutes = createRouter()
       responses: { 200: { description: 'The page.', content: { 'text/html': { schema: { type: 'string' } } } } },
     }),
     async (c) => {
-      const invoiceRow = await getInvoice(c.get('ctx'), c.req.valid('param').id);
-      return pageResponse(c, await documentFor(c.get('ctx'), invoiceRow, linkOrigin(c.env, c.req.url)), { countView: false });
+      return pageResponse(c, await documentById(c.get('ctx'), c.req.valid('param').id, linkOrigin(c.env, c.req.url)), { countView: false });
     },
   );
