@@ -58,7 +58,8 @@ export function idempotency(mode: IdempotencyMode, successStatus = 200) {
     const fingerprint = await sha256Hex(`${c.req.method} ${c.req.path}\n${canonicalJson(await c.req.json())}`);
     const claimed = await claim(db, scope, key, c, fingerprint);
     if (claimed !== true) return claimed;
-    c.get('batchHooks')?.push(commitWithChange(databaseNameOf(c.get('ctx').env), scope, key, successStatus));
+    const commit = commitWithChange(databaseNameOf(c.get('ctx').env), scope, key, successStatus);
+    c.get('batchHooks')?.push(commit.hook);
 
     try {
       await next();
@@ -71,6 +72,9 @@ export function idempotency(mode: IdempotencyMode, successStatus = 200) {
       return;
     }
     const stored: StoredResponse = { headers: pickHeaders(c.res.headers), body: withoutSecrets(await c.res.clone().text()) };
+    // Most writes answer with the very record their event carries: what the batch committed already
+    // replays this answer, and storing it again would cost a round trip.
+    if (c.res.status === successStatus && commit.replaysAs(stored)) return;
     await db
       .update(idempotencyKeys)
       .set({ state: 'done', responseStatus: c.res.status, responseBody: JSON.stringify(stored) })
@@ -155,15 +159,33 @@ const COMMIT_WITH_EVENTS = `UPDATE idempotency_requests SET state = 'committed',
   response_body = json_object('headers', json_object(), 'body',
     (SELECT json_extract(e.data, '$.object') || '' FROM events e WHERE e.rowid > CAST(response_body AS INTEGER) ORDER BY e.rowid DESC LIMIT 1))
   WHERE workspace_id = ?1 AND user_id = ?2 AND key = ?3 AND state = 'in_flight'
-    AND EXISTS (SELECT 1 FROM events e WHERE e.rowid > CAST(response_body AS INTEGER))`;
+    AND EXISTS (SELECT 1 FROM events e WHERE e.rowid > CAST(response_body AS INTEGER))
+  RETURNING response_body`;
 
-function commitWithChange(database: string, scope: Scope, key: string, successStatus: number): BatchHook {
+/** The hook that commits the key with the change, and whether what it committed replays `answer` as is. */
+function commitWithChange(database: string, scope: Scope, key: string, successStatus: number) {
   const bound = (d1: D1Database, sql: string, ...more: unknown[]) => d1.prepare(sql).bind(scope.workspaceId, scope.userId, key, ...more);
-  return {
+  let committed: StoredResponse | undefined;
+  const hook: BatchHook = {
     database,
     before: (d1) => [bound(d1, MARK_EVENTS)],
     after: (d1) => [bound(d1, COMMIT_WITH_EVENTS, successStatus)],
+    done: ([result]) => {
+      const row = (result as D1Result<{ response_body: string }> | undefined)?.results[0];
+      if (row) committed = JSON.parse(row.response_body) as StoredResponse;
+    },
   };
+  const replaysAs = (answer: StoredResponse) =>
+    committed !== undefined && !Object.keys(answer.headers).length && sameJson(committed.body, answer.body);
+  return { hook, replaysAs };
+}
+
+function sameJson(a: string, b: string): boolean {
+  try {
+    return canonicalJson(JSON.parse(a)) === canonicalJson(JSON.parse(b));
+  } catch {
+    return false;
+  }
 }
 
 /** JSON with object keys sorted at every depth: the same request however its keys were ordered. */

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { call, errorPaths, expectError } from '../helpers/api';
-import { createUser } from '../helpers/factories';
+import { createInvoice, createUser } from '../helpers/factories';
 
 const count = async (table: string, userId: string) =>
   (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE user_id = ?`).bind(userId).first<{ n: number }>())!.n;
@@ -60,27 +60,46 @@ describe('Idempotency-Key on POST', () => {
     expect(replay.body.id).toBe(retry.body.id);
   });
 
-  it('replays a first attempt that made its change but died before storing its answer, instead of running it again', async () => {
+  it('commits the key with the change: a create whose answer is its record stores nothing more, and a retry replays it', async () => {
     const user = await createUser();
-    const headers = { 'Idempotency-Key': 'dies-after-commit' };
-    const body = { client_id: (await call('POST', '/v1/clients', { key: user.key, body: { name: 'Acme' } })).body.id, line_items: [{ description: 'Design', quantity: 2, unit_amount: 5000 }] };
-    // The worker "dies" between the change and storing its answer: storing it fails.
-    await env.DB.exec("CREATE TRIGGER lose_answer BEFORE UPDATE OF state ON idempotency_requests WHEN NEW.state = 'done' BEGIN SELECT RAISE(ABORT, 'worker gone'); END");
+    const headers = { 'Idempotency-Key': 'answer-lost' };
+    const client = (await call('POST', '/v1/clients', { key: user.key, body: { name: 'Acme' } })).body;
+    const body = { client_id: client.id, line_items: [{ description: 'Design', quantity: 2, unit_amount: 5000 }] };
+    // Any write to the key after the change would fail: there must be none.
+    await env.DB.exec("CREATE TRIGGER no_second_write BEFORE UPDATE ON idempotency_requests WHEN OLD.state <> 'in_flight' BEGIN SELECT RAISE(ABORT, 'written twice'); END");
     try {
       const first = await call('POST', '/v1/invoices', { key: user.key, body, headers });
-      expect(first.status).toBe(500);
+      expect(first.status).toBe(201);
+      // The client never got that answer (a dropped connection): it retries.
+      const retry = await call('POST', '/v1/invoices', { key: user.key, body, headers });
+      expect(retry.status).toBe(201);
+      expect(retry.headers.get('Idempotent-Replayed')).toBe('true');
+      expect(retry.body).toEqual(first.body);
+    } finally {
+      await env.DB.exec('DROP TRIGGER no_second_write');
+    }
+    expect(await count('invoices', user.id)).toBe(1);
+  });
+
+  it('replays a first attempt that made its change but died before storing its answer, instead of running it again', async () => {
+    const user = await createUser();
+    const invoice = await createInvoice(user.key);
+    const headers = { 'Idempotency-Key': 'dies-after-commit' };
+    // Sending answers with the invoice's links, which its event does not carry, so the answer is
+    // stored after the change: the worker "dies" there, storing it fails.
+    await env.DB.exec("CREATE TRIGGER lose_answer BEFORE UPDATE OF state ON idempotency_requests WHEN NEW.state = 'done' BEGIN SELECT RAISE(ABORT, 'worker gone'); END");
+    try {
+      expect((await call('POST', `/v1/invoices/${invoice.id}/send`, { key: user.key, body: { email: false }, headers })).status).toBe(500);
     } finally {
       await env.DB.exec('DROP TRIGGER lose_answer');
     }
-    expect(await count('invoices', user.id)).toBe(1);
-    const created = await env.DB.prepare('SELECT id, number FROM invoices WHERE user_id = ?').bind(user.id).first<{ id: string; number: string }>();
-
-    // No need to wait out the lease: the change is known to be made.
-    const retry = await call('POST', '/v1/invoices', { key: user.key, body, headers });
-    expect(retry.status).toBe(201);
+    // No need to wait out the lease: the change is known to be made, and it is not made again.
+    const retry = await call('POST', `/v1/invoices/${invoice.id}/send`, { key: user.key, body: { email: false }, headers });
+    expect(retry.status).toBe(200);
     expect(retry.headers.get('Idempotent-Replayed')).toBe('true');
-    expect(retry.body).toMatchObject({ id: created!.id, number: created!.number, status: 'draft', total: 10000 });
-    expect(await count('invoices', user.id)).toBe(1);
+    expect(retry.body).toMatchObject({ id: invoice.id, number: invoice.number, status: 'open' });
+    const sent = await env.DB.prepare("SELECT count(*) AS n FROM events WHERE type = 'invoice.sent' AND object_id = ?").bind(invoice.id).first<{ n: number }>();
+    expect(sent!.n).toBe(1);
   });
 
   it('forgets a key whose attempt changed nothing, even when it failed with a 409 after reading', async () => {
