@@ -3,7 +3,7 @@
 // Chromium (and its PDF through pdftotext), and run the example scenario through each generated client.
 // Under CI Chromium is required; elsewhere its absence skips the browser check, loudly.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -85,7 +85,16 @@ try {
     console.warn('\n!!! e2e: SKIPPED the browser checks (/docs, CORS, the hosted invoice): no /usr/bin/chromium (apt-get install chromium) !!!\n');
   }
 
-  // The working day through each generated client (openapi-typescript + openapi-fetch, and @hey-api/openapi-ts).
+  // The working day through each generated client (openapi-typescript + openapi-fetch, and
+  // @hey-api/openapi-ts), generated with each generator's defaults from the document this worker serves,
+  // and type-checked under strict before they run.
+  mkdirSync(join(root, 'dist'), { recursive: true });
+  writeFileSync(join(root, 'dist/openapi.json'), await (await fetch(`${base}/openapi.json`)).text());
+  const run = (...command) => execFileSync('npx', command, { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  run('openapi-typescript', 'dist/openapi.json', '-o', 'examples/generated/api.d.ts');
+  run('openapi-ts', '-i', './dist/openapi.json', '-o', 'examples/generated/hey-api');
+  run('tsc', '-p', 'examples');
+  console.log(`e2e: both clients generated from ${base}/openapi.json and type-checked`);
   for (const scenario of ['examples/scenario-openapi-fetch.ts', 'examples/scenario-hey-api.ts']) {
     execFileSync('npx', ['tsx', scenario], { cwd: root, env: { ...env, BASE_URL: base, ADMIN_TOKEN: adminToken }, stdio: 'inherit' });
     passed++;
