@@ -1,7 +1,9 @@
 // What the cron trigger runs. Each task is independent: one failing does not stop the others.
 // Record tasks run once per database that holds workspaces (lib/databases.ts), each with an env
-// whose DB is that database; the rest run once.
+// whose DB is that database; the rest run once. All of them share one D1 query budget
+// (lib/query-budget.ts): the invocation's limit is one for the whole run.
 import { workspaceDatabases, withDatabase } from './lib/databases';
+import { CRON_QUERY_BUDGET, QueryBudget, withQueryBudget } from './lib/query-budget';
 import { purgeExpiredIdempotencyKeys } from './middleware/idempotency';
 import { relayStrandedEvents } from './modules/events/relay';
 import { purgeOldEvents } from './modules/events/service';
@@ -33,7 +35,8 @@ export const databaseCronTasks: CronTask[] = [
   { name: 'queue-reminders', run: async (env) => void (await queueReminders(env)) },
 ];
 
-export async function runCron(env: Env): Promise<void> {
+export async function runCron(rootEnv: Env, budget = new QueryBudget(CRON_QUERY_BUDGET)): Promise<void> {
+  const env = withQueryBudget(rootEnv, budget);
   const runs = [
     ...globalCronTasks.map((task) => ({ task, database: null as string | null, env })),
     ...workspaceDatabases(env).flatMap((database) => databaseCronTasks.map((task) => ({ task, database, env: withDatabase(env, database) }))),

@@ -3,6 +3,7 @@
 // reminders once per day of days_after_due.
 import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { QueryBudget, withQueryBudget } from '../../src/lib/query-budget';
 import { issueDueInvoices } from '../../src/modules/recurring-invoices/issue';
 import { todayIn } from '../../src/modules/recurring-invoices/schedule';
 import { markOverdueInvoices } from '../../src/modules/invoices/overdue';
@@ -70,6 +71,29 @@ describe('setting up a recurring invoice', () => {
 });
 
 describe('the cron', () => {
+  it('stays within its D1 query budget, and the next run carries on where it stopped', async () => {
+    const owner = await createUser();
+    const client = await createClient(owner.key);
+    // One schedule behind by 12 weekly periods, and 12 schedules due once.
+    const behind = await setUp(owner.key, { client_id: client.id, interval: 'week' });
+    await startedDaysAgo(behind.id, 7 * 11);
+    for (let i = 0; i < 12; i++) await startedDaysAgo((await setUp(owner.key, { client_id: client.id })).id, 1);
+    const count = async () => (await call('GET', '/v1/invoices?limit=100', { key: owner.key })).body.data.length;
+    const runs: { issued: number; used: number }[] = [];
+    for (let run = 0; run < 20 && (await count()) < 24; run++) {
+      const budget = new QueryBudget(20);
+      runs.push({ issued: await issueDueInvoices(withQueryBudget(env, budget)), used: budget.used });
+    }
+    expect(runs.length).toBeGreaterThan(1);
+    for (const { issued, used } of runs) {
+      expect(issued).toBeGreaterThan(0);
+      expect(used).toBeLessThanOrEqual(20);
+    }
+    expect(await count()).toBe(24);
+    const caughtUp = await issuedBy(owner.key, behind.id);
+    expect(new Set(caughtUp.map((i: { issue_date: string }) => i.issue_date)).size).toBe(12);
+  });
+
   it('issues each due period once, numbered from the workspace sequence, even when two runs overlap', async () => {
     const owner = await createUser();
     const client = await createClient(owner.key);

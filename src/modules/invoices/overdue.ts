@@ -5,6 +5,7 @@ import { and, asc, eq, gt, isNull, lt, or } from 'drizzle-orm';
 import { invoiceLineItems, invoices, workspaces } from '../../db/schema';
 import { systemContext } from '../../lib/context';
 import { CRON_CHUNK, inChunks } from '../../lib/chunked';
+import { budgetOf } from '../../lib/query-budget';
 import { createDb } from '../../lib/db';
 import { changedRows } from '../../lib/guarded-write';
 import { nowIso } from '../../lib/time';
@@ -41,7 +42,7 @@ export async function markOverdueInvoices(env: Env, now = Date.now()): Promise<n
       recordEvent(ctx, 'invoice.overdue', invoiceObject(ctx, { row: { ...invoice, overdueNotifiedAt: at }, lines }), { ifChanged: true }),
     ]);
     if (changedRows(updated) > 0) marked++;
-  }, MAX_PER_RUN);
+  }, MAX_PER_RUN, budgetOf(env));
   return marked;
 }
 

@@ -6,6 +6,7 @@ import { emailDeliveries, invoices, workspaces } from '../../db/schema';
 import { config } from '../../config';
 import { systemContext } from '../../lib/context';
 import { CRON_CHUNK, inChunks } from '../../lib/chunked';
+import { budgetOf } from '../../lib/query-budget';
 import { createDb } from '../../lib/db';
 import { addDays } from '../../lib/time';
 import { enqueueEmailsQuietly, outboxRow } from '../emails/outbox';
@@ -50,7 +51,7 @@ export async function queueReminders(env: Env, now = Date.now()): Promise<number
       const inserted = await ctx.db.insert(emailDeliveries).values(row).onConflictDoNothing().returning({ id: emailDeliveries.id });
       queued.push(...inserted.map((r) => r.id));
     }
-  }, MAX_PER_RUN);
+  }, MAX_PER_RUN, budgetOf(env));
   await enqueueEmailsQuietly(env, queued);
   return queued.length;
 }

@@ -9,7 +9,8 @@ import { and, asc, eq, exists, gt, lte, or, sql } from 'drizzle-orm';
 import { invoices, recurringInvoices } from '../../db/schema';
 import { config } from '../../config';
 import { systemContext, type WorkspaceContext } from '../../lib/context';
-import { CRON_CHUNK, inChunks } from '../../lib/chunked';
+import { budgetSpent, CRON_CHUNK, inChunks } from '../../lib/chunked';
+import { budgetOf } from '../../lib/query-budget';
 import { createDb } from '../../lib/db';
 import { insertIf } from '../../lib/guarded-write';
 import { newId } from '../../lib/ids';
@@ -42,11 +43,13 @@ export async function issueDueInvoices(env: Env, now = Date.now()): Promise<numb
       .orderBy(asc(recurringInvoices.nextIssueAt), asc(recurringInvoices.id))
       .limit(CRON_CHUNK);
   let issued = 0;
+  const budget = budgetOf(env);
   await inChunks(find, async (due) => {
     let schedule: RecurringRow | undefined = due;
     try {
-      // A schedule behind by several periods (the cron was down) catches up, each period once.
-      while (schedule?.status === 'active' && schedule.nextIssueAt !== null && schedule.nextIssueAt <= nowAt) {
+      // A schedule behind by several periods (the cron was down) catches up, each period once, as far
+      // as the run's query budget goes.
+      while (schedule?.status === 'active' && schedule.nextIssueAt !== null && schedule.nextIssueAt <= nowAt && !budgetSpent(budget)) {
         schedule = await issuePeriod(env, schedule); // undefined: another run issued it
         if (schedule) issued++;
       }
@@ -54,7 +57,7 @@ export async function issueDueInvoices(env: Env, now = Date.now()): Promise<numb
       // One schedule that cannot issue (no free number) waits for the next run; the others go on.
       console.error(JSON.stringify({ level: 'error', message: 'recurring invoice not issued', recurring_invoice_id: due.id, reason: String(err) }));
     }
-  }, SCHEDULES_PER_RUN);
+  }, SCHEDULES_PER_RUN, budget);
   return issued;
 }
 
