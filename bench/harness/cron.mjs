@@ -55,6 +55,14 @@ async function measureSize(mf, db, account, label) {
 
 export async function measureCron(mf, account) {
   const db = await mf.getD1Database('DB', 'app');
+  // The seeded accounts' overdue invoices have never been marked: the runs that mark them share the
+  // run's D1 query budget with everything else, so they go first, before anything is measured.
+  const worker = await mf.getWorker('count');
+  for (let run = 0; run < 10; run++) {
+    await worker.scheduled({ cron: '*/15 * * * *' });
+    const { n } = await db.prepare(`SELECT count(*) AS n FROM invoices WHERE status = 'open' AND overdue_notified_at IS NULL AND due_date < date('now', '-1 day')`).first();
+    if (n === 0) break;
+  }
   await db.prepare(schedules(account, 0, SMALL, DUE)).run();
   const small = await measureSize(mf, db, account, `${SMALL.toLocaleString('en-US')} schedules, ${DUE} due`);
   await db.prepare(schedules(account, SMALL, LARGE - SMALL, 0)).run();
