@@ -1,5 +1,5 @@
 import { env } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { call, errorPaths, expectError } from '../helpers/api';
 import { createInvoice, createUser } from '../helpers/factories';
 
@@ -88,10 +88,12 @@ describe('Idempotency-Key on POST', () => {
     // Sending answers with the invoice's links, which its event does not carry, so the answer is
     // stored after the change: the worker "dies" there, storing it fails.
     await env.DB.exec("CREATE TRIGGER lose_answer BEFORE UPDATE OF state ON idempotency_requests WHEN NEW.state = 'done' BEGIN SELECT RAISE(ABORT, 'worker gone'); END");
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
       expect((await call('POST', `/v1/invoices/${invoice.id}/send`, { key: user.key, body: { email: false }, headers })).status).toBe(500);
     } finally {
       await env.DB.exec('DROP TRIGGER lose_answer');
+      logged.mockRestore();
     }
     // No need to wait out the lease: the change is known to be made, and it is not made again.
     const retry = await call('POST', `/v1/invoices/${invoice.id}/send`, { key: user.key, body: { email: false }, headers });
