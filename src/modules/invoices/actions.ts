@@ -12,14 +12,12 @@ import { changedRows, insertIf, previousChanged, retryOnRace } from '../../lib/g
 import { newId } from '../../lib/ids';
 import { nowIso, todayIn } from '../../lib/time';
 import { recordEvent } from '../events/record';
-import { referencedClient } from '../../lib/references';
 import { enqueueEmailsQuietly, outboxRow } from '../emails/outbox';
-import { getWorkspace } from '../workspaces/settings';
 import { billToOf, issuerSnapshotOf } from './client-snapshot';
 import { linkHash, linkToken } from './links';
 import type { PaymentInput, SendInvoiceInput } from './schemas';
 import type { InvoiceRow, InvoiceWithLines } from './serialize';
-import { getInvoice, invoiceObject } from './service';
+import { getInvoice, getInvoiceWithParties, invoiceObject } from './service';
 
 const refusal = (row: InvoiceRow, action: string) =>
   invalidState(`Cannot ${action} invoice ${row.number}: it is ${row.status}${row.status === 'open' && row.amountPaid > 0 ? ' with payments recorded' : ''}.`);
@@ -39,9 +37,8 @@ function transition(ctx: WorkspaceContext, before: InvoiceRow, set: Partial<Invo
  */
 export async function sendInvoice(ctx: WorkspaceContext, id: string, input: SendInvoiceInput, linkOrigin: string): Promise<InvoiceWithLines> {
   const sent = await retryOnRace('invoice', async () => {
-    const before = await getInvoice(ctx, id);
+    const { invoice: before, client, workspace } = await getInvoiceWithParties(ctx, id);
     if (before.row.status !== 'draft') throw refusal(before.row, 'send');
-    const [client, workspace] = await Promise.all([referencedClient(ctx, before.row.clientId), getWorkspace(ctx)]);
     const now = nowIso();
     // Nothing to collect on a zero total: it is settled the moment it is sent, never overdue.
     const settled = before.row.total === 0;

@@ -1,15 +1,16 @@
 // The invoice document (render/document.ts) for one invoice of a workspace: the invoice, its lines,
 // the workspace's locale and payment instructions, the client while it is a draft, and its links.
-import { and, asc, eq, inArray } from 'drizzle-orm';
-import { clients, invoiceLineItems, invoices, workspaces } from '../../db/schema';
+import { eq } from 'drizzle-orm';
+import { type clients, workspaces } from '../../db/schema';
 import { notFound } from '../../errors';
-import { inWorkspace, type WorkspaceContext } from '../../lib/context';
+import type { WorkspaceContext } from '../../lib/context';
 import { todayIn } from '../../lib/time';
 import { referencedClient } from '../../lib/references';
 import { billToOf } from './client-snapshot';
 import { invoiceLinks } from './links';
 import { invoiceDocument, type InvoiceDocument } from './render/document';
 import type { InvoiceWithLines } from './serialize';
+import { getInvoiceWithParties } from './service';
 
 type Workspace = typeof workspaces.$inferSelect;
 type Client = typeof clients.$inferSelect;
@@ -23,17 +24,8 @@ export async function documentFor(ctx: WorkspaceContext, invoice: InvoiceWithLin
 
 /** The document of an invoice of the caller's workspace by its id: everything it needs in one D1 round trip. */
 export async function documentById(ctx: WorkspaceContext, id: string, origin: string): Promise<InvoiceDocument> {
-  const ofInvoice = and(eq(invoices.id, id), inWorkspace(ctx, invoices));
-  const [rows, lines, [workspace], [client]] = await ctx.db.batch([
-    ctx.db.select().from(invoices).where(ofInvoice),
-    ctx.db.select().from(invoiceLineItems).where(eq(invoiceLineItems.invoiceId, id)).orderBy(asc(invoiceLineItems.position)),
-    ctx.db.select().from(workspaces).where(eq(workspaces.id, ctx.workspaceId)),
-    ctx.db.select().from(clients).where(and(inWorkspace(ctx, clients), inArray(clients.id, ctx.db.select({ id: invoices.clientId }).from(invoices).where(ofInvoice)))),
-  ]);
-  const row = rows[0];
-  if (!row) throw notFound('Invoice');
-  if (!workspace) throw notFound('Workspace');
-  return build(ctx, { row, lines }, workspace, row.billTo ? undefined : client, origin);
+  const { invoice, client, workspace } = await getInvoiceWithParties(ctx, id);
+  return build(ctx, invoice, workspace, invoice.row.billTo ? undefined : client, origin);
 }
 
 /** A sent invoice bills the client as it was then (its snapshot); a draft, the client as it is now. */

@@ -1,9 +1,9 @@
 // Invoices: create (as a draft), read, list, and edit or delete while still a draft. Every change
 // is one D1 batch led by a guarded write, with its event in the same batch; every query is scoped
 // to the workspace.
-import { and, asc, desc, eq, exists, gte, lt, lte, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, gte, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
-import { invoiceLineItems, invoices } from '../../db/schema';
+import { clients, invoiceLineItems, invoices, workspaces } from '../../db/schema';
 import { invalidField, invalidState, notFound } from '../../errors';
 import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
 import { changedRows, insertIf, retryOnRace } from '../../lib/guarded-write';
@@ -68,6 +68,25 @@ export async function getInvoice(ctx: WorkspaceContext, id: string): Promise<Inv
   const row = rows[0];
   if (!row) throw notFound('Invoice');
   return { row, lines };
+}
+
+/**
+ * An invoice with its lines, the client it bills and its workspace, in one D1 round trip: what
+ * sending it (the snapshots) and rendering it (the document) both need.
+ */
+export async function getInvoiceWithParties(ctx: WorkspaceContext, id: string) {
+  const ofInvoice = and(eq(invoices.id, id), inWorkspace(ctx, invoices));
+  const [rows, lines, [workspace], [client]] = await ctx.db.batch([
+    ctx.db.select().from(invoices).where(ofInvoice),
+    ctx.db.select().from(invoiceLineItems).where(eq(invoiceLineItems.invoiceId, id)).orderBy(asc(invoiceLineItems.position)),
+    ctx.db.select().from(workspaces).where(eq(workspaces.id, ctx.workspaceId)),
+    ctx.db.select().from(clients).where(and(inWorkspace(ctx, clients), inArray(clients.id, ctx.db.select({ id: invoices.clientId }).from(invoices).where(ofInvoice)))),
+  ]);
+  const row = rows[0];
+  if (!row) throw notFound('Invoice');
+  // The client is kept while invoices reference it (a foreign key that restricts), as is the workspace.
+  if (!workspace || !client) throw notFound('Workspace');
+  return { invoice: { row, lines } as InvoiceWithLines, client, workspace };
 }
 
 export async function listInvoices(ctx: WorkspaceContext, filter: InvoiceFilter & { beforeId?: string }) {
