@@ -26,6 +26,8 @@ const ROUNDS = 10;
 const RUN = { amount: 600, maxSeconds: 2 }; // each measured run stops at whichever comes first
 const FLOOR_RUN = { amount: 400, maxSeconds: 1.2 };
 const WARM_UP = { amount: 200, maxSeconds: 2 };
+// Enough drafts for every send the send workload can make: its warm-up, its rounds and its count.
+const DRAFTS_TO_SEND = WARM_UP.amount + ROUNDS * RUN.amount + 10;
 
 const auth = (account) => ({ authorization: `Bearer ${account.key}` });
 const json = { 'content-type': 'application/json' };
@@ -49,6 +51,31 @@ async function workloads(mf, { small, large, writer }) {
     client_id: writer.clientId,
     line_items: Array.from({ length: 5 }, (_, i) => ({ description: `Design work, part ${i + 1}`, quantity: 1.5, unit_amount: 9_999, tax_rate: 8.25 })),
   });
+  const keyed = () => ({ headers: { 'idempotency-key': randomUUID() } });
+  const post = async (path, body) => {
+    const res = await mf.dispatchFetch(`http://app.bench${path}`, { method: 'POST', headers: { ...auth(writer), ...json }, body: JSON.stringify(body) });
+    if (!res.ok) throw new Error(`bench setup: POST ${path} answered ${res.status}`);
+    return res.json();
+  };
+  // Payments: one cent at a time on open invoices of 10^13 minor units, never paid off, taken in turn
+  // from a hundred so that concurrent payments seldom meet on one invoice (they would answer 409).
+  const owed = [];
+  for (let made = 0; made < 100; made += 10) {
+    owed.push(...(await Promise.all(Array.from({ length: 10 }, async () => {
+      const { id } = await post('/v1/invoices', { client_id: writer.clientId, line_items: [{ description: 'Retainer', quantity: 1, unit_amount: 10_000_000_000_000 }] });
+      await post(`/v1/invoices/${id}/send`, { email: false });
+      return id;
+    }))));
+  }
+  let turn = 0;
+  const nextOwed = () => ({ path: `/v1/invoices/${owed[turn++ % owed.length]}/payments` });
+  const payment = JSON.stringify({ amount: 1 });
+  // Sending: every request sends a draft of its own (made here, ten at a time), without an email.
+  const drafts = [];
+  for (let made = 0; made < DRAFTS_TO_SEND; made += 10) {
+    drafts.push(...(await Promise.all(Array.from({ length: 10 }, () => post('/v1/invoices', JSON.parse(invoice))))).map((d) => d.id));
+  }
+  const nextDraft = () => ({ path: `/v1/invoices/${drafts.pop()}/send` });
   // Invoices of 5 and 100 lines for the PDF workloads, made through the API.
   const pdfOf = async (lines) => {
     const body = JSON.stringify({ client_id: writer.clientId, line_items: Array.from({ length: lines }, (_, i) => ({ description: `Design work, part ${i + 1}: layouts, reviews and the changes they asked for`, quantity: 1.5, unit_amount: 9_999, tax_rate: 8.25 })) });
@@ -62,7 +89,10 @@ async function workloads(mf, { small, large, writer }) {
     ...(await sized(small, 500)),
     ...(await sized(large, 2_000)),
     { name: 'POST /v1/invoices, 5 lines', method: 'POST', path: '/v1/invoices', headers: { ...auth(writer), ...json }, body: invoice },
-    { name: 'POST /v1/invoices, 5 lines, Idempotency-Key', method: 'POST', path: '/v1/invoices', headers: { ...auth(writer), ...json }, body: invoice, freshHeaders: () => ({ 'idempotency-key': randomUUID() }) },
+    { name: 'POST /v1/invoices, 5 lines, Idempotency-Key', method: 'POST', path: '/v1/invoices', headers: { ...auth(writer), ...json }, body: invoice, freshRequest: keyed },
+    { name: 'POST /v1/invoices/{id}/send (no email)', method: 'POST', path: '/v1/invoices/{id}/send', headers: { ...auth(writer), ...json }, body: '{"email":false}', freshRequest: nextDraft },
+    { name: 'POST /v1/invoices/{id}/payments', method: 'POST', path: '/v1/invoices/{id}/payments', headers: { ...auth(writer), ...json }, body: payment, freshRequest: nextOwed },
+    { name: 'POST /v1/invoices/{id}/payments, Idempotency-Key', method: 'POST', path: '/v1/invoices/{id}/payments', headers: { ...auth(writer), ...json }, body: payment, freshRequest: () => ({ ...nextOwed(), ...keyed() }) },
     { name: 'GET /v1/gigs?q=design (public)', path: '/v1/gigs?q=design' },
     { name: 'GET /api/rates', path: '/api/rates', headers: auth(small) },
     { name: 'GET /api/events (5,000 events)', path: '/api/events', headers: auth(large), list: true },

@@ -91,7 +91,7 @@ async function main() {
     const alsoOnDb = await workspaceOn(served.url, db, accounts.writer, 'DB');
     const largeInvoice = (await db.prepare('SELECT id FROM invoices WHERE workspace_id = ? ORDER BY id DESC LIMIT 1').bind(accounts.large.workspaceId).first()).id;
     const day = (offset) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-    const fresh = () => ({ 'idempotency-key': randomUUID() });
+    const fresh = () => ({ headers: { 'idempotency-key': randomUUID() } });
     const workloads = [
       ['GET /v1/invoices (100,000 invoices)', { path: '/v1/invoices', headers: auth(accounts.large.key) }],
       ['GET /v1/invoices/{id} (100,000 invoices)', { path: `/v1/invoices/${largeInvoice}`, headers: auth(accounts.large.key) }],
@@ -100,10 +100,10 @@ async function main() {
       ['GET /api/me', { path: '/api/me', headers: auth(accounts.small.key) }],
       ['GET /v1/gigs?q=design (public)', { path: '/v1/gigs?q=design' }],
       ['POST /v1/invoices, 5 lines (DB)', { method: 'POST', path: '/v1/invoices', headers: { ...auth(accounts.writer.key), ...json }, body: invoiceBody(accounts.writer.clientId) }],
-      ['POST /v1/invoices, 5 lines, Idempotency-Key (DB)', { method: 'POST', path: '/v1/invoices', headers: { ...auth(accounts.writer.key), ...json }, body: invoiceBody(accounts.writer.clientId), freshHeaders: fresh }],
+      ['POST /v1/invoices, 5 lines, Idempotency-Key (DB)', { method: 'POST', path: '/v1/invoices', headers: { ...auth(accounts.writer.key), ...json }, body: invoiceBody(accounts.writer.clientId), freshRequest: fresh }],
       ['GET /v1/invoices (DB_WORKSPACES_2)', { path: '/v1/invoices', headers: auth(onSecond.key) }],
       ['POST /v1/invoices, 5 lines (DB_WORKSPACES_2)', { method: 'POST', path: '/v1/invoices', headers: { ...auth(onSecond.key), ...json }, body: invoiceBody(onSecond.clientId) }],
-      ['POST /v1/invoices, 5 lines, Idempotency-Key (DB_WORKSPACES_2)', { method: 'POST', path: '/v1/invoices', headers: { ...auth(onSecond.key), ...json }, body: invoiceBody(onSecond.clientId), freshHeaders: fresh }],
+      ['POST /v1/invoices, 5 lines, Idempotency-Key (DB_WORKSPACES_2)', { method: 'POST', path: '/v1/invoices', headers: { ...auth(onSecond.key), ...json }, body: invoiceBody(onSecond.clientId), freshRequest: fresh }],
     ];
     const perRequest = [];
     for (const [name, workload] of workloads) {

@@ -2,7 +2,7 @@
 // (d1-count.worker.js: a statement's first/all/run/raw, a batch or an exec each count one). It runs on
 // requests of its own, after a warm-up so the API key is cached as it is under load, and never
 // during the timed load, which goes to the unwrapped app.
-export async function countD1Calls(mf, { host, path, method = 'GET', headers = {}, body, freshHeaders = () => ({}) }) {
+export async function countD1Calls(mf, { host, path, method = 'GET', headers = {}, body, freshRequest = () => ({}) }) {
   const worker = await mf.getWorker('count');
   const calls = [];
   const batches = [];
@@ -12,7 +12,8 @@ export async function countD1Calls(mf, { host, path, method = 'GET', headers = {
   const walls = [];
   let status;
   for (let i = 0; i < 3; i++) {
-    const response = await worker.fetch(`http://${host}${path}`, { method, headers: { ...headers, ...freshHeaders() }, body });
+    const fresh = freshRequest();
+    const response = await worker.fetch(`http://${host}${fresh.path ?? path}`, { method, headers: { ...headers, ...fresh.headers }, body });
     await response.arrayBuffer();
     status = response.status;
     if (status === 404) break; // the route is not mounted (yet)

@@ -3,13 +3,18 @@
 // sample tick, which would round every run's duration up to whole seconds.
 import autocannon from 'autocannon';
 
-export function runLoad({ url, host, method = 'GET', headers = {}, body, freshHeaders, connections, amount, maxSeconds }) {
+export function runLoad({ url, host, method = 'GET', headers = {}, body, freshRequest, connections, amount, maxSeconds }) {
   return new Promise((resolve, reject) => {
     const latencies = [];
     const statuses = {};
     let lastResponse = 0;
-    // A fresh header per request (an Idempotency-Key) through autocannon's per-request hook.
-    const requests = freshHeaders ? [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, ...freshHeaders() } }) }] : undefined;
+    // What changes per request (an Idempotency-Key, the next draft to send) through autocannon's
+    // per-request hook: `freshRequest()` answers `{ headers?, path? }`.
+    const fresh = (req) => {
+      const { headers: more = {}, path } = freshRequest();
+      return { ...req, ...(path ? { path } : {}), headers: { ...req.headers, ...more } };
+    };
+    const requests = freshRequest ? [{ setupRequest: fresh }] : undefined;
     const started = performance.now();
     const instance = autocannon(
       { url, method, headers: { host, ...headers }, body, requests, connections, amount, timeout: 10, sampleInt: 100 },
