@@ -6,9 +6,8 @@ import { and, eq, isNull, lte, or } from 'drizzle-orm';
 import { emailDeliveries } from '../../db/schema';
 import { systemContext } from '../../lib/context';
 import { createDb } from '../../lib/db';
-import { documentFor } from '../invoices/document-for';
+import { documentById } from '../invoices/document-for';
 import { composeInvoiceEmail } from '../invoices/render/email';
-import { getInvoice } from '../invoices/service';
 import { EmailMessage } from './message';
 import { enqueueEmails, type EmailDeliveryRow } from './outbox';
 import { sendEmail } from './providers';
@@ -59,7 +58,7 @@ async function attempt(env: Env, id: string): Promise<number | void> {
     return dueIn > 1000 ? Math.min(43_200, Math.ceil(dueIn / 1000)) : undefined;
   }
   const ctx = systemContext(env, row.workspaceId, EMAILS_JOB);
-  const doc = await documentFor(ctx, await getInvoice(ctx, row.invoiceId), row.linkOrigin);
+  const doc = await documentById(ctx, row.invoiceId, row.linkOrigin);
   const composed = composeInvoiceEmail(doc, row.kind, row.message);
   const result = await sendEmail(env, { ...composed, to: JSON.parse(row.to) as string[], cc: JSON.parse(row.cc) as string[] });
   await record(env, { ...row, leaseUntil }, result.ok ? null : result.error);

@@ -6,7 +6,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../../env';
 import { requestEnvFor } from '../../middleware/d1-session';
 import { hostedPageRateLimit } from '../../middleware/rate-limit';
-import { documentFor } from './document-for';
+import { documentOf } from './document-for';
 import { findByToken, recordFirstView } from './hosted-link';
 import { linkOrigin } from './links';
 import { notFoundPage, pageResponse, pdfResponse } from './render/respond';
@@ -16,12 +16,12 @@ export const hostedInvoiceRoutes = new Hono<AppEnv>()
   .get('/:token', async (c) => {
     const found = await findByToken(c.env, c.req.param('token'), (name) => requestEnvFor(c, name));
     if (!found) return notFoundPage(c);
-    return pageResponse(c, await documentFor(found.ctx, found.invoice, linkOrigin(c.env, c.req.url)), { countView: true });
+    return pageResponse(c, await documentOf(found.ctx, found, linkOrigin(c.env, c.req.url)), { countView: true });
   })
   .get('/:token/pdf', async (c) => {
     const found = await findByToken(c.env, c.req.param('token'), (name) => requestEnvFor(c, name));
     if (!found) return notFoundPage(c);
-    return pdfResponse(await documentFor(found.ctx, found.invoice, linkOrigin(c.env, c.req.url)));
+    return pdfResponse(await documentOf(found.ctx, found, linkOrigin(c.env, c.req.url)));
   })
   .post('/:token/view', async (c) => {
     const found = await findByToken(c.env, c.req.param('token'), (name) => requestEnvFor(c, name));
