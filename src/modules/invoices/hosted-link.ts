@@ -1,7 +1,7 @@
 // The hosted link's life after sending (§10): found by its token's hash, rotated on request (the
 // old page and PDF answer 404 at once), and the first view from a real browser recorded once.
-import { and, eq, inArray, isNull } from 'drizzle-orm';
-import { invoiceLineItems, invoices, workspaces } from '../../db/schema';
+import { and, eq, isNull } from 'drizzle-orm';
+import { invoices } from '../../db/schema';
 import { invalidState } from '../../errors';
 import { inWorkspace, systemContext, type ServiceContext, type WorkspaceContext } from '../../lib/context';
 import { workspaceDatabases } from '../../lib/databases';
@@ -10,33 +10,24 @@ import { nowIso } from '../../lib/time';
 import { recordEvent } from '../events/record';
 import { linkHash, linkToken, TOKEN_PATTERN } from './links';
 import type { InvoiceWithLines } from './serialize';
-import { getInvoice, invoiceObject } from './service';
+import { getInvoice, invoiceObject, readInvoiceWithParties } from './service';
 
 /** The system actor of what the client does on the hosted page (opening it). */
 export const HOSTED_PAGE_JOB = 'hosted_page';
 
 /**
- * The invoice a token opens, with its workspace, in the workspace's context; undefined for an unknown
- * or rotated token. The token names no database, so each database that holds workspaces is asked in
- * turn, DB first: one round trip each (invoice, lines and workspace in one batch). `envFor` gives the
- * env whose DB is the request's session on a database.
+ * The invoice a token opens, with its lines, client and workspace, in the workspace's context;
+ * undefined for an unknown or rotated token. The token names no database, so each database that
+ * holds workspaces is asked in turn, DB first, one round trip each. `envFor` gives the env whose DB
+ * is the request's session on a database.
  */
 export async function findByToken(env: Env, token: string, envFor: (name: string) => Env) {
   if (!TOKEN_PATTERN.test(token)) return undefined;
   const hash = await linkHash(token);
   for (const name of workspaceDatabases(env)) {
     const dbEnv = envFor(name);
-    const db = createDb(dbEnv.DB);
-    const linked = db.select({ id: invoices.id }).from(invoices).where(eq(invoices.linkHash, hash));
-    const [rows, lines, [workspace]] = await db.batch([
-      db.select().from(invoices).where(eq(invoices.linkHash, hash)),
-      db.select().from(invoiceLineItems).where(inArray(invoiceLineItems.invoiceId, linked)).orderBy(invoiceLineItems.position),
-      db.select().from(workspaces).where(inArray(workspaces.id, db.select({ id: invoices.workspaceId }).from(invoices).where(eq(invoices.linkHash, hash)))),
-    ]);
-    const row = rows[0];
-    if (!row || !workspace) continue;
-    const ctx: WorkspaceContext = systemContext(dbEnv, row.workspaceId, HOSTED_PAGE_JOB);
-    return { ctx, invoice: { row, lines } as InvoiceWithLines, workspace };
+    const found = await readInvoiceWithParties(createDb(dbEnv.DB), eq(invoices.linkHash, hash));
+    if (found) return { ...found, ctx: systemContext(dbEnv, found.invoice.row.workspaceId, HOSTED_PAGE_JOB) };
   }
   return undefined;
 }

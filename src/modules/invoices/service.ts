@@ -6,6 +6,7 @@ import type { BatchItem } from 'drizzle-orm/batch';
 import { clients, invoiceLineItems, invoices, workspaces } from '../../db/schema';
 import { invalidField, invalidState, notFound } from '../../errors';
 import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
+import type { Db } from '../../lib/db';
 import { changedRows, insertIf, retryOnRace } from '../../lib/guarded-write';
 import { newId } from '../../lib/ids';
 import { assertReferencedProject, referencedClient } from '../../lib/references';
@@ -75,17 +76,27 @@ export async function getInvoice(ctx: WorkspaceContext, id: string): Promise<Inv
  * sending it (the snapshots) and rendering it (the document) both need.
  */
 export async function getInvoiceWithParties(ctx: WorkspaceContext, id: string) {
-  const ofInvoice = and(eq(invoices.id, id), inWorkspace(ctx, invoices));
-  const [rows, lines, [workspace], [client]] = await ctx.db.batch([
-    ctx.db.select().from(invoices).where(ofInvoice),
-    ctx.db.select().from(invoiceLineItems).where(eq(invoiceLineItems.invoiceId, id)).orderBy(asc(invoiceLineItems.position)),
-    ctx.db.select().from(workspaces).where(eq(workspaces.id, ctx.workspaceId)),
-    ctx.db.select().from(clients).where(and(inWorkspace(ctx, clients), inArray(clients.id, ctx.db.select({ id: invoices.clientId }).from(invoices).where(ofInvoice)))),
+  const found = await readInvoiceWithParties(ctx.db, and(eq(invoices.id, id), inWorkspace(ctx, invoices))!);
+  if (!found) throw notFound('Invoice');
+  return found;
+}
+
+/**
+ * The one invoice `which` selects, with its lines, client and workspace, read in one batch (each
+ * found through the invoice, so the caller need not know its id or workspace); undefined if none.
+ */
+export async function readInvoiceWithParties(db: Db, which: SQL) {
+  const theInvoice = (column: typeof invoices.id | typeof invoices.clientId | typeof invoices.workspaceId) =>
+    db.select({ id: column }).from(invoices).where(which);
+  const [rows, lines, [workspace], [client]] = await db.batch([
+    db.select().from(invoices).where(which),
+    db.select().from(invoiceLineItems).where(inArray(invoiceLineItems.invoiceId, theInvoice(invoices.id))).orderBy(asc(invoiceLineItems.position)),
+    db.select().from(workspaces).where(inArray(workspaces.id, theInvoice(invoices.workspaceId))),
+    db.select().from(clients).where(inArray(clients.id, theInvoice(invoices.clientId))),
   ]);
   const row = rows[0];
-  if (!row) throw notFound('Invoice');
-  // The client is kept while invoices reference it (a foreign key that restricts), as is the workspace.
-  if (!workspace || !client) throw notFound('Workspace');
+  // The client and the workspace stay while an invoice references them (foreign keys that restrict).
+  if (!row || !workspace || !client) return undefined;
   return { invoice: { row, lines } as InvoiceWithLines, client, workspace };
 }
 
