@@ -9,7 +9,7 @@ import type { QueryBudget } from './query-budget';
 export const CRON_CHUNK = 200;
 
 /** The most D1 queries one record's work takes (an auto-sent recurring invoice: its issue, then its send). */
-export const QUERIES_PER_RECORD = 8;
+const QUERIES_PER_RECORD = 8;
 
 /** Whether too little of the budget is left for one more record's work. */
 export const budgetSpent = (budget: QueryBudget | undefined): boolean => budget !== undefined && budget.left < QUERIES_PER_RECORD;

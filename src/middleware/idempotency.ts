@@ -17,7 +17,6 @@ import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
 import type { BatchHook } from '../lib/batch-hooks';
 import { sha256Hex } from '../lib/crypto';
-import { databaseNameOf } from '../lib/database-env';
 import { createDb, type Db } from '../lib/db';
 import { nowIso } from '../lib/time';
 
@@ -53,12 +52,12 @@ export function idempotency(mode: IdempotencyMode, successStatus = 200) {
     }
 
     // Kept with the workspace's records, in its database: an idempotent write costs the directory nothing.
-    const { db, workspaceId, userId } = c.get('ctx');
+    const { db, database, workspaceId, userId } = c.get('ctx');
     const scope: Scope = { workspaceId, userId };
     const fingerprint = await sha256Hex(`${c.req.method} ${c.req.path}\n${canonicalJson(await c.req.json())}`);
     const claimed = await claim(db, scope, key, c, fingerprint);
     if (claimed !== true) return claimed;
-    const commit = commitWithChange(databaseNameOf(c.get('ctx').env), scope, key, successStatus);
+    const commit = commitWithChange(database, scope, key, successStatus);
     c.get('batchHooks')?.push(commit.hook);
 
     try {

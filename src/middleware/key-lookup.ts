@@ -1,7 +1,8 @@
 // Who a presented API key stands for: its user, the workspace it acts in, the user's role, the
-// workspace's time zone and the database that holds its records, in one query on the directory. Lookups are cached in this isolate for 30 s; revoking a key,
-// or removing or changing a member, drops the entries here at once, and other isolates forget them
-// within 30 s (the contract promises 60 s everywhere).
+// workspace's time zone and the database that holds its records, in one query on the directory.
+// Lookups are cached in this isolate for 30 s; revoking a key, or removing or changing a member,
+// drops the entries here at once, and other isolates forget them within 30 s (the contract
+// promises 60 s everywhere).
 import { and, eq, isNull } from 'drizzle-orm';
 import { apiKeys, memberships, users, workspaces, type Role } from '../db/schema';
 import { sha256Hex } from '../lib/crypto';

@@ -48,7 +48,7 @@ export async function createEndpoint(key: string, body: Record<string, unknown> 
 
 export type DeliveryRowView = {
   id: string; attempt: number; status: string; next_attempt_at: string | null; event_id: string; event_type: string; error: string | null;
-  response_status: number | null; created_at: string;
+  response_status: number | null; response_body: string | null; created_at: string;
 };
 
 export async function deliveriesOf(key: string, endpointId: string): Promise<DeliveryRowView[]> {
