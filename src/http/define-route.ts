@@ -4,7 +4,7 @@ import { createRoute, type RouteConfig, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { requireAdmin, requireKey, requireRole } from '../middleware/auth';
 import type { Role } from '../lib/context';
-import { idempotency, type IdempotencyMode } from '../middleware/idempotency';
+import { idempotency, type IdempotencyMode, type ReplayRestore } from '../middleware/idempotency';
 import { readJsonBody } from '../middleware/json-body';
 import { apiRateLimit } from '../middleware/rate-limit';
 import type { ErrorCode } from '../errors';
@@ -98,12 +98,13 @@ function accessMiddleware(rule: AccessRule): MiddlewareHandler[] {
  * routes need ADMIN_TOKEN; a public route's `publicLimit` (per client address) runs first. The role is stated in the document as `x-required-role` and in words.
  * Errors documented: 500 always; 401/429 with a key, 403 for admin routes and roles above viewer;
  * 400/413/415 on any non-GET; 422 with a body or a query; 404 with path ids; `errors` adds the
- * operation's own. Keyed POSTs take `Idempotency-Key` (`idempotency: 'required'` for money-moving ones).
+ * operation's own. Keyed POSTs take `Idempotency-Key` (`idempotency: 'required'` for money-moving ones;
+ * `replay` for answers with fields recomputed rather than stored).
  */
 export function defineRoute<R extends RouteConfig>(
-  config: R & AccessRule & { operationId: string; errors?: number[]; idempotency?: IdempotencyMode; publicLimit?: MiddlewareHandler },
+  config: R & AccessRule & { operationId: string; errors?: number[]; idempotency?: IdempotencyMode; replay?: ReplayRestore; publicLimit?: MiddlewareHandler },
 ) {
-  const { access, role: _role, errors: ownErrors = [], idempotency: idempotencyMode, publicLimit, ...route } = config;
+  const { access, role: _role, errors: ownErrors = [], idempotency: idempotencyMode, replay, publicLimit, ...route } = config;
   const rule = { access, role: _role } as AccessRule;
   const roleNeeded = requiredRole(rule);
   const errors = [...ownErrors];
@@ -113,7 +114,7 @@ export function defineRoute<R extends RouteConfig>(
   const mode = idempotencyMode ?? 'optional';
   if (idempotent) {
     const successStatus = Number(Object.keys(route.responses).find((status) => status.startsWith('2')) ?? 200);
-    extra.push(idempotency(mode, successStatus));
+    extra.push(idempotency(mode, successStatus, replay));
     errors.push(409, 422);
     if (mode === 'required') errors.push(400);
   }
@@ -132,7 +133,7 @@ export function defineRoute<R extends RouteConfig>(
     name: 'Idempotency-Key',
     in: 'header' as const,
     required: mode === 'required',
-    description: 'Makes a retry safe: the same key and body (compared as canonical JSON) within 24 hours replays the first answer with `Idempotent-Replayed: true`, secrets in it `null`; the same key with another body is 422 `idempotency_key_reused`; while the first request runs, 409 `conflict`, for at most 60 s. An attempt that failed (4xx or 5xx) before changing anything is not kept, so a corrected retry proceeds; one that made its change is replayed from the record it made, even if its own answer was lost.',
+    description: 'Makes a retry safe: the same key and body (compared as canonical JSON) within 24 hours replays the first answer with `Idempotent-Replayed: true`, secrets in it `null` and an invoice\'s `hosted_url` and `pdf_url` as they are at the replay (the links are not stored); the same key with another body is 422 `idempotency_key_reused`; while the first request runs, 409 `conflict`, for at most 60 s. An attempt that failed (4xx or 5xx) before changing anything is not kept, so a corrected retry proceeds; one that made its change is replayed from the record it made, even if its own answer was lost.',
     // Visible ASCII, as the middleware checks (a header cannot carry more anyway).
     schema: { type: 'string' as const, minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
   };

@@ -4,7 +4,9 @@
 // for at most 60 s, after which the first is taken as abandoned and the retry runs. Keys are per
 // user and workspace, kept 24 hours. An attempt that failed (4xx or 5xx) before it changed anything is
 // forgotten, so a corrected retry with the same key proceeds. A replay never carries a secret: keys,
-// invitation codes and webhook secrets are stored only hashed, so they come back null.
+// invitation codes and webhook secrets are stored only hashed, so they come back null. Fields a
+// route derives from its record and a secret (an invoice's hosted links) are not stored either: the
+// route's `ReplayRestore` recomputes them when it replays.
 //
 // Crash-safe: the key is marked `committed` in the same D1 batch as the change it made (a batch hook),
 // with the record that change's event carries as the answer to replay. So a first attempt that died
@@ -30,13 +32,23 @@ const REPLAYED_HEADERS = ['Location'];
 type StoredResponse = { headers: Record<string, string>; body: string };
 type Scope = { workspaceId: string; userId: string };
 
+/**
+ * Fields of a route's answer that carry a capability (the hosted invoice link holds its token) and
+ * are derived from the record, so they are stored as null and `restore` fills them on a replay.
+ */
+export type ReplayRestore = {
+  fields: readonly string[];
+  restore: (c: Context<AppEnv>, body: Record<string, unknown>) => Promise<Record<string, unknown>>;
+};
+
 const ofKey = (scope: Scope, key: string) =>
   and(eq(idempotencyKeys.workspaceId, scope.workspaceId), eq(idempotencyKeys.userId, scope.userId), eq(idempotencyKeys.key, key));
 
 export type IdempotencyMode = 'optional' | 'required';
 
 /** `successStatus` is the route's answer when it works: what a replay of a committed change says. */
-export function idempotency(mode: IdempotencyMode, successStatus = 200) {
+export function idempotency(mode: IdempotencyMode, successStatus = 200, replay?: ReplayRestore) {
+  const notStored = new Set([...SECRET_FIELDS, ...(replay?.fields ?? [])]);
   return createMiddleware<AppEnv>(async (c, next) => {
     const key = c.req.header('Idempotency-Key');
     if (key === undefined) {
@@ -55,7 +67,7 @@ export function idempotency(mode: IdempotencyMode, successStatus = 200) {
     const { db, database, workspaceId, userId } = c.get('ctx');
     const scope: Scope = { workspaceId, userId };
     const fingerprint = await sha256Hex(`${c.req.method} ${c.req.path}\n${canonicalJson(await c.req.json())}`);
-    const claimed = await claim(db, scope, key, c, fingerprint);
+    const claimed = await claim(db, scope, key, c, fingerprint, replay);
     if (claimed !== true) return claimed;
     const commit = commitWithChange(database, scope, key, successStatus);
     c.get('batchHooks')?.push(commit.hook);
@@ -70,7 +82,7 @@ export function idempotency(mode: IdempotencyMode, successStatus = 200) {
       await release(db, scope, key);
       return;
     }
-    const stored: StoredResponse = { headers: pickHeaders(c.res.headers), body: withoutSecrets(await c.res.clone().text()) };
+    const stored: StoredResponse = { headers: pickHeaders(c.res.headers), body: without(notStored, await c.res.clone().text()) };
     // Most writes answer with the very record their event carries: what the batch committed already
     // replays this answer, and storing it again would cost a round trip.
     if (c.res.status === successStatus && commit.replaysAs(stored)) return;
@@ -86,9 +98,9 @@ export function idempotency(mode: IdempotencyMode, successStatus = 200) {
 const CLAIM_ATTEMPTS = 3;
 
 /** true when this request now owns the key; otherwise the response to give (a replay) or a throw. */
-async function claim(db: Db, scope: Scope, key: string, c: Context<AppEnv>, fingerprint: string): Promise<true | Response> {
+async function claim(db: Db, scope: Scope, key: string, c: Context<AppEnv>, fingerprint: string, replay?: ReplayRestore): Promise<true | Response> {
   for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
-    const outcome = await tryClaim(db, scope, key, c, fingerprint);
+    const outcome = await tryClaim(db, scope, key, c, fingerprint, replay);
     if (outcome !== 'released') return outcome;
   }
   throw inFlight();
@@ -97,7 +109,9 @@ async function claim(db: Db, scope: Scope, key: string, c: Context<AppEnv>, fing
 const inFlight = () =>
   new ApiError('conflict', 'A request with this Idempotency-Key is still being processed; retry shortly.', undefined, { 'Retry-After': '1' });
 
-async function tryClaim(db: Db, scope: Scope, key: string, c: Context<AppEnv>, fingerprint: string): Promise<true | Response | 'released'> {
+async function tryClaim(
+  db: Db, scope: Scope, key: string, c: Context<AppEnv>, fingerprint: string, replay?: ReplayRestore,
+): Promise<true | Response | 'released'> {
   const now = new Date();
   // One round trip: an expired record no longer counts, so it is cleared before the insert takes the key.
   const [, inserted] = await db.batch([
@@ -138,7 +152,8 @@ async function tryClaim(db: Db, scope: Scope, key: string, c: Context<AppEnv>, f
     return true;
   }
   const stored = JSON.parse(existing.responseBody) as StoredResponse;
-  return new Response(stored.body || null, {
+  const body = replay && stored.body ? JSON.stringify(await replay.restore(c, JSON.parse(stored.body) as Record<string, unknown>)) : stored.body;
+  return new Response(body || null, {
     status: existing.responseStatus,
     headers: { ...stored.headers, 'Content-Type': 'application/json', 'Idempotent-Replayed': 'true', 'X-Request-Id': c.get('requestId') },
   });
@@ -203,11 +218,12 @@ export function canonicalJson(value: unknown): string {
 
 // Secrets are shown once and stored only hashed: a replay gets null in their place. (A key's
 // `prefix` starts like the key too, but is public: only these fields carry whole secrets.)
-const SECRET_FIELDS = new Set(['key', 'code', 'secret']);
+const SECRET_FIELDS = ['key', 'code', 'secret'];
 
-function withoutSecrets(body: string): string {
+/** The answer with these fields null wherever they hold a string. */
+function without(fields: Set<string>, body: string): string {
   if (!body) return body;
-  return JSON.stringify(JSON.parse(body), (field, value) => (SECRET_FIELDS.has(field) && typeof value === 'string' ? null : value));
+  return JSON.stringify(JSON.parse(body), (field, value) => (fields.has(field) && typeof value === 'string' ? null : value));
 }
 
 function pickHeaders(headers: Headers): Record<string, string> {

@@ -81,27 +81,53 @@ describe('Idempotency-Key on POST', () => {
     expect(await count('invoices', user.id)).toBe(1);
   });
 
-  it('replays a first attempt that made its change but died before storing its answer, instead of running it again', async () => {
+  it('commits a keyed send with its change, stores its hosted link nowhere, and replays it with the link that works now', async () => {
     const user = await createUser();
     const invoice = await createInvoice(user.key);
-    const headers = { 'Idempotency-Key': 'dies-after-commit' };
-    // Sending answers with the invoice's links, which its event does not carry, so the answer is
-    // stored after the change: the worker "dies" there, storing it fails.
-    await env.DB.exec("CREATE TRIGGER lose_answer BEFORE UPDATE OF state ON idempotency_requests WHEN NEW.state = 'done' BEGIN SELECT RAISE(ABORT, 'worker gone'); END");
-    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const headers = { 'Idempotency-Key': 'send-once' };
+    const send = () => call('POST', `/v1/invoices/${invoice.id}/send`, { key: user.key, body: { email: false }, headers });
+    // Nothing is written to the key after the change's batch: a worker that dies once the batch has
+    // committed leaves the key replayable, never to be run again.
+    await env.DB.exec("CREATE TRIGGER no_second_write BEFORE UPDATE ON idempotency_requests WHEN OLD.state <> 'in_flight' BEGIN SELECT RAISE(ABORT, 'written twice'); END");
+    let first;
     try {
-      expect((await call('POST', `/v1/invoices/${invoice.id}/send`, { key: user.key, body: { email: false }, headers })).status).toBe(500);
+      first = await send();
     } finally {
-      await env.DB.exec('DROP TRIGGER lose_answer');
-      logged.mockRestore();
+      await env.DB.exec('DROP TRIGGER no_second_write');
     }
-    // No need to wait out the lease: the change is known to be made, and it is not made again.
-    const retry = await call('POST', `/v1/invoices/${invoice.id}/send`, { key: user.key, body: { email: false }, headers });
+    expect(first.status).toBe(200);
+    const token = String(first.body.hosted_url).split('/i/')[1]!;
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const stored = await env.DB.prepare("SELECT state, response_body FROM idempotency_requests WHERE user_id = ? AND key = 'send-once'").bind(user.id).first<{ state: string; response_body: string }>();
+    expect(stored!.state).toBe('committed');
+    expect(stored!.response_body).not.toContain(token);
+
+    const retry = await send();
     expect(retry.status).toBe(200);
     expect(retry.headers.get('Idempotent-Replayed')).toBe('true');
-    expect(retry.body).toMatchObject({ id: invoice.id, number: invoice.number, status: 'open' });
+    expect(retry.body).toEqual(first.body);
+    // After a rotation the first link is dead; a replay shows the one the client can open.
+    const rotated = await call('POST', `/v1/invoices/${invoice.id}/share-link`, { key: user.key });
+    const afterRotation = await send();
+    expect(afterRotation.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(afterRotation.body.hosted_url).toBe(rotated.body.hosted_url);
+    expect(afterRotation.body.hosted_url).not.toBe(first.body.hosted_url);
     const sent = await env.DB.prepare("SELECT count(*) AS n FROM events WHERE type = 'invoice.sent' AND object_id = ?").bind(invoice.id).first<{ n: number }>();
     expect(sent!.n).toBe(1);
+  });
+
+  it('stores the answer of a keyed rotation without its link, and replays the current one', async () => {
+    const user = await createUser();
+    const invoice = await createInvoice(user.key);
+    await call('POST', `/v1/invoices/${invoice.id}/send`, { key: user.key, body: { email: false } });
+    const headers = { 'Idempotency-Key': 'rotate-once' };
+    const first = await call('POST', `/v1/invoices/${invoice.id}/share-link`, { key: user.key, headers });
+    const again = await call('POST', `/v1/invoices/${invoice.id}/share-link`, { key: user.key, headers });
+    expect(again.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    const stored = await env.DB.prepare("SELECT response_body FROM idempotency_requests WHERE user_id = ? AND key = 'rotate-once'").bind(user.id).first<{ response_body: string }>();
+    expect(stored!.response_body).not.toContain(String(first.body.hosted_url).split('/i/')[1]);
+    expect(JSON.parse(JSON.parse(stored!.response_body).body)).toMatchObject({ id: invoice.id, hosted_url: null, pdf_url: null });
   });
 
   it('forgets a key whose attempt changed nothing, even when it failed with a 409 after reading', async () => {

@@ -12,6 +12,7 @@ import { documentById } from './document-for';
 import { rotateShareLink } from './hosted-link';
 import { invoiceLinks, linkOrigin } from './links';
 import { pdfResponse, pageResponse } from './render/respond';
+import { invoiceReplay } from './replay';
 import * as S from './schemas';
 import { type InvoiceWithLines, serializeInvoiceSummary } from './serialize';
 import { createInvoice, deleteInvoice, getInvoice, invoiceObject, listInvoices, updateInvoice } from './service';
@@ -47,7 +48,7 @@ export const invoiceRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'post', path: '/invoices', operationId: 'createInvoice', tags, access: 'user', role: 'member', errors: [409],
+      method: 'post', path: '/invoices', operationId: 'createInvoice', replay: invoiceReplay, tags, access: 'user', role: 'member', errors: [409],
       summary: 'Create a draft invoice',
       description: `1 to 100 line items. ${ROUNDING} \`number\` defaults to the next INV-000001 for you; a number you already use is 409 \`invoice_number_taken\`. \`client_id\`/\`project_id\` that are not yours are 422.`,
       request: { body: jsonBody(S.CreateInvoiceBody) },
@@ -95,7 +96,7 @@ export const invoiceRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'post', path: '/invoices/{id}/send', operationId: 'sendInvoice', tags, access: 'user', role: 'member', errors: [409],
+      method: 'post', path: '/invoices/{id}/send', operationId: 'sendInvoice', replay: invoiceReplay, tags, access: 'user', role: 'member', errors: [409],
       summary: 'Send a draft (draft → open)',
       description: 'Finalizes the invoice: `issuer` (from the workspace) and `bill_to` (from the client) are copied onto it and never change after; it gets its `hosted_url` and `pdf_url`; and, unless `email` is false or there is no recipient (`to`, else the client\'s email), an email with the link is queued (see …/deliveries). Sending succeeds even while the email service is down. An invoice whose total is zero has nothing to collect and becomes `paid` at once.',
       request: { params, body: { required: false, content: { 'application/json': { schema: S.SendInvoiceBody } } } },
@@ -108,7 +109,7 @@ export const invoiceRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'post', path: '/invoices/{id}/payments', operationId: 'recordInvoicePayment', tags, access: 'user', role: 'member', errors: [409],
+      method: 'post', path: '/invoices/{id}/payments', operationId: 'recordInvoicePayment', replay: invoiceReplay, tags, access: 'user', role: 'member', errors: [409],
       summary: 'Record a payment',
       description: 'Open invoices only. `amount` is at most `amount_due` (422 otherwise); when nothing is left due the invoice becomes `paid`. Send an `Idempotency-Key` so a retried request cannot record the payment twice.',
       request: { params, body: jsonBody(S.PaymentBody) },
@@ -120,7 +121,7 @@ export const invoiceRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'post', path: '/invoices/{id}/void', operationId: 'voidInvoice', tags, access: 'user', role: 'admin', errors: [409],
+      method: 'post', path: '/invoices/{id}/void', operationId: 'voidInvoice', replay: invoiceReplay, tags, access: 'user', role: 'admin', errors: [409],
       summary: 'Void an open invoice',
       description: 'Only while nothing has been paid (409 `invalid_state` otherwise).',
       request: { params },
@@ -132,7 +133,7 @@ export const invoiceRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'post', path: '/invoices/{id}/share-link', operationId: 'rotateInvoiceShareLink', tags, access: 'user', role: 'member', errors: [409],
+      method: 'post', path: '/invoices/{id}/share-link', operationId: 'rotateInvoiceShareLink', replay: invoiceReplay, tags, access: 'user', role: 'member', errors: [409],
       summary: 'Make a new hosted link',
       description: 'The invoice gets a new `hosted_url` (and `pdf_url`); the old page and its PDF answer 404 from now on. 409 on a draft, which has no link yet.',
       request: { params },
