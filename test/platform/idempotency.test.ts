@@ -1,5 +1,5 @@
 import { env } from 'cloudflare:workers';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call, errorPaths, expectError } from '../helpers/api';
 import { createInvoice, createUser } from '../helpers/factories';
 
