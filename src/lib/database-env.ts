@@ -13,11 +13,23 @@ export const databaseNameOf = (env: Env): string => names.get(env) ?? 'DB';
 /** The env a derived one was made from (itself when it was not derived). */
 export const rootEnv = (env: Env): Env => roots.get(env) ?? env;
 
-/** A copy of `env` whose DB is `db`, the database bound as `name`. Other properties, getters
- *  included, are copied as they are (not read), so nothing the original opens lazily is opened. */
-export function envWithDatabase(env: Env, name: string, db: D1Database): Env {
-  const descriptors = Object.getOwnPropertyDescriptors(env);
-  const derived = Object.defineProperties({}, { ...descriptors, DB: { value: db, enumerable: true, configurable: true } }) as Env;
+// Every request derives an env from the same few (the worker's own, the cron's): their property
+// descriptors are read once each.
+const descriptors = new WeakMap<object, PropertyDescriptorMap>();
+
+function descriptorsOf(env: Env): PropertyDescriptorMap {
+  let found = descriptors.get(env);
+  if (!found) descriptors.set(env, (found = Object.getOwnPropertyDescriptors(env)));
+  return found;
+}
+
+/** A copy of `env` whose DB is `db` (or what `db()` opens when DB is first read), the database bound
+ *  as `name`. Other properties, getters included, are copied as they are (not read), so nothing the
+ *  original opens lazily is opened. */
+export function envWithDatabase(env: Env, name: string, db: D1Database | (() => D1Database)): Env {
+  const descriptors = descriptorsOf(env);
+  const DB = typeof db === 'function' ? { get: db, enumerable: true, configurable: true } : { value: db, enumerable: true, configurable: true };
+  const derived = Object.defineProperties({}, { ...descriptors, DB }) as Env;
   roots.set(derived, rootEnv(env));
   names.set(derived, name);
   return derived;

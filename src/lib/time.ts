@@ -18,15 +18,23 @@ export function isCalendarDate(value: string): boolean {
 
 // Building an Intl.DateTimeFormat costs far more than using one: keep one per time zone.
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
+const todays = new Map<string, { minute: number; date: string }>();
 
 /** Today's calendar date in an IANA time zone (what "today" is for a workspace). */
 export function todayIn(timeZone: string, now = new Date()): string {
   if (timeZone === 'UTC') return now.toISOString().slice(0, 10);
+  // Every zone's offset is whole minutes, so its date can only change on a minute: one answer per
+  // zone and minute (a request asks several times, serialising each record).
+  const minute = Math.floor(now.getTime() / 60_000);
+  const known = todays.get(timeZone);
+  if (known?.minute === minute) return known.date;
   let format = dateFormats.get(timeZone);
   if (!format) {
     // en-CA formats as YYYY-MM-DD.
     format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
     dateFormats.set(timeZone, format);
   }
-  return format.format(now);
+  const date = format.format(now);
+  todays.set(timeZone, { minute, date });
+  return date;
 }

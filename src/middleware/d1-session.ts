@@ -54,7 +54,7 @@ export const d1Session = createMiddleware<AppEnv>(async (c, next) => {
   };
   c.set('d1', { session: open, binding: (name) => databaseBinding(bindings, name) });
   // Everything that reads c.env.DB gets the directory's session in its place.
-  c.env = Object.defineProperty({ ...c.env }, 'DB', { get: () => open(DIRECTORY), enumerable: true });
+  c.env = envWithDatabase(c.env, DIRECTORY, () => open(DIRECTORY));
   await next();
   // The home session's newest bookmark, or, when the request read nothing there, the one it was sent.
   const latest = sessions.get(home())?.session.getBookmark() ?? bookmark ?? (await bookmarkOfUnread(home(), sessions.get(home())));
