@@ -26,8 +26,9 @@ const ROUNDS = 10;
 const RUN = { amount: 600, maxSeconds: 2 }; // each measured run stops at whichever comes first
 const FLOOR_RUN = { amount: 400, maxSeconds: 1.2 };
 const WARM_UP = { amount: 200, maxSeconds: 2 };
-// Enough drafts for every send the send workload can make: its warm-up, its rounds and its count.
-const DRAFTS_TO_SEND = WARM_UP.amount + ROUNDS * RUN.amount + 10;
+// Enough drafts for every send the two send workloads (with and without a key) can make: each one's
+// warm-up, rounds and count.
+const DRAFTS_TO_SEND = 2 * (WARM_UP.amount + ROUNDS * RUN.amount + 10);
 
 const auth = (account) => ({ authorization: `Bearer ${account.key}` });
 const json = { 'content-type': 'application/json' };
@@ -89,11 +90,13 @@ async function workloads(mf, { small, large, writer }) {
     { name: 'GET /v1/projects (page of 25)', path: '/v1/projects', headers: auth(small), list: true },
     ...(await sized(small, 500)),
     ...(await sized(large, 2_000)),
-    { name: 'POST /v1/invoices, 5 lines', method: 'POST', path: '/v1/invoices', headers: { ...auth(writer), ...json }, body: invoice },
-    { name: 'POST /v1/invoices, 5 lines, Idempotency-Key', method: 'POST', path: '/v1/invoices', headers: { ...auth(writer), ...json }, body: invoice, freshRequest: keyed },
-    { name: 'POST /v1/invoices/{id}/send (no email)', method: 'POST', path: '/v1/invoices/{id}/send', headers: { ...auth(writer), ...json }, body: '{"email":false}', freshRequest: nextDraft },
-    { name: 'POST /v1/invoices/{id}/payments', method: 'POST', path: '/v1/invoices/{id}/payments', headers: { ...auth(writer), ...json }, body: payment, freshRequest: nextOwed },
-    { name: 'POST /v1/invoices/{id}/payments, Idempotency-Key', method: 'POST', path: '/v1/invoices/{id}/payments', headers: { ...auth(writer), ...json }, body: payment, freshRequest: () => ({ ...nextOwed(), ...keyed() }) },
+    { name: 'write floor (hash, KV, 1 read, 1 batch: a 5-line invoice)', host: 'write-floor.bench', method: 'POST', path: '/', headers: { ...auth(writer), ...json }, body: invoice, writeFloor: true },
+    { name: 'POST /v1/invoices, 5 lines', write: true, method: 'POST', path: '/v1/invoices', headers: { ...auth(writer), ...json }, body: invoice },
+    { name: 'POST /v1/invoices, 5 lines, Idempotency-Key', write: true, keyed: true, method: 'POST', path: '/v1/invoices', headers: { ...auth(writer), ...json }, body: invoice, freshRequest: keyed },
+    { name: 'POST /v1/invoices/{id}/send (no email)', write: true, method: 'POST', path: '/v1/invoices/{id}/send', headers: { ...auth(writer), ...json }, body: '{"email":false}', freshRequest: nextDraft },
+    { name: 'POST /v1/invoices/{id}/send, Idempotency-Key', write: true, keyed: true, method: 'POST', path: '/v1/invoices/{id}/send', headers: { ...auth(writer), ...json }, body: '{"email":false}', freshRequest: () => ({ ...nextDraft(), ...keyed() }) },
+    { name: 'POST /v1/invoices/{id}/payments', write: true, method: 'POST', path: '/v1/invoices/{id}/payments', headers: { ...auth(writer), ...json }, body: payment, freshRequest: nextOwed },
+    { name: 'POST /v1/invoices/{id}/payments, Idempotency-Key', write: true, keyed: true, method: 'POST', path: '/v1/invoices/{id}/payments', headers: { ...auth(writer), ...json }, body: payment, freshRequest: () => ({ ...nextOwed(), ...keyed() }) },
     { name: 'GET /v1/gigs?q=design (public)', path: '/v1/gigs?q=design' },
     { name: 'GET /api/rates', path: '/api/rates', headers: auth(small) },
     { name: 'GET /api/events (5,000 events)', path: '/api/events', headers: auth(large), list: true },
@@ -165,7 +168,7 @@ async function main() {
     for (const workload of (await workloads(mf, accounts)).filter((w) => !only || w.name.includes(only))) {
       const isApp = !workload.host;
       const counted = isApp ? await countD1Calls(mf, { ...workload, host: 'app.bench' }) : null;
-      const row = { name: workload.name, list: Boolean(workload.list), dashboard: Boolean(workload.dashboard), size: workload.size, page: workload.page, pdf: workload.pdf };
+      const row = { name: workload.name, list: Boolean(workload.list), dashboard: Boolean(workload.dashboard), size: workload.size, page: workload.page, pdf: workload.pdf, write: Boolean(workload.write), keyed: Boolean(workload.keyed), write_floor: Boolean(workload.writeFloor) };
       if (counted?.status === 404) {
         results.push({ ...row, available: false });
         console.log(`  ${workload.name}: not available (404)`);
@@ -245,6 +248,8 @@ function targets(results, bundle, fanout, cron, coldstart) {
   const lists = results.filter((r) => r.list);
   const reads = results.filter((r) => r.available && r.name.startsWith('GET /'));
   const find = (test) => results.find(test);
+  const writes = results.filter((r) => r.available && r.write);
+  const writeFloor = find((r) => r.available && r.write_floor);
   const dash = [1_000, 100_000].map((size) => find((r) => r.dashboard && r.size === size));
   const pages = ['first', 'deep'].map((page) => find((r) => r.page === page && r.size === 100_000));
   // Two workloads measured minutes apart are compared through the floor runs beside each, since
@@ -267,6 +272,27 @@ function targets(results, bundle, fanout, cron, coldstart) {
       met: lowest ? lowest.vs_floor_rps >= 0.8 : null,
     },
     { target: 'every read one D1 round trip once the key is cached', value: `${maxReadCalls ?? 'none'} at most`, met: maxReadCalls === null ? null : maxReadCalls <= 1 },
+    (() => {
+      if (!writes.length) return { target: 'writes: ≤ 2 D1 round trips, ≤ 3 with an Idempotency-Key', value: 'not measured', met: null };
+      const over = writes.filter((r) => r.d1_calls_per_request > (r.keyed ? 3 : 2));
+      const most = (keyed) => Math.max(...writes.filter((r) => r.keyed === keyed).map((r) => r.d1_calls_per_request));
+      return {
+        target: 'writes: ≤ 2 D1 round trips, ≤ 3 with an Idempotency-Key',
+        value: over.length ? `over: ${over.map((r) => `${r.name} ${r.d1_calls_per_request}`).join('; ')}` : `${most(false)} at most, ${most(true)} keyed`,
+        met: over.length === 0,
+      };
+    })(),
+    (() => {
+      if (!writes.length) return { target: 'writes: CPU per request ≤ 1.5× the I/O floor\'s', value: 'not measured', met: null };
+      const costliest = writes.reduce((a, b) => (b.vs_floor_cpu > a.vs_floor_cpu ? b : a));
+      const cheapest = writes.reduce((a, b) => (b.vs_floor_cpu < a.vs_floor_cpu ? b : a));
+      const floorNote = writeFloor ? `; the write floor itself ${writeFloor.vs_floor_cpu}×` : '';
+      return {
+        target: 'writes: CPU per request ≤ 1.5× the I/O floor\'s',
+        value: `${cheapest.vs_floor_cpu}–${costliest.vs_floor_cpu}× (highest: ${costliest.name})${floorNote}`,
+        met: costliest.vs_floor_cpu <= 1.5,
+      };
+    })(),
     { target: 'dashboard at 100,000 invoices ≤ 3× its time at 1,000', ...growth(dash, 3) },
     { target: 'page 2,000 deep ≤ 1.2× the first page (100,000 invoices)', ...growth(pages, 1.2) },
     { target: 'bundle ≤ 1 MiB gzipped (with the PDF font)', value: `${round(bundle.gzipBytes / 1024, 1)} KiB`, met: bundle.gzipBytes <= 1024 * 1024 },

@@ -1,7 +1,7 @@
 // Serves the built bundle with the Miniflare API (not `wrangler dev`, whose debugging proxy adds
 // milliseconds to every D1 call), beside the floor workers and a D1-counting copy of the app, all in
 // one workerd process over one D1 database. Requests pick a worker by Host: app.bench (the API),
-// hello.bench and floor.bench.
+// hello.bench, floor.bench and write-floor.bench.
 //
 // The app's bindings are production's, read from wrangler.toml by wrangler itself (`--env production`:
 // vars, D1, KV, queue producers and consumers, rate limiters), with these changes:
@@ -61,6 +61,7 @@ export async function serve({ root, bundlePath, persistDir, vars = {} }) {
       },
       { ...floor('hello'), routes: ['hello.bench/*'] },
       { ...floor('io-floor'), routes: ['floor.bench/*'], d1Databases: app.d1Databases, kvNamespaces: { KEYS: 'bench-floor-keys' } },
+      { ...floor('write-floor'), routes: ['write-floor.bench/*'], d1Databases: app.d1Databases, kvNamespaces: { KEYS: 'bench-floor-keys' } },
     ],
   });
   const url = await mf.ready;
