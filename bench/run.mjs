@@ -90,7 +90,7 @@ async function workloads(mf, { small, large, writer }) {
     { name: 'GET /v1/projects (page of 25)', path: '/v1/projects', headers: auth(small), list: true },
     ...(await sized(small, 500)),
     ...(await sized(large, 2_000)),
-    { name: 'write floor (hash, KV, 1 read, 1 batch: a 5-line invoice)', host: 'write-floor.bench', method: 'POST', path: '/', headers: { ...auth(writer), ...json }, body: invoice, writeFloor: true },
+    { name: 'write floor: POST a 5-line invoice (hash, KV, 1 read, 1 batch)', host: 'write-floor.bench', method: 'POST', path: '/', headers: { ...auth(writer), ...json }, body: invoice, writeFloor: true },
     { name: 'POST /v1/invoices, 5 lines', write: true, method: 'POST', path: '/v1/invoices', headers: { ...auth(writer), ...json }, body: invoice },
     { name: 'POST /v1/invoices, 5 lines, Idempotency-Key', write: true, keyed: true, method: 'POST', path: '/v1/invoices', headers: { ...auth(writer), ...json }, body: invoice, freshRequest: keyed },
     { name: 'POST /v1/invoices/{id}/send (no email)', write: true, method: 'POST', path: '/v1/invoices/{id}/send', headers: { ...auth(writer), ...json }, body: '{"email":false}', freshRequest: nextDraft },
