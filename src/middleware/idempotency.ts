@@ -195,6 +195,9 @@ function commitWithChange(database: string, scope: Scope, key: string, successSt
 }
 
 function sameJson(a: string, b: string): boolean {
+  // Usually the same text already (SQLite's json_extract and JSON.stringify both write it compact,
+  // keys in the order they were made); only when it is not are both put in canonical form.
+  if (a === b) return true;
   try {
     return canonicalJson(JSON.parse(a)) === canonicalJson(JSON.parse(b));
   } catch {
