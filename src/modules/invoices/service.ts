@@ -90,7 +90,8 @@ export async function readInvoiceWithParties(db: Db, which: SQL) {
     db.select({ id: column }).from(invoices).where(which);
   const [rows, lines, [workspace], [client]] = await db.batch([
     db.select().from(invoices).where(which),
-    db.select().from(invoiceLineItems).where(inArray(invoiceLineItems.invoiceId, theInvoice(invoices.id))).orderBy(asc(invoiceLineItems.position)),
+    // Ordered as the (invoice_id, position) index is, so SQLite walks it instead of sorting the lines again.
+    db.select().from(invoiceLineItems).where(inArray(invoiceLineItems.invoiceId, theInvoice(invoices.id))).orderBy(asc(invoiceLineItems.invoiceId), asc(invoiceLineItems.position)),
     db.select().from(workspaces).where(inArray(workspaces.id, theInvoice(invoices.workspaceId))),
     db.select().from(clients).where(inArray(clients.id, theInvoice(invoices.clientId))),
   ]);
