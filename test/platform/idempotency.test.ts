@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { call, errorPaths, expectError } from '../helpers/api';
-import { createInvoice, createUser } from '../helpers/factories';
+import { createInvoice, createSentInvoice, createUser } from '../helpers/factories';
 
 const count = async (table: string, userId: string) =>
   (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE user_id = ?`).bind(userId).first<{ n: number }>())!.n;
@@ -114,6 +114,26 @@ describe('Idempotency-Key on POST', () => {
     expect(afterRotation.body.hosted_url).not.toBe(first.body.hosted_url);
     const sent = await env.DB.prepare("SELECT count(*) AS n FROM events WHERE type = 'invoice.sent' AND object_id = ?").bind(invoice.id).first<{ n: number }>();
     expect(sent!.n).toBe(1);
+  });
+
+  it('commits a keyed payment with its change too: nothing is written to the key after it, and a retry pays nothing more', async () => {
+    const user = await createUser();
+    const open = await createSentInvoice(user.key);
+    const headers = { 'Idempotency-Key': 'pay-once' };
+    const pay = () => call('POST', `/v1/invoices/${open.id}/payments`, { key: user.key, body: { amount: 2_500 }, headers });
+    await env.DB.exec("CREATE TRIGGER no_second_write BEFORE UPDATE ON idempotency_requests WHEN OLD.state <> 'in_flight' BEGIN SELECT RAISE(ABORT, 'written twice'); END");
+    let first;
+    try {
+      first = await pay();
+    } finally {
+      await env.DB.exec('DROP TRIGGER no_second_write');
+    }
+    expect(first.status).toBe(200);
+    expect(first.body.hosted_url).toMatch(/\/i\/[A-Za-z0-9_-]{43}$/);
+    const retry = await pay();
+    expect(retry.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(retry.body).toEqual(first.body);
+    expect((await call('GET', `/v1/invoices/${open.id}`, { key: user.key })).body.amount_paid).toBe(2_500);
   });
 
   it('stores the answer of a keyed rotation without its link, and replays the current one', async () => {
