@@ -6,6 +6,19 @@ import { createInvoice, createSentInvoice, createUser } from '../helpers/factori
 const count = async (table: string, userId: string) =>
   (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE user_id = ?`).bind(userId).first<{ n: number }>())!.n;
 
+/**
+ * Runs `request` while any write to a key after its change's batch fails (a trigger refuses it): a
+ * change whose key is committed with it needs none, so the request still answers as usual.
+ */
+async function withNoSecondWrite<T>(request: () => Promise<T>): Promise<T> {
+  await env.DB.exec("CREATE TRIGGER no_second_write BEFORE UPDATE ON idempotency_requests WHEN OLD.state <> 'in_flight' BEGIN SELECT RAISE(ABORT, 'written twice'); END");
+  try {
+    return await request();
+  } finally {
+    await env.DB.exec('DROP TRIGGER no_second_write');
+  }
+}
+
 describe('Idempotency-Key on POST', () => {
   it('replays the first answer for the same key and body, creating nothing twice', async () => {
     const user = await createUser();
@@ -65,19 +78,13 @@ describe('Idempotency-Key on POST', () => {
     const headers = { 'Idempotency-Key': 'answer-lost' };
     const client = (await call('POST', '/v1/clients', { key: user.key, body: { name: 'Acme' } })).body;
     const body = { client_id: client.id, line_items: [{ description: 'Design', quantity: 2, unit_amount: 5000 }] };
-    // Any write to the key after the change would fail: there must be none.
-    await env.DB.exec("CREATE TRIGGER no_second_write BEFORE UPDATE ON idempotency_requests WHEN OLD.state <> 'in_flight' BEGIN SELECT RAISE(ABORT, 'written twice'); END");
-    try {
-      const first = await call('POST', '/v1/invoices', { key: user.key, body, headers });
-      expect(first.status).toBe(201);
-      // The client never got that answer (a dropped connection): it retries.
-      const retry = await call('POST', '/v1/invoices', { key: user.key, body, headers });
-      expect(retry.status).toBe(201);
-      expect(retry.headers.get('Idempotent-Replayed')).toBe('true');
-      expect(retry.body).toEqual(first.body);
-    } finally {
-      await env.DB.exec('DROP TRIGGER no_second_write');
-    }
+    const first = await withNoSecondWrite(() => call('POST', '/v1/invoices', { key: user.key, body, headers }));
+    expect(first.status).toBe(201);
+    // The client never got that answer (a dropped connection): it retries.
+    const retry = await call('POST', '/v1/invoices', { key: user.key, body, headers });
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(retry.body).toEqual(first.body);
     expect(await count('invoices', user.id)).toBe(1);
   });
 
@@ -88,13 +95,7 @@ describe('Idempotency-Key on POST', () => {
     const send = () => call('POST', `/v1/invoices/${invoice.id}/send`, { key: user.key, body: { email: false }, headers });
     // Nothing is written to the key after the change's batch: a worker that dies once the batch has
     // committed leaves the key replayable, never to be run again.
-    await env.DB.exec("CREATE TRIGGER no_second_write BEFORE UPDATE ON idempotency_requests WHEN OLD.state <> 'in_flight' BEGIN SELECT RAISE(ABORT, 'written twice'); END");
-    let first;
-    try {
-      first = await send();
-    } finally {
-      await env.DB.exec('DROP TRIGGER no_second_write');
-    }
+    const first = await withNoSecondWrite(send);
     expect(first.status).toBe(200);
     const token = String(first.body.hosted_url).split('/i/')[1]!;
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -121,13 +122,7 @@ describe('Idempotency-Key on POST', () => {
     const open = await createSentInvoice(user.key);
     const headers = { 'Idempotency-Key': 'pay-once' };
     const pay = () => call('POST', `/v1/invoices/${open.id}/payments`, { key: user.key, body: { amount: 2_500 }, headers });
-    await env.DB.exec("CREATE TRIGGER no_second_write BEFORE UPDATE ON idempotency_requests WHEN OLD.state <> 'in_flight' BEGIN SELECT RAISE(ABORT, 'written twice'); END");
-    let first;
-    try {
-      first = await pay();
-    } finally {
-      await env.DB.exec('DROP TRIGGER no_second_write');
-    }
+    const first = await withNoSecondWrite(pay);
     expect(first.status).toBe(200);
     expect(first.body.hosted_url).toMatch(/\/i\/[A-Za-z0-9_-]{43}$/);
     const retry = await pay();
