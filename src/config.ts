@@ -2,7 +2,7 @@
 // object: a typo in a deployed var (a fee of "5O", a URL without a scheme) fails every request
 // with one clear log line naming the variable, instead of turning into NaN deep in money math.
 import { z } from 'zod';
-import { rootEnv } from './lib/database-env';
+import { BINDING_NAME, d1Named, rootEnv } from './lib/database-env';
 
 const integerText = (min: number, max: number) =>
   z.string().trim().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(min).max(max));
@@ -52,7 +52,7 @@ const ConfigSchema = z.object({
     .string()
     .default('DB')
     .transform((list) => [...new Set(['DB', ...list.split(',').map((name) => name.trim()).filter(Boolean)])])
-    .pipe(z.array(z.string().regex(/^[A-Z][A-Z0-9_]{0,62}$/, 'must be a comma list of D1 binding names such as DB,DB_WORKSPACES_2'))),
+    .pipe(z.array(z.string().regex(BINDING_NAME, 'must be a comma list of D1 binding names such as DB,DB_WORKSPACES_2'))),
 }).refine((cfg) => cfg.EMAIL_PROVIDER !== 'http' || cfg.EMAIL_API_URL, { path: ['EMAIL_API_URL'], message: 'is required when EMAIL_PROVIDER is http' });
 
 export type Config = z.infer<typeof ConfigSchema>;
@@ -77,9 +77,7 @@ export function config(given: Env): Config {
   cfg = result.data;
   // A name that is not a D1 binding of this worker would fail every request for its workspaces. (DB
   // is the directory, bound by wrangler.toml itself; tools that serve only the document run without it.)
-  const missing = cfg.WORKSPACE_DATABASES.filter(
-    (name) => name !== 'DB' && typeof (env as unknown as Record<string, { prepare?: unknown }>)[name]?.prepare !== 'function',
-  );
+  const missing = cfg.WORKSPACE_DATABASES.filter((name) => name !== 'DB' && !d1Named(env, name));
   if (missing.length) {
     throw new ConfigError(`Invalid worker configuration: WORKSPACE_DATABASES names ${missing.join(', ')}, which is not a D1 binding. Fix it in wrangler.toml.`);
   }

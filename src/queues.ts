@@ -31,7 +31,9 @@ export function splitByDatabase(batch: MessageBatch<unknown>): Map<string, Messa
   const groups = new Map<string, Message<unknown>[]>();
   for (const message of batch.messages) {
     const name = databaseOfMessage(message);
-    groups.set(name, [...(groups.get(name) ?? []), message]);
+    const group = groups.get(name);
+    if (group) group.push(message);
+    else groups.set(name, [message]);
   }
   return new Map(
     [...groups].map(([name, messages]) => [

@@ -4,6 +4,22 @@
 // consumer with the one its message names, and a keyed request hands its services one whose DB is
 // its workspace's database. The derived env remembers its database's name (to stamp on queue
 // messages) and the env it came from (so the configuration is checked once, not once per copy).
+// What a D1 binding is, and how its name is spelt, is said here once for the configuration, the
+// routing (databases.ts) and the cron's query budget alike.
+
+/** A D1 binding's name as wrangler.toml spells it (what WORKSPACE_DATABASES and queue messages carry). */
+export const BINDING_NAME = /^[A-Z][A-Z0-9_]{0,62}$/;
+
+/** Whether `value` is a D1 database (a binding, or a session or wrapper standing in for one). */
+export const isD1Database = (value: unknown): value is D1Database =>
+  typeof (value as D1Database | undefined)?.prepare === 'function' && typeof (value as D1Database | undefined)?.batch === 'function';
+
+/** The D1 binding called `name` in `env`, if there is one. */
+export const d1Named = (env: Env, name: string): D1Database | undefined => {
+  const value = (env as unknown as Record<string, unknown>)[name];
+  return isD1Database(value) ? value : undefined;
+};
+
 const roots = new WeakMap<object, Env>();
 const names = new WeakMap<object, string>();
 

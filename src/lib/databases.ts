@@ -9,14 +9,14 @@ import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { config } from '../config';
 import { workspaces } from '../db/schema';
-import { databaseNameOf, envWithDatabase, rootEnv } from './database-env';
+import { BINDING_NAME, d1Named, databaseNameOf, envWithDatabase, rootEnv } from './database-env';
 import { createDb } from './db';
 
 /** The binding that holds the directory, and every workspace whose `database` is null. */
 export const DIRECTORY = 'DB';
 
 /** A binding name as wrangler.toml spells it; what queue messages carry in `database`. */
-export const DatabaseName = z.string().regex(/^[A-Z][A-Z0-9_]{0,62}$/);
+export const DatabaseName = z.string().regex(BINDING_NAME);
 
 /** Every database that holds workspaces' records, DB first (the var WORKSPACE_DATABASES). */
 export const workspaceDatabases = (env: Env): string[] => config(env).WORKSPACE_DATABASES;
@@ -26,8 +26,8 @@ export const databaseOf = (row: { database: string | null }): string => row.data
 
 /** The D1 binding named `name`. In a request, DB is the request's directory session (d1-session.ts). */
 export function databaseBinding(env: Env, name: string): D1Database {
-  const binding = (rootEnv(env) as unknown as Record<string, D1Database | undefined>)[name];
-  if (typeof binding?.prepare !== 'function') throw new Error(`${name} is not a D1 binding of this worker`);
+  const binding = d1Named(rootEnv(env), name);
+  if (!binding) throw new Error(`${name} is not a D1 binding of this worker`);
   return binding;
 }
 

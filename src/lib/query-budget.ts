@@ -3,7 +3,7 @@
 // database, so they share one count: each D1 binding of the run's env counts what it sends, and the
 // cron's walks through due records (lib/chunked.ts) stop while some budget is left. The next run
 // carries on.
-import { rootEnv } from './database-env';
+import { isD1Database, rootEnv } from './database-env';
 
 /** What a cron run may spend, leaving room for the work that is not a walk (sweeps, purges). */
 export const CRON_QUERY_BUDGET = 800;
@@ -24,13 +24,10 @@ export const budgetOf = (env: Env): QueryBudget | undefined => budgets.get(rootE
 /** A copy of `env` whose D1 bindings count every query against `budget`. */
 export function withQueryBudget(env: Env, budget: QueryBudget): Env {
   const counted: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(env)) counted[name] = isD1(value) ? counting(value, budget) : value;
+  for (const [name, value] of Object.entries(env)) counted[name] = isD1Database(value) ? counting(value, budget) : value;
   budgets.set(counted, budget);
   return counted as unknown as Env;
 }
-
-const isD1 = (value: unknown): value is D1Database =>
-  typeof (value as D1Database | undefined)?.prepare === 'function' && typeof (value as D1Database | undefined)?.batch === 'function';
 
 const RUNS = new Set(['first', 'all', 'run', 'raw']);
 
