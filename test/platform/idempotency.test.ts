@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { call, errorPaths, expectError } from '../helpers/api';
+import { type ApiResponse, call, errorPaths, expectError } from '../helpers/api';
 import { createInvoice, createSentInvoice, createUser } from '../helpers/factories';
 
 const count = async (table: string, userId: string) =>
@@ -19,6 +19,17 @@ async function withNoSecondWrite<T>(request: () => Promise<T>): Promise<T> {
   }
 }
 
+/** `again` is a replay of `first`: marked as one, with the same status and body. */
+function expectReplayOf(again: ApiResponse, first: ApiResponse) {
+  expect(again.headers.get('Idempotent-Replayed')).toBe('true');
+  expect(again.status).toBe(first.status);
+  expect(again.body).toEqual(first.body);
+}
+
+/** What is stored for a user's key (the replay's record). */
+const storedKey = (userId: string, key: string) =>
+  env.DB.prepare('SELECT state, response_body FROM idempotency_requests WHERE user_id = ? AND key = ?').bind(userId, key).first<{ state: string; response_body: string }>();
+
 describe('Idempotency-Key on POST', () => {
   it('replays the first answer for the same key and body, creating nothing twice', async () => {
     const user = await createUser();
@@ -27,9 +38,7 @@ describe('Idempotency-Key on POST', () => {
     const again = await call('POST', '/v1/clients', { key: user.key, body: { name: 'Acme' }, headers });
     expect(first.status).toBe(201);
     expect(first.headers.get('Idempotent-Replayed')).toBeNull();
-    expect(again.status).toBe(201);
-    expect(again.headers.get('Idempotent-Replayed')).toBe('true');
-    expect(again.body).toEqual(first.body);
+    expectReplayOf(again, first);
     expect(await count('clients', user.id)).toBe(1);
   });
 
@@ -81,10 +90,7 @@ describe('Idempotency-Key on POST', () => {
     const first = await withNoSecondWrite(() => call('POST', '/v1/invoices', { key: user.key, body, headers }));
     expect(first.status).toBe(201);
     // The client never got that answer (a dropped connection): it retries.
-    const retry = await call('POST', '/v1/invoices', { key: user.key, body, headers });
-    expect(retry.status).toBe(201);
-    expect(retry.headers.get('Idempotent-Replayed')).toBe('true');
-    expect(retry.body).toEqual(first.body);
+    expectReplayOf(await call('POST', '/v1/invoices', { key: user.key, body, headers }), first);
     expect(await count('invoices', user.id)).toBe(1);
   });
 
@@ -99,14 +105,11 @@ describe('Idempotency-Key on POST', () => {
     expect(first.status).toBe(200);
     const token = String(first.body.hosted_url).split('/i/')[1]!;
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const stored = await env.DB.prepare("SELECT state, response_body FROM idempotency_requests WHERE user_id = ? AND key = 'send-once'").bind(user.id).first<{ state: string; response_body: string }>();
+    const stored = await storedKey(user.id, 'send-once');
     expect(stored!.state).toBe('committed');
     expect(stored!.response_body).not.toContain(token);
 
-    const retry = await send();
-    expect(retry.status).toBe(200);
-    expect(retry.headers.get('Idempotent-Replayed')).toBe('true');
-    expect(retry.body).toEqual(first.body);
+    expectReplayOf(await send(), first);
     // After a rotation the first link is dead; a replay shows the one the client can open.
     const rotated = await call('POST', `/v1/invoices/${invoice.id}/share-link`, { key: user.key });
     const afterRotation = await send();
@@ -125,9 +128,7 @@ describe('Idempotency-Key on POST', () => {
     const first = await withNoSecondWrite(pay);
     expect(first.status).toBe(200);
     expect(first.body.hosted_url).toMatch(/\/i\/[A-Za-z0-9_-]{43}$/);
-    const retry = await pay();
-    expect(retry.headers.get('Idempotent-Replayed')).toBe('true');
-    expect(retry.body).toEqual(first.body);
+    expectReplayOf(await pay(), first);
     expect((await call('GET', `/v1/invoices/${open.id}`, { key: user.key })).body.amount_paid).toBe(2_500);
   });
 
@@ -137,10 +138,8 @@ describe('Idempotency-Key on POST', () => {
     await call('POST', `/v1/invoices/${invoice.id}/send`, { key: user.key, body: { email: false } });
     const headers = { 'Idempotency-Key': 'rotate-once' };
     const first = await call('POST', `/v1/invoices/${invoice.id}/share-link`, { key: user.key, headers });
-    const again = await call('POST', `/v1/invoices/${invoice.id}/share-link`, { key: user.key, headers });
-    expect(again.headers.get('Idempotent-Replayed')).toBe('true');
-    expect(again.body).toEqual(first.body);
-    const stored = await env.DB.prepare("SELECT response_body FROM idempotency_requests WHERE user_id = ? AND key = 'rotate-once'").bind(user.id).first<{ response_body: string }>();
+    expectReplayOf(await call('POST', `/v1/invoices/${invoice.id}/share-link`, { key: user.key, headers }), first);
+    const stored = await storedKey(user.id, 'rotate-once');
     expect(stored!.response_body).not.toContain(String(first.body.hosted_url).split('/i/')[1]);
     expect(JSON.parse(JSON.parse(stored!.response_body).body)).toMatchObject({ id: invoice.id, hosted_url: null, pdf_url: null });
   });
