@@ -9,7 +9,7 @@ import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../l
 import type { Db } from '../../lib/db';
 import { changedRows, insertIf, retryOnRace } from '../../lib/guarded-write';
 import { newId } from '../../lib/ids';
-import { assertReferencedProject, referencedClient } from '../../lib/references';
+import { assertProjectOfClient, referencedClient, referencedProject } from '../../lib/references';
 import { addDays, nowIso, todayIn } from '../../lib/time';
 import { changedAttributes, recordEvent } from '../events/record';
 import { assertConvertible } from '../rates/convertible';
@@ -29,7 +29,7 @@ export const wroteInvoice = (ctx: WorkspaceContext, id: string, updatedAt: strin
 
 export async function createInvoice(ctx: ServiceContext, input: CreateInvoiceInput): Promise<InvoiceWithLines> {
   const client = await referencedClient(ctx, input.client_id);
-  await assertReferencedProject(ctx, input.project_id);
+  await assertProjectOfClient(ctx, input.project_id, client.id);
   const issueDate = input.issue_date ?? todayIn(ctx.timeZone);
   const dueDate = input.due_date ?? addDays(issueDate, INVOICE_DUE_DAYS);
   if (dueDate < issueDate) throw invalidField('due_date', 'due_date must not be before issue_date.');
@@ -131,7 +131,7 @@ const unchangedDraft = (ctx: WorkspaceContext, before: InvoiceRow) =>
 
 export async function updateInvoice(ctx: ServiceContext, id: string, input: UpdateInvoiceInput): Promise<InvoiceWithLines> {
   if (input.client_id) await referencedClient(ctx, input.client_id);
-  await assertReferencedProject(ctx, input.project_id);
+  if (input.project_id) await referencedProject(ctx, input.project_id);
   if (input.currency) await assertConvertible(ctx.env, input.currency);
   return retryOnRace('invoice', async () => {
     const before = await draftInvoice(ctx, id);
@@ -146,6 +146,8 @@ export async function updateInvoice(ctx: ServiceContext, id: string, input: Upda
     if (input.due_date !== undefined) set.dueDate = input.due_date;
     const after = { row: { ...before.row, ...set }, lines: replaced?.rows ?? before.lines };
     if (after.row.dueDate < after.row.issueDate) throw invalidField('due_date', 'due_date must not be before issue_date.');
+    // Either side may change alone: the project kept must belong to the client kept, and the other way round.
+    if (input.client_id !== undefined || input.project_id !== undefined) await assertProjectOfClient(ctx, after.row.projectId, after.row.clientId);
 
     const written = wroteInvoice(ctx, id, after.row.updatedAt);
     const [updated] = await ctx.db.batch([

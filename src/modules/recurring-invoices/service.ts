@@ -7,7 +7,7 @@ import { invalidField, invalidState, notFound } from '../../errors';
 import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
 import { changedRows, retryOnRace } from '../../lib/guarded-write';
 import { newId } from '../../lib/ids';
-import { assertReferencedProject, referencedClient, referencedProject } from '../../lib/references';
+import { assertProjectOfClient, assertReferencedProject, referencedClient } from '../../lib/references';
 import { nowIso } from '../../lib/time';
 import { changedAttributes, recordEvent } from '../events/record';
 import type { EventType } from '../events/types';
@@ -44,12 +44,6 @@ export function positionAt(row: RecurringRow, n: number): Pick<RecurringRow, 'ne
   if (!periodExists(scheduleOf(row), n, row.invoicesCreated)) return { nextPeriod: n, nextIssueDate: null, nextIssueAt: null, status: 'completed' };
   const date = issueDate(scheduleOf(row), n);
   return { nextPeriod: n, nextIssueDate: date, nextIssueAt: startOfDayIn(date, row.timeZone), status: row.status };
-}
-
-async function assertProjectOfClient(ctx: WorkspaceContext, projectId: string | null | undefined, clientId: string) {
-  if (!projectId) return;
-  const project = await referencedProject(ctx, projectId);
-  if (project.clientId !== clientId) throw invalidField('project_id', 'The project belongs to another client.');
 }
 
 export async function createRecurring(ctx: ServiceContext, input: CreateRecurringInput, linkOrigin: string): Promise<RecurringRow> {

@@ -42,7 +42,7 @@ const BUSINESS_RULES: Rule[] = [
   { route: /\/\{id\}/, status: 409, code: 'invalid_state', why: 'actions and deletes depend on the record\'s state (records.ts reaches each state)' },
   { route: /\/invitations\/accept$/, status: 404, code: 'not_found', why: 'a generated code is not a real invitation' },
   { route: /\/recurring-invoices/, status: 422, field: /^(start_date|end_date)$/, why: 'a schedule starts no earlier than today in its zone, and ends on or after it starts' },
-  { route: /\/recurring-invoices/, status: 422, field: /^project_id$/, why: 'the schedule\'s project belongs to its client' },
+  { route: /\/(recurring-)?invoices/, status: 422, field: /^project_id$/, why: 'an invoice\'s (or schedule\'s) project belongs to its client' },
   { route: /\/webhook-endpoints$/, status: 409, code: 'conflict', why: 'a workspace has at most 16 webhook endpoints' },
   { status: 422, code: 'validation_failed', message: /too large to be exact/, why: 'a conversion beyond 2^53 minor units is refused, not rounded' },
 ];
