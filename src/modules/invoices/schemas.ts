@@ -45,7 +45,10 @@ const invoiceNumber = z
   .min(1)
   .max(50)
   .regex(/^[\w./#-]+$/, 'Letters, digits and . / # - _ only.')
-  .openapi({ description: 'Unique per workspace. Defaults to the workspace\'s next number: its `invoice_prefix` and six digits.', example: 'INV-000042' });
+  .openapi({
+    description: 'Unique per workspace. Defaults to the workspace\'s next number: its `invoice_prefix` and six digits, past the highest number in use of the form prefix + 1–12 digits. A hand-picked number with a longer or non-numeric tail is kept as given but never moves the sequence.',
+    example: 'INV-000042',
+  });
 
 const datesOrdered = (v: { issue_date?: string; due_date?: string }) => !v.issue_date || !v.due_date || v.due_date >= v.issue_date;
 const datesIssue = { message: 'due_date must not be before issue_date.', path: ['due_date'] };
