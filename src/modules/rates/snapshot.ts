@@ -4,6 +4,8 @@ import { ApiError } from '../../errors';
 import { convertMinor, crossRate } from '../../lib/money';
 
 export const RATES_KV_KEY = 'rates:v1:USD';
+/** The major currencies of recent good snapshots, back to one at least 24 hours old (sanity.ts). */
+export const RATES_HISTORY_KV_KEY = 'rates:v1:USD:history';
 /** Rates the provider published longer ago than this are stale: shown, but no money moves on them. */
 export const STALE_AFTER_MS = 36 * 60 * 60 * 1000;
 
