@@ -11,6 +11,8 @@ import { changedRows, insertIf, retryOnRace } from '../../lib/guarded-write';
 import { newId } from '../../lib/ids';
 import { assertProjectOfClient, referencedClient, referencedProject } from '../../lib/references';
 import { addDays, nowIso, todayIn } from '../../lib/time';
+import { assertOrderedRange } from '../../lib/validation';
+import { LATEST_DATE } from '../../lib/schemas';
 import { changedAttributes, recordEvent } from '../events/record';
 import { assertConvertible } from '../rates/convertible';
 import { buildLines, insertLineStatements } from './lines';
@@ -32,6 +34,7 @@ export async function createInvoice(ctx: ServiceContext, input: CreateInvoiceInp
   await assertProjectOfClient(ctx, input.project_id, client.id);
   const issueDate = input.issue_date ?? todayIn(ctx.timeZone);
   const dueDate = input.due_date ?? addDays(issueDate, INVOICE_DUE_DAYS);
+  if (dueDate > LATEST_DATE) throw invalidField('issue_date', `The default due date (issue_date + ${INVOICE_DUE_DAYS} days) would be after ${LATEST_DATE}; send due_date.`);
   if (dueDate < issueDate) throw invalidField('due_date', 'due_date must not be before issue_date.');
   const currency = input.currency ?? client.currency;
   await assertConvertible(ctx.env, currency);
@@ -102,6 +105,7 @@ export async function readInvoiceWithParties(db: Db, which: SQL) {
 }
 
 export async function listInvoices(ctx: WorkspaceContext, filter: InvoiceFilter & { beforeId?: string }) {
+  assertOrderedRange('issued_from', filter.issued_from, 'issued_to', filter.issued_to);
   const conditions: (SQL | undefined)[] = [inWorkspace(ctx, invoices)];
   if (filter.status === 'overdue') conditions.push(eq(invoices.status, 'open'), lt(invoices.dueDate, todayIn(ctx.timeZone)));
   else if (filter.status) conditions.push(eq(invoices.status, filter.status));

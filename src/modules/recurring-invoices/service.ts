@@ -8,7 +8,8 @@ import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../l
 import { changedRows, retryOnRace } from '../../lib/guarded-write';
 import { newId } from '../../lib/ids';
 import { assertProjectOfClient, assertReferencedProject, referencedClient } from '../../lib/references';
-import { nowIso } from '../../lib/time';
+import { LATEST_DATE } from '../../lib/schemas';
+import { addDays, nowIso } from '../../lib/time';
 import { changedAttributes, recordEvent } from '../events/record';
 import type { EventType } from '../events/types';
 import { buildLines } from '../invoices/lines';
@@ -21,6 +22,7 @@ type LineInputs = CreateRecurringInput['line_items'];
 
 export const scheduleOf = (row: RecurringRow): Schedule => ({
   startDate: row.startDate, interval: row.interval, intervalCount: row.intervalCount, endDate: row.endDate, maxOccurrences: row.maxOccurrences,
+  dueInDays: row.dueInDays,
 });
 
 const running = (row: RecurringRow) => row.status === 'active' || row.status === 'paused';
@@ -54,6 +56,9 @@ export async function createRecurring(ctx: ServiceContext, input: CreateRecurrin
   await assertConvertible(ctx.env, currency);
   const timeZone = input.time_zone ?? ctx.timeZone;
   if (input.start_date < todayIn(timeZone)) throw invalidField('start_date', `start_date must be today or later in ${timeZone} (today there is ${todayIn(timeZone)}).`);
+  if (addDays(input.start_date, input.due_in_days) > LATEST_DATE) {
+    throw invalidField('start_date', `The first invoice would be due after ${LATEST_DATE} (start_date + due_in_days); start earlier or give it fewer days.`);
+  }
   const now = nowIso();
   const base: RecurringRow = {
     id: newId('recurringInvoice'), userId: ctx.userId, workspaceId: ctx.workspaceId, status: 'active', clientId: client.id, projectId: input.project_id ?? null,
@@ -118,6 +123,9 @@ export async function updateRecurring(ctx: ServiceContext, id: string, input: Up
     if (input.max_occurrences !== undefined) set.maxOccurrences = input.max_occurrences;
     if (input.auto_send !== undefined) set.autoSend = input.auto_send;
     if (set.endDate && set.endDate < before.startDate) throw invalidField('end_date', 'end_date must not be before start_date.');
+    if (input.due_in_days !== undefined && before.nextIssueDate && addDays(before.nextIssueDate, input.due_in_days) > LATEST_DATE) {
+      throw invalidField('due_in_days', `The next invoice (issued ${before.nextIssueDate}) would be due after ${LATEST_DATE}.`);
+    }
     Object.assign(set, positionAt({ ...before, ...set }, before.nextPeriod));
     const after = { ...before, ...set };
     const previous = changedAttributes(serializeRecurring(before), serializeRecurring(after));
