@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { lineAmount, MAX_INVOICE_TOTAL, MAX_MINOR_AMOUNT, toScaledInteger } from '../../lib/money';
+import { lineAmount, MAX_MINOR_AMOUNT, toScaledInteger } from '../../lib/money';
 import { currencySchema, dateSchema, emailSchema, idSchema, listQuery, longText, minorAmount, pageOf, text, timestampSchema } from '../../lib/schemas';
 import { addDays, todayUtc } from '../../lib/time';
 
@@ -87,7 +87,7 @@ export const PaymentBody = z
       .number()
       .int()
       .min(1)
-      .max(MAX_INVOICE_TOTAL)
+      .max(MAX_MINOR_AMOUNT)
       .openapi({ description: 'Amount received, in minor units of the invoice currency; at most amount_due.', example: 150000 }),
     paid_on: dateSchema
       .refine((d) => d <= addDays(todayUtc(), 1), 'A payment cannot be dated later than tomorrow (UTC).')

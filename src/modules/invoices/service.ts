@@ -13,6 +13,7 @@ import { assertProjectOfClient, referencedClient, referencedProject } from '../.
 import { addDays, nowIso, todayIn } from '../../lib/time';
 import { assertOrderedRange } from '../../lib/validation';
 import { LATEST_DATE } from '../../lib/schemas';
+import { assertDocumentTotal } from '../../lib/money';
 import { changedAttributes, recordEvent } from '../events/record';
 import { assertConvertible } from '../rates/convertible';
 import { buildLines, insertLineStatements } from './lines';
@@ -41,6 +42,7 @@ export async function createInvoice(ctx: ServiceContext, input: CreateInvoiceInp
 
   const id = newId('invoice');
   const { rows: lines, totals } = buildLines(id, input.line_items);
+  assertDocumentTotal(totals.total);
   const now = nowIso();
   return withInvoiceNumber(ctx, input.number, async (number) => {
     // The number is filled in by the batch (a default one comes from the workspace's counter).
@@ -140,6 +142,7 @@ export async function updateInvoice(ctx: ServiceContext, id: string, input: Upda
   return retryOnRace('invoice', async () => {
     const before = await draftInvoice(ctx, id);
     const replaced = input.line_items ? buildLines(id, input.line_items) : null;
+    if (replaced) assertDocumentTotal(replaced.totals.total);
     const set: Partial<InvoiceRow> = { updatedAt: nowIso(), ...replaced?.totals };
     if (input.client_id !== undefined) set.clientId = input.client_id;
     if (input.project_id !== undefined) set.projectId = input.project_id;

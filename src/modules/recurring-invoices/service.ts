@@ -8,6 +8,7 @@ import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../l
 import { changedRows, retryOnRace } from '../../lib/guarded-write';
 import { newId } from '../../lib/ids';
 import { assertProjectOfClient, assertReferencedProject, referencedClient } from '../../lib/references';
+import { assertDocumentTotal } from '../../lib/money';
 import { LATEST_DATE } from '../../lib/schemas';
 import { addDays, nowIso } from '../../lib/time';
 import { changedAttributes, recordEvent } from '../events/record';
@@ -54,6 +55,7 @@ export async function createRecurring(ctx: ServiceContext, input: CreateRecurrin
   await assertProjectOfClient(ctx, input.project_id, client.id);
   const currency = input.currency ?? client.currency;
   await assertConvertible(ctx.env, currency);
+  assertDocumentTotal(buildLines('rin', input.line_items).totals.total);
   const timeZone = input.time_zone ?? ctx.timeZone;
   if (input.start_date < todayIn(timeZone)) throw invalidField('start_date', `start_date must be today or later in ${timeZone} (today there is ${todayIn(timeZone)}).`);
   if (addDays(input.start_date, input.due_in_days) > LATEST_DATE) {
@@ -116,7 +118,10 @@ export async function updateRecurring(ctx: ServiceContext, id: string, input: Up
     const set: Partial<RecurringRow> = {};
     if (input.project_id !== undefined) set.projectId = input.project_id;
     if (input.currency !== undefined) set.currency = input.currency;
-    if (input.line_items !== undefined) set.lineItems = JSON.stringify(input.line_items);
+    if (input.line_items !== undefined) {
+      assertDocumentTotal(buildLines('rin', input.line_items).totals.total);
+      set.lineItems = JSON.stringify(input.line_items);
+    }
     if (input.notes !== undefined) set.notes = input.notes;
     if (input.due_in_days !== undefined) set.dueInDays = input.due_in_days;
     if (input.end_date !== undefined) set.endDate = input.end_date;

@@ -41,6 +41,8 @@ const BUSINESS_RULES: Rule[] = [
   { status: 409, code: 'invoice_number_taken', why: 'invoice numbers are unique per user, and generated ones can repeat' },
   { route: /\/\{id\}/, status: 409, code: 'invalid_state', why: 'actions and deletes depend on the record\'s state (records.ts reaches each state)' },
   { route: /\/invitations\/accept$/, status: 404, code: 'not_found', why: 'a generated code is not a real invitation' },
+  { route: /\/(recurring-)?invoices/, status: 422, field: /^line_items$/, why: 'a document\'s total, tax included, is at most 10^13 minor units' },
+  { route: /\/(recurring-)?invoices/, status: 422, field: /^(issue_date|start_date|due_in_days)$/, why: 'a date the server computes (a due date) lies no later than 2199-12-31' },
   { route: /\/recurring-invoices/, status: 422, field: /^(start_date|end_date)$/, why: 'a schedule starts no earlier than today in its zone, and ends on or after it starts' },
   { route: /\/(recurring-)?invoices/, status: 422, field: /^project_id$/, why: 'an invoice\'s (or schedule\'s) project belongs to its client' },
   { route: /\/webhook-endpoints$/, status: 409, code: 'conflict', why: 'a workspace has at most 16 webhook endpoints' },
