@@ -59,7 +59,7 @@ export const CreateInvoiceBody = z
     project_id: idSchema('project').nullish(),
     currency: currencySchema.optional().openapi({ description: 'Defaults to the client\'s currency.' }),
     issue_date: dateSchema.optional().openapi({ description: 'Defaults to today (UTC).' }),
-    due_date: dateSchema.optional().openapi({ description: 'Defaults to issue_date + 30 days; never before issue_date.' }),
+    due_date: dateSchema.optional().openapi({ description: 'Defaults to issue_date + 30 days (a 422 on issue_date if that is past 2199-12-31); never before issue_date.' }),
     number: invoiceNumber.optional(),
     notes: longText(5000).nullish(),
     line_items: lineItems,
