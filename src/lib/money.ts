@@ -190,7 +190,7 @@ export const sumFromSql = (text: string | number | null): bigint => (text === nu
  */
 export function exactFigure(value: bigint, path: string, what: string): number {
   if (value > SAFE || value < -SAFE) {
-    throw new ApiError('validation_failed', 'The request is not valid.', [
+    throw new ApiError('validation_failed', `${what} is too large to be exact in a JSON number.`, [
       { path, message: `${what} is beyond 2^53 − 1 minor units: too large to be exact in a JSON number.` },
     ]);
   }
