@@ -18,7 +18,9 @@ import { registerWebhookEvents } from './modules/webhooks/openapi';
 import { OPENAPI_INFO, withOperationIds } from './openapi-info';
 import { withInlineRequestBodies } from './openapi-request-bodies';
 
-export const app = new OpenAPIHono<AppEnv>({ defaultHook: (result) => throwOnInvalid(result) });
+// strict: false, so a path with a trailing slash is the same path without it (§1): routing, the
+// 405 check and everything that reads c.req.path see it without the slash.
+export const app = new OpenAPIHono<AppEnv>({ defaultHook: (result) => throwOnInvalid(result), strict: false });
 
 app.use('*', requestId);
 app.use('*', securityHeaders);

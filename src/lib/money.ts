@@ -148,13 +148,17 @@ export type Rounding = 'half_away_from_zero' | 'down' | 'up';
 
 /** A minor-unit amount in `from` converted to minor units of `to` at `rate` (to per from). */
 export function convertMinor(amount: number, from: string, to: string, rate: Ratio, rounding: Rounding = 'half_away_from_zero'): number {
+  return exactNumber(convertMinorExact(BigInt(amount), from, to, rate, rounding), to);
+}
+
+/** convertMinor for a sum, which may be past 2^53: exact, as a BigInt. */
+export function convertMinorExact(amount: bigint, from: string, to: string, rate: Ratio, rounding: Rounding = 'half_away_from_zero'): bigint {
   const shift = exponentOf(to) - exponentOf(from);
-  let num = BigInt(amount) * rate.num;
+  let num = amount * rate.num;
   let den = rate.den;
   if (shift >= 0) num *= 10n ** BigInt(shift);
   else den *= 10n ** BigInt(-shift);
-  const converted = rounding === 'down' ? divFloor(num, den) : rounding === 'up' ? divCeil(num, den) : divRoundHalfAwayFromZero(num, den);
-  return exactNumber(converted, to);
+  return rounding === 'down' ? divFloor(num, den) : rounding === 'up' ? divCeil(num, den) : divRoundHalfAwayFromZero(num, den);
 }
 
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
@@ -169,6 +173,37 @@ function exactNumber(value: bigint, currency: string): number {
     throw new ApiError('validation_failed', `The amount converted into ${currency} is too large to be exact; use a smaller amount or another currency.`);
   }
   return Number(value);
+}
+
+// ---- sums ---------------------------------------------------------------------------------------
+//
+// Each amount is at most 10^13 minor units, but a sum of many is not: past 2^53 a JS number (and
+// every JSON client reading one) rounds it. So sums are taken in SQL as text (CAST(sum(x) AS TEXT):
+// SQLite adds integers exactly, to 2^63), added as BigInt, and become a number only if exact.
+
+/** An SQL sum read as text (null for no rows) as a BigInt. */
+export const sumFromSql = (text: string | number | null): bigint => (text === null ? 0n : BigInt(text));
+
+/**
+ * A figure the API reports, as a JSON number, or a 422 (`path`, saying why) when it lies beyond
+ * 2^53 − 1: a client would read another number than the one meant, so none is answered.
+ */
+export function exactFigure(value: bigint, path: string, what: string): number {
+  if (value > SAFE || value < -SAFE) {
+    throw new ApiError('validation_failed', `${what} is too large to be exact in a JSON number.`, [
+      { path, message: `${what} is beyond 2^53 − 1 minor units: too large to be exact in a JSON number.` },
+    ]);
+  }
+  return Number(value);
+}
+
+/** A document's total (invoice, recurring template, …) past 10^13 minor units is refused like any single amount (§7). */
+export function assertDocumentTotal(total: number, path = 'line_items'): void {
+  if (total > MAX_MINOR_AMOUNT) {
+    throw new ApiError('validation_failed', 'The request is not valid.', [
+      { path, message: `The total (tax included) would be ${total} minor units; at most ${MAX_MINOR_AMOUNT} (10^13), like any amount.` },
+    ]);
+  }
 }
 
 /** A rate as a decimal string with `places` decimals (rounded half away from zero), for display. */

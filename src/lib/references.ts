@@ -20,3 +20,10 @@ export async function referencedProject(ctx: WorkspaceContext, projectId: string
 export async function assertReferencedProject(ctx: WorkspaceContext, projectId: string | null | undefined) {
   if (projectId) await referencedProject(ctx, projectId);
 }
+
+/** A project named with a client must be one of that client's (422 naming `project_id` otherwise). */
+export async function assertProjectOfClient(ctx: WorkspaceContext, projectId: string | null | undefined, clientId: string) {
+  if (!projectId) return;
+  const project = await referencedProject(ctx, projectId);
+  if (project.clientId !== clientId) throw invalidField('project_id', 'The project belongs to another client.');
+}

@@ -1,7 +1,7 @@
 // The one validator hook: every failed zod check becomes our 422 envelope, naming each path.
 // A malformed id in a path is a 404, as if the record did not exist (contract §1).
 import type { z } from '@hono/zod-openapi';
-import { ApiError, type ErrorDetail, notFound } from '../errors';
+import { ApiError, type ErrorDetail, invalidField, notFound } from '../errors';
 
 type Issue = z.core.$ZodIssue;
 
@@ -26,4 +26,9 @@ export function throwOnInvalid(result: HookResult): void {
   if (result.success) return;
   if (result.target === 'param') throw notFound();
   throw validationError(result.error);
+}
+
+/** A range filter (§1): its start after its end is a 422 naming the start, never an empty page. */
+export function assertOrderedRange(fromField: string, from: string | undefined, toField: string, to: string | undefined): void {
+  if (from !== undefined && to !== undefined && from > to) throw invalidField(fromField, `\`${fromField}\` must not be after \`${toField}\`.`);
 }

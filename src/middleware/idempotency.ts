@@ -66,8 +66,8 @@ export function idempotency(mode: IdempotencyMode, successStatus = 200, replay?:
     // Kept with the workspace's records, in its database: an idempotent write costs the directory nothing.
     const { db, database, workspaceId, userId } = c.get('ctx');
     const scope: Scope = { workspaceId, userId };
-    const fingerprint = await sha256Hex(`${c.req.method} ${c.req.path}\n${canonicalJson(await c.req.json())}`);
-    const claimed = await claim(db, scope, key, c, fingerprint, replay);
+    const request: FingerprintedRequest = { method: c.req.method, path: c.req.path, body: await c.req.json() };
+    const claimed = await claim(db, scope, key, c, request, replay);
     if (claimed !== true) return claimed;
     const commit = commitWithChange(database, scope, key, successStatus);
     c.get('batchHooks')?.push(commit.hook);
@@ -98,9 +98,10 @@ export function idempotency(mode: IdempotencyMode, successStatus = 200, replay?:
 const CLAIM_ATTEMPTS = 3;
 
 /** true when this request now owns the key; otherwise the response to give (a replay) or a throw. */
-async function claim(db: Db, scope: Scope, key: string, c: Context<AppEnv>, fingerprint: string, replay?: ReplayRestore): Promise<true | Response> {
+async function claim(db: Db, scope: Scope, key: string, c: Context<AppEnv>, request: FingerprintedRequest, replay?: ReplayRestore): Promise<true | Response> {
+  const fingerprint = await fingerprintOf(request);
   for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
-    const outcome = await tryClaim(db, scope, key, c, fingerprint, replay);
+    const outcome = await tryClaim(db, scope, key, c, request, fingerprint, replay);
     if (outcome !== 'released') return outcome;
   }
   throw inFlight();
@@ -110,7 +111,7 @@ const inFlight = () =>
   new ApiError('conflict', 'A request with this Idempotency-Key is still being processed; retry shortly.', undefined, { 'Retry-After': '1' });
 
 async function tryClaim(
-  db: Db, scope: Scope, key: string, c: Context<AppEnv>, fingerprint: string, replay?: ReplayRestore,
+  db: Db, scope: Scope, key: string, c: Context<AppEnv>, request: FingerprintedRequest, fingerprint: string, replay?: ReplayRestore,
 ): Promise<true | Response | 'released'> {
   const now = new Date();
   // One round trip: an expired record no longer counts, so it is cleared before the insert takes the key.
@@ -137,7 +138,7 @@ async function tryClaim(
     where: ofKey(scope, key),
   });
   if (!existing) return 'released';
-  if (existing.fingerprint !== fingerprint) {
+  if (existing.fingerprint !== fingerprint && !(await matchesEarlierFingerprint(existing.fingerprint, request))) {
     throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different request; use a new key for a new request.');
   }
   if (existing.state === 'in_flight' || existing.responseStatus === null || existing.responseBody === null) {
@@ -203,6 +204,31 @@ function sameJson(a: string, b: string): boolean {
   } catch {
     return false;
   }
+}
+
+// What a stored request is compared by, and how that stays true across releases. A key outlives
+// a deploy (24 h), so a retry may reach a release other than the one that stored its request:
+// - the fingerprint is taken over the raw body the client sent, never over the validated one. A
+//   release that gives a body schema a new optional or defaulted field (a transfer's new option)
+//   changes what validation yields, not what the client sent, so a stored request still matches;
+// - it is versioned (`v2:` + hex). A release that must fingerprint differently adds a version and
+//   keeps recognising the ones before it (matchesEarlierFingerprint), so no retry that was a
+//   replay yesterday becomes a 422 `idempotency_key_reused` today.
+// Versions: unversioned (until this one): SHA-256 of "METHOD path\n" + the body as JSON, its keys
+// first in the client's order, later sorted; both are recognised. v2: the same over canonical JSON.
+type FingerprintedRequest = { method: string; path: string; body: unknown };
+const FINGERPRINT_VERSION = 'v2';
+
+const fingerprintOf = async ({ method, path, body }: FingerprintedRequest) =>
+  `${FINGERPRINT_VERSION}:${await sha256Hex(`${method} ${path}\n${canonicalJson(body)}`)}`;
+
+/** Whether `stored`, written by an earlier release, fingerprints this same request. */
+async function matchesEarlierFingerprint(stored: string, { method, path, body }: FingerprintedRequest): Promise<boolean> {
+  if (!/^[0-9a-f]{64}$/.test(stored)) return false;
+  for (const json of new Set([canonicalJson(body), JSON.stringify(body)])) {
+    if ((await sha256Hex(`${method} ${path}\n${json}`)) === stored) return true;
+  }
+  return false;
 }
 
 /** JSON with object keys sorted at every depth: the same request however its keys were ordered. */

@@ -91,7 +91,16 @@ describe('a transfer quote', () => {
       headers: { 'Idempotency-Key': crypto.randomUUID() },
       body: { source_currency: 'USD', target_currency: 'NGN', source_amount: 10_000, recipient: recipient() },
     });
-    expectError(unknownRate, 503, 'rates_unavailable');
+    // A currency the rates do not contain is the request's fault (§1), not an outage.
+    expectError(unknownRate, 422, 'validation_failed');
+    expect(errorPaths(unknownRate)).toEqual(['target_currency']);
+    const unknownSource = await call('POST', '/v1/remit/transfer', {
+      key: user.key,
+      headers: { 'Idempotency-Key': crypto.randomUUID() },
+      body: { source_currency: 'NGN', target_currency: 'EUR', source_amount: 10_000, recipient: recipient() },
+    });
+    expectError(unknownSource, 422, 'validation_failed');
+    expect(errorPaths(unknownSource)).toEqual(['source_currency']);
     expect((await call('GET', '/v1/remit/transfers', { key: user.key })).body.data.every((t: { target_currency: string }) => t.target_currency !== 'NGN')).toBe(true);
   });
 });

@@ -23,7 +23,8 @@ function periodSum(db: Db, workspaceId: string, parts: PeriodParts, rollup: SQL,
       UNION ALL ${edge(parts.tail)}
     )`;
   return db
-    .select({ currency: sql<string>`currency`, amount: sql<number>`sum(amount)` })
+    // As text: an exact integer however large (money.ts, sums).
+    .select({ currency: sql<string>`currency`, amount: sql<string>`CAST(sum(amount) AS TEXT)` })
     .from(periodRows)
     .groupBy(sql`currency`)
     .having(sql`sum(amount) != 0`);
@@ -49,8 +50,8 @@ export function dashboardQueries(ctx: WorkspaceContext, period: Period, today: s
     db
       .select({
         currency: invoices.currency,
-        outstanding: sql<number>`sum(${invoices.total} - ${invoices.amountPaid})`,
-        overdue: sql<number>`coalesce(sum(CASE WHEN ${invoices.dueDate} < ${today} THEN ${invoices.total} - ${invoices.amountPaid} END), 0)`,
+        outstanding: sql<string>`CAST(sum(${invoices.total} - ${invoices.amountPaid}) AS TEXT)`,
+        overdue: sql<string>`CAST(coalesce(sum(CASE WHEN ${invoices.dueDate} < ${today} THEN ${invoices.total} - ${invoices.amountPaid} END), 0) AS TEXT)`,
         overdueCount: sql<number>`count(CASE WHEN ${invoices.dueDate} < ${today} THEN 1 END)`,
       })
       .from(invoices)

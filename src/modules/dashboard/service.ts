@@ -3,13 +3,15 @@
 // currency at the cached rates (half away from zero), while by_currency keeps the originals.
 import { invalidField } from '../../errors';
 import type { WorkspaceContext } from '../../lib/context';
+import { exactFigure, sumFromSql } from '../../lib/money';
 import { todayUtc } from '../../lib/time';
 import { serializeActivity } from '../events/serialize';
 import { getRatesSnapshot } from '../rates/refresh';
-import { convertAtSnapshot, isStale } from '../rates/snapshot';
+import { convertSumAtSnapshot, isStale } from '../rates/snapshot';
 import { dashboardQueries, type Period } from './queries';
 
-type Figures = { invoiced: number; collected: number; outstanding: number; expenses: number };
+// Sums stay BigInt until they are answered, and are answered only when exact (money.ts, sums).
+type Figures = { invoiced: bigint; collected: bigint; outstanding: bigint; expenses: bigint };
 const FIGURES = ['invoiced', 'collected', 'outstanding', 'expenses'] as const;
 
 export async function buildDashboard(ctx: WorkspaceContext, period: Period, currency: string) {
@@ -21,9 +23,9 @@ export async function buildDashboard(ctx: WorkspaceContext, period: Period, curr
   ]);
 
   const byCurrency = new Map<string, Figures>();
-  const add = (code: string, field: keyof Figures, amount: number) => {
-    const row = byCurrency.get(code) ?? { invoiced: 0, collected: 0, outstanding: 0, expenses: 0 };
-    row[field] += amount;
+  const add = (code: string, field: keyof Figures, amount: string) => {
+    const row = byCurrency.get(code) ?? { invoiced: 0n, collected: 0n, outstanding: 0n, expenses: 0n };
+    row[field] += sumFromSql(amount);
     byCurrency.set(code, row);
   };
   invoiced.forEach((r) => add(r.currency, 'invoiced', r.amount));
@@ -41,12 +43,19 @@ export async function buildDashboard(ctx: WorkspaceContext, period: Period, curr
   // snapshot at all, converting is impossible: convertAtSnapshot answers 503.)
   const convertible = (code: string) => code === currency || !snapshot || code === 'USD' || snapshot.rates[code] !== undefined;
   const missing = [...byCurrency.keys()].filter((code) => !convertible(code)).sort();
-  const convert = (amount: number, from: string) => (convertible(from) ? convertAtSnapshot(snapshot, amount, from, currency) : 0);
+  const convert = (amount: bigint, from: string) => (convertible(from) ? convertSumAtSnapshot(snapshot, amount, from, currency) : 0n);
 
-  const totals = { invoiced: 0, collected: 0, outstanding: 0, overdue: 0, expenses: 0, profit: 0 };
-  for (const [code, figures] of byCurrency) for (const field of FIGURES) totals[field] += convert(figures[field], code);
-  for (const r of open) totals.overdue += convert(r.overdue, r.currency);
-  totals.profit = totals.collected - totals.expenses;
+  const sums = { invoiced: 0n, collected: 0n, outstanding: 0n, overdue: 0n, expenses: 0n, profit: 0n };
+  for (const [code, figures] of byCurrency) for (const field of FIGURES) sums[field] += convert(figures[field], code);
+  for (const r of open) sums.overdue += convert(sumFromSql(r.overdue), r.currency);
+  sums.profit = sums.collected - sums.expenses;
+  // A converted total past 2^53 − 1 is a 422 on `currency` (one with a smaller unit may carry it);
+  // a sum in its own currency past it, on `from` (a shorter period).
+  const totals = Object.fromEntries(
+    Object.entries(sums).map(([field, value]) => [field, exactFigure(value, 'currency', `totals.${field} in ${currency}`)]),
+  ) as Record<keyof typeof sums, number>;
+  const exactFigures = (code: string, figures: Figures) =>
+    Object.fromEntries(FIGURES.map((field) => [field, exactFigure(figures[field], 'from', `${field} in ${code}`)])) as Record<keyof Figures, number>;
 
   const invoiceCounts = { draft: 0, open: 0, paid: 0, void: 0, overdue: open.reduce((n, r) => n + r.overdueCount, 0) };
   for (const r of statusCounts) invoiceCounts[r.status] = r.n;
@@ -58,7 +67,7 @@ export async function buildDashboard(ctx: WorkspaceContext, period: Period, curr
     counts: { clients: clientCount[0]?.n ?? 0, active_projects: activeProjects[0]?.n ?? 0, invoices: invoiceCounts },
     by_currency: [...byCurrency]
       .sort(([a], [b]) => a.localeCompare(b))
-      .map(([code, figures]) => ({ currency: code, ...figures, converted: convertible(code) })),
+      .map(([code, figures]) => ({ currency: code, ...exactFigures(code, figures), converted: convertible(code) })),
     rates: { ...(snapshot ? { as_of: snapshot.as_of, stale: isStale(snapshot) } : { as_of: null, stale: false }), missing },
     activity: recent.map(serializeActivity),
   };

@@ -4,6 +4,7 @@ import { and, desc, eq, gte, isNotNull, isNull, lt, lte } from 'drizzle-orm';
 import { expenses } from '../../db/schema';
 import { notFound } from '../../errors';
 import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
+import { assertOrderedRange } from '../../lib/validation';
 import { changedRows } from '../../lib/guarded-write';
 import { assertReferencedProject } from '../../lib/references';
 import { newId } from '../../lib/ids';
@@ -54,6 +55,7 @@ export async function createExpense(ctx: ServiceContext, input: CreateExpenseInp
 }
 
 export async function listExpenses(ctx: WorkspaceContext, filter: ExpenseFilter & { beforeId?: string }) {
+  assertOrderedRange('from', filter.from, 'to', filter.to);
   return ctx.db
     .select()
     .from(expenses)

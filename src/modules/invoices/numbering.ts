@@ -40,7 +40,14 @@ export const bumpCounter = (ctx: WorkspaceContext, onlyIf?: SQL) =>
 export const currentDefaultNumber = (ctx: WorkspaceContext) =>
   sql`(SELECT ${workspaces.invoicePrefix} || printf('%06d', ${workspaces.invoiceSeq}) FROM ${workspaces} WHERE ${workspaces.id} = ${ctx.workspaceId})`;
 
-/** Moves the counter past every number in use with the workspace's prefix (hand-picked ones too). */
+/**
+ * A hand-picked number counts as one of the sequence only with a tail of 1–12 digits. A longer one
+ * (`INV-` + 30 nines) would cast to SQLite's largest integer and leave no default number after it;
+ * it is kept as given, but never moves the counter.
+ */
+const MAX_SEQUENCE_DIGITS = 12;
+
+/** Moves the counter past every number in use with the workspace's prefix and a tail of 1–12 digits (hand-picked ones too). */
 export async function skipNumbersInUse(ctx: WorkspaceContext): Promise<void> {
   // The prefix is compared with substr, never put into a LIKE or GLOB pattern: it is user text.
   await ctx.db
@@ -50,7 +57,7 @@ export async function skipNumbersInUse(ctx: WorkspaceContext): Promise<void> {
         SELECT max(CAST(substr(i.number, length(${workspaces.invoicePrefix}) + 1) AS INTEGER)) FROM invoices i
         WHERE i.workspace_id = ${workspaces.id} AND substr(i.number, 1, length(${workspaces.invoicePrefix})) = ${workspaces.invoicePrefix}
           AND substr(i.number, length(${workspaces.invoicePrefix}) + 1) NOT GLOB '*[^0-9]*'
-          AND length(i.number) > length(${workspaces.invoicePrefix})), 0))`,
+          AND length(i.number) - length(${workspaces.invoicePrefix}) BETWEEN 1 AND ${MAX_SEQUENCE_DIGITS}), 0))`,
     })
     .where(eq(workspaces.id, ctx.workspaceId));
 }

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { lineAmount, MAX_INVOICE_TOTAL, MAX_MINOR_AMOUNT, toScaledInteger } from '../../lib/money';
+import { lineAmount, MAX_MINOR_AMOUNT, toScaledInteger } from '../../lib/money';
 import { currencySchema, dateSchema, emailSchema, idSchema, listQuery, longText, minorAmount, pageOf, text, timestampSchema } from '../../lib/schemas';
 import { addDays, todayUtc } from '../../lib/time';
 
@@ -45,7 +45,10 @@ const invoiceNumber = z
   .min(1)
   .max(50)
   .regex(/^[\w./#-]+$/, 'Letters, digits and . / # - _ only.')
-  .openapi({ description: 'Unique per workspace. Defaults to the workspace\'s next number: its `invoice_prefix` and six digits.', example: 'INV-000042' });
+  .openapi({
+    description: 'Unique per workspace. Defaults to the workspace\'s next number: its `invoice_prefix` and six digits, past the highest number in use of the form prefix + 1–12 digits. A hand-picked number with a longer or non-numeric tail is kept as given but never moves the sequence.',
+    example: 'INV-000042',
+  });
 
 const datesOrdered = (v: { issue_date?: string; due_date?: string }) => !v.issue_date || !v.due_date || v.due_date >= v.issue_date;
 const datesIssue = { message: 'due_date must not be before issue_date.', path: ['due_date'] };
@@ -56,7 +59,7 @@ export const CreateInvoiceBody = z
     project_id: idSchema('project').nullish(),
     currency: currencySchema.optional().openapi({ description: 'Defaults to the client\'s currency.' }),
     issue_date: dateSchema.optional().openapi({ description: 'Defaults to today (UTC).' }),
-    due_date: dateSchema.optional().openapi({ description: 'Defaults to issue_date + 30 days; never before issue_date.' }),
+    due_date: dateSchema.optional().openapi({ description: 'Defaults to issue_date + 30 days (a 422 on issue_date if that is past 2199-12-31); never before issue_date.' }),
     number: invoiceNumber.optional(),
     notes: longText(5000).nullish(),
     line_items: lineItems,
@@ -84,7 +87,7 @@ export const PaymentBody = z
       .number()
       .int()
       .min(1)
-      .max(MAX_INVOICE_TOTAL)
+      .max(MAX_MINOR_AMOUNT)
       .openapi({ description: 'Amount received, in minor units of the invoice currency; at most amount_due.', example: 150000 }),
     paid_on: dateSchema
       .refine((d) => d <= addDays(todayUtc(), 1), 'A payment cannot be dated later than tomorrow (UTC).')

@@ -9,8 +9,11 @@ import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../l
 import type { Db } from '../../lib/db';
 import { changedRows, insertIf, retryOnRace } from '../../lib/guarded-write';
 import { newId } from '../../lib/ids';
-import { assertReferencedProject, referencedClient } from '../../lib/references';
+import { assertProjectOfClient, referencedClient, referencedProject } from '../../lib/references';
 import { addDays, nowIso, todayIn } from '../../lib/time';
+import { assertOrderedRange } from '../../lib/validation';
+import { LATEST_DATE } from '../../lib/schemas';
+import { assertDocumentTotal } from '../../lib/money';
 import { changedAttributes, recordEvent } from '../events/record';
 import { assertConvertible } from '../rates/convertible';
 import { buildLines, insertLineStatements } from './lines';
@@ -29,15 +32,17 @@ export const wroteInvoice = (ctx: WorkspaceContext, id: string, updatedAt: strin
 
 export async function createInvoice(ctx: ServiceContext, input: CreateInvoiceInput): Promise<InvoiceWithLines> {
   const client = await referencedClient(ctx, input.client_id);
-  await assertReferencedProject(ctx, input.project_id);
+  await assertProjectOfClient(ctx, input.project_id, client.id);
   const issueDate = input.issue_date ?? todayIn(ctx.timeZone);
   const dueDate = input.due_date ?? addDays(issueDate, INVOICE_DUE_DAYS);
+  if (dueDate > LATEST_DATE) throw invalidField('issue_date', `The default due date (issue_date + ${INVOICE_DUE_DAYS} days) would be after ${LATEST_DATE}; send due_date.`);
   if (dueDate < issueDate) throw invalidField('due_date', 'due_date must not be before issue_date.');
   const currency = input.currency ?? client.currency;
   await assertConvertible(ctx.env, currency);
 
   const id = newId('invoice');
   const { rows: lines, totals } = buildLines(id, input.line_items);
+  assertDocumentTotal(totals.total);
   const now = nowIso();
   return withInvoiceNumber(ctx, input.number, async (number) => {
     // The number is filled in by the batch (a default one comes from the workspace's counter).
@@ -102,6 +107,7 @@ export async function readInvoiceWithParties(db: Db, which: SQL) {
 }
 
 export async function listInvoices(ctx: WorkspaceContext, filter: InvoiceFilter & { beforeId?: string }) {
+  assertOrderedRange('issued_from', filter.issued_from, 'issued_to', filter.issued_to);
   const conditions: (SQL | undefined)[] = [inWorkspace(ctx, invoices)];
   if (filter.status === 'overdue') conditions.push(eq(invoices.status, 'open'), lt(invoices.dueDate, todayIn(ctx.timeZone)));
   else if (filter.status) conditions.push(eq(invoices.status, filter.status));
@@ -131,11 +137,12 @@ const unchangedDraft = (ctx: WorkspaceContext, before: InvoiceRow) =>
 
 export async function updateInvoice(ctx: ServiceContext, id: string, input: UpdateInvoiceInput): Promise<InvoiceWithLines> {
   if (input.client_id) await referencedClient(ctx, input.client_id);
-  await assertReferencedProject(ctx, input.project_id);
+  if (input.project_id) await referencedProject(ctx, input.project_id);
   if (input.currency) await assertConvertible(ctx.env, input.currency);
   return retryOnRace('invoice', async () => {
     const before = await draftInvoice(ctx, id);
     const replaced = input.line_items ? buildLines(id, input.line_items) : null;
+    if (replaced) assertDocumentTotal(replaced.totals.total);
     const set: Partial<InvoiceRow> = { updatedAt: nowIso(), ...replaced?.totals };
     if (input.client_id !== undefined) set.clientId = input.client_id;
     if (input.project_id !== undefined) set.projectId = input.project_id;
@@ -146,6 +153,8 @@ export async function updateInvoice(ctx: ServiceContext, id: string, input: Upda
     if (input.due_date !== undefined) set.dueDate = input.due_date;
     const after = { row: { ...before.row, ...set }, lines: replaced?.rows ?? before.lines };
     if (after.row.dueDate < after.row.issueDate) throw invalidField('due_date', 'due_date must not be before issue_date.');
+    // Either side may change alone: the project kept must belong to the client kept, and the other way round.
+    if (input.client_id !== undefined || input.project_id !== undefined) await assertProjectOfClient(ctx, after.row.projectId, after.row.clientId);
 
     const written = wroteInvoice(ctx, id, after.row.updatedAt);
     const [updated] = await ctx.db.batch([

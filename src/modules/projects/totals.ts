@@ -3,38 +3,47 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { expenses, invoices } from '../../db/schema';
 import { inWorkspace, type WorkspaceContext } from '../../lib/context';
+import { exactFigure, sumFromSql } from '../../lib/money';
 import { getRatesSnapshot } from '../rates/refresh';
-import { convertAtSnapshot } from '../rates/snapshot';
+import { convertSumAtSnapshot } from '../rates/snapshot';
 
 export async function projectTotals(ctx: WorkspaceContext, projectId: string) {
   const { db } = ctx;
+  // Sums as text and BigInt, answered only when exact (lib/money.ts, sums).
   const [invoiceSums, expenseSums] = await db.batch([
     db
       .select({
         currency: invoices.currency,
-        invoiced: sql<number>`coalesce(sum(${invoices.total}), 0)`,
-        paid: sql<number>`coalesce(sum(${invoices.amountPaid}), 0)`,
+        invoiced: sql<string>`CAST(coalesce(sum(${invoices.total}), 0) AS TEXT)`,
+        paid: sql<string>`CAST(coalesce(sum(${invoices.amountPaid}), 0) AS TEXT)`,
       })
       .from(invoices)
       .where(and(inWorkspace(ctx, invoices), eq(invoices.projectId, projectId), inArray(invoices.status, ['open', 'paid'])))
       .groupBy(invoices.currency),
     db
-      .select({ currency: expenses.currency, amount: sql<number>`coalesce(sum(${expenses.amount}), 0)` })
+      .select({ currency: expenses.currency, amount: sql<string>`CAST(coalesce(sum(${expenses.amount}), 0) AS TEXT)` })
       .from(expenses)
       .where(and(inWorkspace(ctx, expenses), eq(expenses.projectId, projectId)))
       .groupBy(expenses.currency),
   ]);
   const needsRates = [...invoiceSums, ...expenseSums].some((row) => row.currency !== 'USD');
   const snapshot = needsRates ? await getRatesSnapshot(ctx.env) : null;
-  const toUsd = (amount: number, currency: string) => convertAtSnapshot(snapshot, amount, currency, 'USD');
+  const toUsd = (amount: string, currency: string) => convertSumAtSnapshot(snapshot, sumFromSql(amount), currency, 'USD');
 
-  let invoiced = 0;
-  let paid = 0;
-  let spent = 0;
+  let invoiced = 0n;
+  let paid = 0n;
+  let spent = 0n;
   for (const row of invoiceSums) {
     invoiced += toUsd(row.invoiced, row.currency);
     paid += toUsd(row.paid, row.currency);
   }
   for (const row of expenseSums) spent += toUsd(row.amount, row.currency);
-  return { currency: 'USD' as const, invoiced, paid, expenses: spent, profit: paid - spent };
+  const exact = (value: bigint, field: string) => exactFigure(value, 'id', `The project's totals.${field} in USD`);
+  return {
+    currency: 'USD' as const,
+    invoiced: exact(invoiced, 'invoiced'),
+    paid: exact(paid, 'paid'),
+    expenses: exact(spent, 'expenses'),
+    profit: exact(paid - spent, 'profit'),
+  };
 }

@@ -1,9 +1,11 @@
 // The cached exchange-rate snapshot: units of each currency per 1 USD, as the upstream published
 // them. KV holds the latest good one under a namespaced, versioned key; requests only read it.
 import { ApiError } from '../../errors';
-import { convertMinor, crossRate } from '../../lib/money';
+import { convertMinor, convertMinorExact, crossRate } from '../../lib/money';
 
 export const RATES_KV_KEY = 'rates:v1:USD';
+/** The major currencies of recent good snapshots, back to one at least 24 hours old (sanity.ts). */
+export const RATES_HISTORY_KV_KEY = 'rates:v1:USD:history';
 /** Rates the provider published longer ago than this are stale: shown, but no money moves on them. */
 export const STALE_AFTER_MS = 36 * 60 * 60 * 1000;
 
@@ -45,4 +47,14 @@ export function convertAtSnapshot(snapshot: RatesSnapshot | null, amount: number
     if (code !== 'USD' && snapshot.rates[code] === undefined) throw ratesUnavailable(`No exchange rate for ${code}.`);
   }
   return convertMinor(amount, from, to, crossRate(snapshot.rates, from, to));
+}
+
+/** convertAtSnapshot for a sum (a BigInt, exact past 2^53), with the same rules. */
+export function convertSumAtSnapshot(snapshot: RatesSnapshot | null, amount: bigint, from: string, to: string): bigint {
+  if (from === to) return amount;
+  if (!snapshot) throw ratesUnavailable();
+  for (const code of [from, to]) {
+    if (code !== 'USD' && snapshot.rates[code] === undefined) throw ratesUnavailable(`No exchange rate for ${code}.`);
+  }
+  return convertMinorExact(amount, from, to, crossRate(snapshot.rates, from, to));
 }

@@ -17,6 +17,39 @@ export class UpstreamError extends Error {
   override name = 'UpstreamError';
 }
 
+/** A real answer is ~10 KB; reading more than this is work (and memory) a broken or hostile upstream makes us do. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** The body as text, refused (and the rest never read) once it passes `max` bytes. */
+async function readAtMost(response: Response, max: number): Promise<string> {
+  const declared = Number(response.headers.get('Content-Length'));
+  if (declared > max) {
+    await response.body?.cancel();
+    throw new UpstreamError(`answered ${declared} bytes, more than ${max}`);
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      throw new UpstreamError(`answered more than ${max} bytes`);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
 /** The upstream's rates as a snapshot, not yet vetted against the last good one (sanity.ts). */
 export async function fetchUpstreamRates(url: string, timeoutMs: number, now = new Date()): Promise<RatesSnapshot> {
   let response: Response;
@@ -26,9 +59,10 @@ export async function fetchUpstreamRates(url: string, timeoutMs: number, now = n
     throw new UpstreamError(err instanceof Error && err.name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : `unreachable: ${String(err)}`);
   }
   if (!response.ok) throw new UpstreamError(`answered HTTP ${response.status}`);
+  const text = await readAtMost(response, MAX_BODY_BYTES);
   let body: unknown;
   try {
-    body = await response.json();
+    body = JSON.parse(text);
   } catch {
     throw new UpstreamError('answered something that is not JSON');
   }

@@ -5,9 +5,15 @@
 // `next_issue_date` and the cron all use these functions.
 import { TZDate } from '@date-fns/tz';
 import { addMonths, addWeeks, addYears, format } from 'date-fns';
+import { LATEST_DATE } from '../../lib/schemas';
+import { addDays } from '../../lib/time';
 
 export type Interval = 'week' | 'month' | 'year';
-export type Schedule = { startDate: string; interval: Interval; intervalCount: number; endDate: string | null; maxOccurrences: number | null };
+export type Schedule = {
+  startDate: string; interval: Interval; intervalCount: number; endDate: string | null; maxOccurrences: number | null;
+  /** Each invoice's due date is its issue date plus this many days. */
+  dueInDays?: number;
+};
 
 const ADD = { week: addWeeks, month: addMonths, year: addYears } as const;
 
@@ -24,11 +30,15 @@ export function issueDate(schedule: Schedule, n: number): string {
 
 /**
  * Whether period n comes, with `issued` invoices issued before it: max_occurrences counts invoices,
- * so periods skipped while paused do not use it up; end_date bounds the date.
+ * so periods skipped while paused do not use it up; end_date bounds the date, and so does
+ * 2199-12-31 (for the invoice's due date too).
  */
 export function periodExists(schedule: Schedule, n: number, issued: number): boolean {
   if (schedule.maxOccurrences !== null && issued >= schedule.maxOccurrences) return false;
-  return schedule.endDate === null || issueDate(schedule, n) <= schedule.endDate;
+  const date = issueDate(schedule, n);
+  // No date the API makes lies past the last calendar date it takes (§1): the schedule ends there.
+  if (addDays(date, schedule.dueInDays ?? 0) > LATEST_DATE) return false;
+  return schedule.endDate === null || date <= schedule.endDate;
 }
 
 /** Up to `count` issue dates from period n on, `issued` invoices issued so far. */

@@ -1,11 +1,11 @@
 import { z } from '@hono/zod-openapi';
 import { currencySchema, dateSchema, idSchema, listQuery, longText, pageOf, timestampSchema } from '../../lib/schemas';
 import { LineItem, LineItemInput, MAX_LINE_ITEMS } from '../invoices/schemas';
-import { TIME_ZONES } from '../workspaces/validation';
+import { timeZoneSchema } from '../workspaces/validation';
 
 const Status = z.enum(['active', 'paused', 'completed', 'canceled']);
 const IntervalSchema = z.enum(['week', 'month', 'year']);
-const timeZone = z.enum(TIME_ZONES, { message: 'Use an IANA time zone name such as Europe/Berlin or UTC.' });
+const timeZone = timeZoneSchema;
 
 const fields = {
   project_id: idSchema('project').nullish(),

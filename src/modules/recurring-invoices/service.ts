@@ -7,8 +7,10 @@ import { invalidField, invalidState, notFound } from '../../errors';
 import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
 import { changedRows, retryOnRace } from '../../lib/guarded-write';
 import { newId } from '../../lib/ids';
-import { assertReferencedProject, referencedClient, referencedProject } from '../../lib/references';
-import { nowIso } from '../../lib/time';
+import { assertProjectOfClient, assertReferencedProject, referencedClient } from '../../lib/references';
+import { assertDocumentTotal } from '../../lib/money';
+import { LATEST_DATE } from '../../lib/schemas';
+import { addDays, nowIso } from '../../lib/time';
 import { changedAttributes, recordEvent } from '../events/record';
 import type { EventType } from '../events/types';
 import { buildLines } from '../invoices/lines';
@@ -21,6 +23,7 @@ type LineInputs = CreateRecurringInput['line_items'];
 
 export const scheduleOf = (row: RecurringRow): Schedule => ({
   startDate: row.startDate, interval: row.interval, intervalCount: row.intervalCount, endDate: row.endDate, maxOccurrences: row.maxOccurrences,
+  dueInDays: row.dueInDays,
 });
 
 const running = (row: RecurringRow) => row.status === 'active' || row.status === 'paused';
@@ -46,20 +49,18 @@ export function positionAt(row: RecurringRow, n: number): Pick<RecurringRow, 'ne
   return { nextPeriod: n, nextIssueDate: date, nextIssueAt: startOfDayIn(date, row.timeZone), status: row.status };
 }
 
-async function assertProjectOfClient(ctx: WorkspaceContext, projectId: string | null | undefined, clientId: string) {
-  if (!projectId) return;
-  const project = await referencedProject(ctx, projectId);
-  if (project.clientId !== clientId) throw invalidField('project_id', 'The project belongs to another client.');
-}
-
 export async function createRecurring(ctx: ServiceContext, input: CreateRecurringInput, linkOrigin: string): Promise<RecurringRow> {
   const client = await referencedClient(ctx, input.client_id);
   await assertReferencedProject(ctx, input.project_id);
   await assertProjectOfClient(ctx, input.project_id, client.id);
   const currency = input.currency ?? client.currency;
   await assertConvertible(ctx.env, currency);
+  assertDocumentTotal(buildLines('rin', input.line_items).totals.total);
   const timeZone = input.time_zone ?? ctx.timeZone;
   if (input.start_date < todayIn(timeZone)) throw invalidField('start_date', `start_date must be today or later in ${timeZone} (today there is ${todayIn(timeZone)}).`);
+  if (addDays(input.start_date, input.due_in_days) > LATEST_DATE) {
+    throw invalidField('start_date', `The first invoice would be due after ${LATEST_DATE} (start_date + due_in_days); start earlier or give it fewer days.`);
+  }
   const now = nowIso();
   const base: RecurringRow = {
     id: newId('recurringInvoice'), userId: ctx.userId, workspaceId: ctx.workspaceId, status: 'active', clientId: client.id, projectId: input.project_id ?? null,
@@ -117,13 +118,19 @@ export async function updateRecurring(ctx: ServiceContext, id: string, input: Up
     const set: Partial<RecurringRow> = {};
     if (input.project_id !== undefined) set.projectId = input.project_id;
     if (input.currency !== undefined) set.currency = input.currency;
-    if (input.line_items !== undefined) set.lineItems = JSON.stringify(input.line_items);
+    if (input.line_items !== undefined) {
+      assertDocumentTotal(buildLines('rin', input.line_items).totals.total);
+      set.lineItems = JSON.stringify(input.line_items);
+    }
     if (input.notes !== undefined) set.notes = input.notes;
     if (input.due_in_days !== undefined) set.dueInDays = input.due_in_days;
     if (input.end_date !== undefined) set.endDate = input.end_date;
     if (input.max_occurrences !== undefined) set.maxOccurrences = input.max_occurrences;
     if (input.auto_send !== undefined) set.autoSend = input.auto_send;
     if (set.endDate && set.endDate < before.startDate) throw invalidField('end_date', 'end_date must not be before start_date.');
+    if (input.due_in_days !== undefined && before.nextIssueDate && addDays(before.nextIssueDate, input.due_in_days) > LATEST_DATE) {
+      throw invalidField('due_in_days', `The next invoice (issued ${before.nextIssueDate}) would be due after ${LATEST_DATE}.`);
+    }
     Object.assign(set, positionAt({ ...before, ...set }, before.nextPeriod));
     const after = { ...before, ...set };
     const previous = changedAttributes(serializeRecurring(before), serializeRecurring(after));

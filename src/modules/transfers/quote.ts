@@ -24,11 +24,17 @@ export function quoteTransfer(
   input: { source_currency: string; target_currency: string; source_amount: number },
   now = Date.now(),
 ): Quote {
-  // No money moves on stale rates (published more than 36 hours ago).
-  if (!snapshot || isStale(snapshot, now)) throw ratesUnavailable('Exchange rates are missing or were published more than 36 hours ago; transfers are paused until they refresh.');
-  for (const code of [input.source_currency, input.target_currency]) {
-    if (code !== 'USD' && snapshot.rates[code] === undefined) throw ratesUnavailable(`No exchange rate for ${code}.`);
+  if (!snapshot) throw ratesUnavailable('No exchange rates are available yet; transfers are paused until they arrive.');
+  // §1: a currency the rates do not contain is the request's fault, like any money record in it
+  // (422 naming the field); waiting would not help, so it is not a 503.
+  for (const field of ['source_currency', 'target_currency'] as const) {
+    const code = input[field];
+    if (code !== 'USD' && snapshot.rates[code] === undefined) {
+      throw invalidField(field, `No exchange rate is published for ${code}, so no transfer can be priced in it; use another currency.`);
+    }
   }
+  // No money moves on stale rates (published more than 36 hours ago).
+  if (isStale(snapshot, now)) throw ratesUnavailable('Exchange rates were published more than 36 hours ago; transfers are paused until they refresh.');
   const percentFee = Number(divCeil(BigInt(input.source_amount) * BigInt(pricing.feeBps), 10_000n));
   const fixedFee = convertMinor(pricing.fixedFeeUsdCents, 'USD', input.source_currency, crossRate(snapshot.rates, 'USD', input.source_currency), 'up');
   const fee = percentFee + fixedFee;

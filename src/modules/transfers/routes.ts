@@ -16,7 +16,7 @@ export const transferRoutes = createRouter()
       summary: 'Send money abroad',
       description: [
         'Requires `Idempotency-Key`: the same key and body return the same transfer (`Idempotent-Replayed: true`).',
-        'Quoted from the cached exchange rates; rates the provider published more than 36 hours ago are a 503 `rates_unavailable` and no money moves.',
+        'Quoted from the cached exchange rates; none cached yet, or rates the provider published more than 36 hours ago, are a 503 `rates_unavailable` and no money moves. A currency the rates do not contain is a 422 naming `source_currency` or `target_currency`.',
         '`fee = ceil(source_amount × 0.5 %) + the source-currency equivalent of USD 1.00 (rounded up)`; `target_amount = (source_amount − fee) × rate`, rounded down.',
         'The transfer is queued and moves `pending → processing → completed | failed`.',
         '**Sandbox:** every payout completes, except that a recipient name containing `FAIL` is rejected with a `failure_reason`, like a test card.',

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { NewApiKey } from '../access/schemas';
 import { Address, AddressInput } from '../clients/schemas';
 import { emailSchema, idSchema, listQuery, longText, pageOf, RoleSchema, text, timestampSchema } from '../../lib/schemas';
-import { LOCALE_PATTERN, TIME_ZONES } from './validation';
+import { LOCALE_PATTERN, timeZoneSchema } from './validation';
 
 export const Issuer = z
   .object({
@@ -61,7 +61,7 @@ export const workspaceName = text(200).min(1);
 export const UpdateWorkspaceBody = z
   .strictObject({
     name: workspaceName.optional(),
-    time_zone: z.enum(TIME_ZONES, { message: 'Use an IANA time zone name such as Europe/Berlin or UTC.' }).optional(),
+    time_zone: timeZoneSchema.optional(),
     locale: z
       .string()
       .regex(LOCALE_PATTERN, 'Use a BCP 47 language tag: a language, then optionally a script and a region, such as en-US, de-DE or zh-Hant-TW.')
