@@ -11,7 +11,7 @@ import { renderInvoicePdf } from '../../src/modules/invoices/render/pdf.ts';
 import { checkEInvoice } from '../../src/modules/documents/einvoice/check.ts';
 import { renderCii } from '../../src/modules/documents/einvoice/cii.ts';
 import { decimalAmount, decimalNumber } from '../../src/modules/documents/einvoice/document.ts';
-import { toFacturX } from '../../src/modules/documents/einvoice/facturx.ts';
+import { makeFacturX } from '../../src/modules/documents/einvoice/facturx.ts';
 import { renderUbl } from '../../src/modules/documents/einvoice/ubl.ts';
 import { FIXTURES } from './fixtures.ts';
 
@@ -43,7 +43,7 @@ try {
   const doc = FIXTURES['100-lines-line-rounding'];
   const cii = renderCii(doc);
   const pdfFile = path.join(dir, 'factur-x.pdf');
-  writeFileSync(pdfFile, await toFacturX(await renderInvoicePdf(printable(doc)), cii));
+  writeFileSync(pdfFile, await renderInvoicePdf(printable(doc), (pdf) => makeFacturX(pdf, cii)));
   const list = execFileSync('pdfdetach', ['-list', pdfFile], { encoding: 'utf8' });
   if (!/^1 embedded files\n1: factur-x\.xml$/m.test(list.trim())) fail(`pdfdetach -list: expected one file, factur-x.xml; got:\n${list}`);
   const extracted = path.join(dir, 'factur-x.extracted.xml');

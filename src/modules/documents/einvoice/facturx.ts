@@ -28,6 +28,15 @@ const srgbProfile = () => (icc ??= Uint8Array.from(atob(SRGB_ICC_BASE64), (c) =>
  */
 export async function toFacturX(pdfBytes: Uint8Array, ciiXml: string): Promise<Uint8Array> {
   const pdf = await PDFDocument.load(pdfBytes, { updateMetadata: false });
+  await makeFacturX(pdf, ciiXml);
+  return pdf.save();
+}
+
+/**
+ * The same, on a document not yet written: `renderInvoicePdf(doc, (pdf) => makeFacturX(pdf, cii))` spares
+ * parsing and writing the PDF a second time (about a third of toFacturX's CPU on 100 lines).
+ */
+export async function makeFacturX(pdf: PDFDocument, ciiXml: string): Promise<void> {
   const context = pdf.context;
   // PDF dates have whole seconds; the XMP must state the very same instant.
   const created = new Date(Math.floor((pdf.getCreationDate() ?? new Date()).getTime() / 1000) * 1000);
@@ -66,8 +75,6 @@ export async function toFacturX(pdfBytes: Uint8Array, ciiXml: string): Promise<U
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', xml)).slice(0, 16);
   const id = PDFHexString.of(Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join(''));
   context.trailerInfo.ID = context.obj([id, id]);
-
-  return pdf.save({ useObjectStreams: false, updateFieldAppearances: false });
 }
 
 /** XMP packet: PDF/A identification, the document information mirrored, and the Factur-X extension schema. */
