@@ -116,7 +116,8 @@ export function renderCii(doc: EInvoiceDocument): string {
           hasRate(group.category) ? el('ram:RateApplicablePercent', null, decimalNumber(group.rate)) : null)));
 
   const means = paymentMeansCode(doc);
-  const deliveryCountry = doc.tax_breakdown.some((group) => group.category === 'K') ? billTo.address.country : null;
+  // EN 16931 asks for the delivery only for intra-community supplies (BR-IC-11, BR-IC-12).
+  const intraCommunity = doc.tax_breakdown.some((group) => group.category === 'K');
   const settlement = el('ram:ApplicableHeaderTradeSettlement', null,
     el('ram:PaymentReference', null, doc.number),
     el('ram:InvoiceCurrencyCode', null, doc.currency),
@@ -165,7 +166,7 @@ export function renderCii(doc: EInvoiceDocument): string {
         buyer,
         doc.purchase_order ? el('ram:BuyerOrderReferencedDocument', null, el('ram:IssuerAssignedID', null, doc.purchase_order)) : null),
       // Always present (the XSD requires it), even when there is nothing to say about the delivery.
-      deliveryElement(deliveryCountry, doc.delivery_date ?? null),
+      deliveryElement(intraCommunity ? billTo.address.country : null, intraCommunity ? (doc.delivery_date ?? null) : null),
       settlement));
   return xmlDocument(root);
 }
