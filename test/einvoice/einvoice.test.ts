@@ -8,6 +8,7 @@ import { checkEInvoice, renderEInvoice } from '../../src/modules/documents/einvo
 import { renderCii } from '../../src/modules/documents/einvoice/cii';
 import { decimalAmount, decimalNumber, type EInvoiceDocument, thousandths } from '../../src/modules/documents/einvoice/document';
 import { toFacturX } from '../../src/modules/documents/einvoice/facturx';
+import { creditNoteToEInvoiceDocument, toEInvoiceDocument } from '../../src/modules/documents/einvoice/from-invoice';
 import { renderUbl } from '../../src/modules/documents/einvoice/ubl';
 import { renderInvoicePdf } from '../../src/modules/invoices/render/pdf';
 import { buildDocument, FIXTURES, issuerDE } from './fixtures';
@@ -196,5 +197,52 @@ describe('Factur-X', () => {
     expect(intent.get(PDFName.of('S'))).toBe(PDFName.of('GTS_PDFA1'));
     expect((intent.lookup(PDFName.of('DestOutputProfile'), PDFStream) as PDFRawStream).dict.get(PDFName.of('N'))?.toString()).toBe('3');
     expect(pdf.context.trailerInfo.ID).toBeDefined();
+  });
+});
+
+describe('from an invoice as the API shows it', () => {
+  const invoice = {
+    number: standard.number,
+    currency: 'EUR',
+    issue_date: standard.issue_date,
+    due_date: standard.due_date,
+    notes: standard.notes,
+    buyer_reference: standard.buyer_reference,
+    purchase_order: standard.purchase_order,
+    issuer: { name: 'Muster', ...standard.issuer, payment_instructions: standard.payment_instructions },
+    bill_to: standard.bill_to,
+    line_items: standard.lines,
+    discount: { amount: standard.discount_total, reason: standard.discount!.reason },
+    subtotal: standard.subtotal,
+    discount_total: standard.discount_total,
+    tax: standard.tax,
+    total: standard.total,
+    amount_paid: 6000,
+    credited_amount: 4000,
+    tax_breakdown: standard.tax_breakdown,
+  };
+
+  it('maps a sent invoice with §15 fields to a ready document, credits counted as settled', () => {
+    const doc = toEInvoiceDocument(invoice);
+    expect(checkEInvoice(doc, 'ubl')).toEqual([]);
+    expect(doc).toMatchObject({ type_code: 380, currency_exponent: 2, amount_paid: 10000, amount_due: standard.total - 10000, payment_instructions: standard.payment_instructions });
+    expect(renderCii(doc)).toBe(renderCii({ ...standard, delivery_date: standard.issue_date }));
+  });
+
+  it('maps a credit note to a 381 that names its invoice', () => {
+    const doc = creditNoteToEInvoiceDocument({ number: 'CN-1', currency: 'EUR', issue_date: '2026-11-25', line_items: standard.lines, subtotal: standard.subtotal, discount_total: standard.discount_total, tax: standard.tax, total: standard.total, tax_breakdown: standard.tax_breakdown, memo: 'Order cancelled' }, invoice);
+    expect(checkEInvoice(doc, 'cii')).toEqual([]);
+    expect(doc).toMatchObject({ type_code: 381, preceding_invoice: { number: standard.number, issue_date: standard.issue_date }, amount_due: standard.total, notes: 'Order cancelled' });
+  });
+
+  it('says what an invoice from before §15 lacks', () => {
+    const old = toEInvoiceDocument({
+      number: 'INV-1', currency: 'USD', issue_date: '2026-01-05', due_date: '2026-02-04',
+      issuer: { name: 'Studio', legal_name: null, email: null, address: { country: 'US' }, tax_id: null },
+      bill_to: { name: 'Client', email: null, company: null, address: { country: null }, tax_id: null },
+      line_items: [{ id: 'li_1', description: 'Design', quantity: 2, unit_amount: 5000, tax_rate: 8.25, amount: 10000 }],
+      subtotal: 10000, tax: 825, total: 10825, amount_paid: 0,
+    });
+    expect(checkEInvoice(old, 'cii').map((p) => p.path)).toEqual(expect.arrayContaining(['issuer.vat_id', 'bill_to.address.country', 'tax_breakdown']));
   });
 });
