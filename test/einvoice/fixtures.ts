@@ -170,6 +170,7 @@ export const FIXTURES: Record<string, EInvoiceDocument> = {
   }),
   'exempt': buildDocument({
     lines: [{ description: 'Medical training course', quantity: 1, unit_amount: 80000, tax_category: 'E', tax_rate: 0 }],
+    issuer: { ...issuerDE, tax_id: '27/123/45678' }, // a tax number beside the VAT id (BT-32)
     exemption: { reason: 'Exempt under Art. 132(1)(i) of Directive 2006/112/EC', code: 'VATEX-EU-132-1I' },
   }),
   'not-subject': buildDocument({

@@ -65,11 +65,23 @@ try {
   const fonts = execFileSync('pdffonts', [pdfFile], { encoding: 'utf8' }).trim().split('\n').slice(2);
   if (fonts.length === 0 || fonts.some((line) => !/\byes\s+(yes|no)\s+(yes|no)\s+\d+\s+\d+$/.test(line))) fail(`a font is not embedded:\n${fonts.join('\n')}`);
 
+  // A canary: a document whose totals do not add up must be caught, so a validator that checks nothing
+  // (or a report this script misreads) cannot pass for a clean run.
+  const canary = path.join(dir, 'canary-wrong-total.cii.xml');
+  writeFileSync(canary, renderCii(FIXTURES['two-rates']).replace(/<ram:GrandTotalAmount>[^<]*</, '<ram:GrandTotalAmount>1.00<'));
+  files.push(canary);
+
   const run = spawnSync(validator, files, { encoding: 'utf8' });
-  const output = `${run.stdout ?? ''}${run.stderr ?? ''}`;
-  process.stdout.write(output.replaceAll(`${dir}/`, ''));
-  if (run.status !== 0 || /\[fatal\]/.test(output)) fail(`the EN 16931 validation failed (exit ${run.status})`);
-  if (!new RegExp(`^0 fatal, \\d+ warnings in ${files.length} files$`, 'm').test(output)) fail(`the validator did not check all ${files.length} files`);
+  const output = `${run.stdout ?? ''}${run.stderr ?? ''}`.replaceAll(`${dir}/`, '');
+  const fatal = output.split('\n').filter((line) => line.includes('[fatal]'));
+  const canaryName = path.basename(canary);
+  const canaryFatal = fatal.filter((line) => line.startsWith(`${canaryName}:`));
+  process.stdout.write(output.split('\n').filter((line) => !line.startsWith(`${canaryName}:`)).join('\n'));
+  console.log(`(${canaryFatal.length} of those fatal are the canary's, as they should be)`);
+  if (!canaryFatal.some((line) => line.includes('BR-CO-15'))) fail(`the validator did not reject the canary with a wrong total (BR-CO-15):\n${output}`);
+  const others = fatal.filter((line) => !line.startsWith(`${canaryName}:`));
+  if (others.length) fail(`the EN 16931 validation failed:\n${others.join('\n')}`);
+  if (!new RegExp(`^${canaryFatal.length} fatal, \\d+ warnings in ${files.length} files$`, 'm').test(output)) fail(`the validator did not check all ${files.length} files`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
@@ -78,7 +90,7 @@ if (failures.length) {
   console.error(`\nE-invoice check FAILED:\n- ${failures.join('\n- ')}`);
   process.exit(1);
 }
-console.log('E-invoice check passed: every fixture valid in CII and UBL, and the Factur-X attachment too.');
+console.log('E-invoice check passed: every fixture valid in CII and UBL, the Factur-X attachment too, and the canary rejected.');
 
 /** The same document as the invoice PDF prints it (plain figures: the PDF is only the carrier here). */
 /** @param {import('../../src/modules/documents/einvoice/document.ts').EInvoiceDocument} doc */
