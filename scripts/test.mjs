@@ -1,7 +1,8 @@
 // `npm test`: every check, with the ones that do not depend on each other run side by side. The
 // Workers test suite keeps one core busy (it runs in one test worker; see vitest.config.ts), so the
-// type-check, the OpenAPI lint and the e-invoice validation (Java, ../shared/einvoice) run beside it on
-// the other, their output held back and printed whole when they end. The end-to-end run starts its own worker and browser, so it comes last.
+// type-check, the OpenAPI lint and the e-invoice validation (Java, ../shared/einvoice) run beside it
+// on the other, their output held back and printed whole when they end. The end-to-end run starts
+// its own worker and browser, so it comes last.
 import { spawn } from 'node:child_process';
 
 const env = { ...process.env, WRANGLER_SEND_METRICS: 'false' };
