@@ -1,7 +1,8 @@
 // `npm test`: every check, with the ones that do not depend on each other run side by side. The
 // Workers test suite keeps one core busy (it runs in one test worker; see vitest.config.ts), so the
-// type-check and the OpenAPI lint run beside it on the other, their output held back and printed
-// whole when they end. The end-to-end run starts its own worker and browser, so it comes last.
+// type-check, the OpenAPI lint and the e-invoice validation (Java, ../shared/einvoice) run beside it
+// on the other, their output held back and printed whole when they end. The end-to-end run starts
+// its own worker and browser, so it comes last.
 import { spawn } from 'node:child_process';
 
 const env = { ...process.env, WRANGLER_SEND_METRICS: 'false' };
@@ -31,7 +32,7 @@ const inOrder = async (...scripts) => {
 const started = performance.now();
 let passed = await run('prepare:local');
 if (passed) {
-  const results = await Promise.all([run('test:workers'), inOrder('typecheck', 'lint:openapi', 'test:e2e')]);
+  const results = await Promise.all([run('test:workers'), inOrder('typecheck', 'lint:openapi', 'test:einvoice', 'test:e2e')]);
   passed = results.every(Boolean);
 }
 console.log(`\n${passed ? 'All checks passed' : 'Some checks FAILED'} in ${((performance.now() - started) / 1000).toFixed(1)} s.`);

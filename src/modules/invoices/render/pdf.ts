@@ -22,7 +22,8 @@ const notoSans = () => (fontBytes ??= Uint8Array.from(atob(NOTO_SANS_SUBSET_BASE
 
 type Pen = { page: PDFPage; y: number };
 
-export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Uint8Array> {
+/** `finish` may add to the document before it is written (Factur-X: documents/einvoice/facturx.ts). */
+export async function renderInvoicePdf(doc: InvoiceDocument, finish?: (pdf: PDFDocument) => Promise<void>): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
   pdf.registerFontkit(fontkit);
   pdf.setTitle(`Invoice ${doc.number}`);
@@ -135,6 +136,7 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Uint8Array
     const label = `Page ${i + 1} of ${pages.length}`;
     page.drawText(label, { x: PAGE.width - MARGIN - measure(label, 8), y: MARGIN / 2, size: 8, font, color: MUTED });
   });
+  await finish?.(pdf);
   return pdf.save();
 }
 

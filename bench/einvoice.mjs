@@ -1,0 +1,51 @@
+// npm run bench:einvoice: CPU per call of the e-invoice renderers on a 100-line invoice, as pure functions in
+// Node (same V8 as workerd; no D1, no HTTP): the readiness check, the CII and UBL exports, and the Factur-X PDF
+// (the plain invoice PDF, then its conversion to PDF/A-3b with the CII embedded). Each figure is the median of
+// rounds of N calls, measured with process.cpuUsage after a warm-up, so other load on the machine counts less.
+import { checkEInvoice } from '../src/modules/documents/einvoice/check.ts';
+import { renderCii } from '../src/modules/documents/einvoice/cii.ts';
+import { decimalAmount, decimalNumber } from '../src/modules/documents/einvoice/document.ts';
+import { makeFacturX, toFacturX } from '../src/modules/documents/einvoice/facturx.ts';
+import { renderUbl } from '../src/modules/documents/einvoice/ubl.ts';
+import { renderInvoicePdf } from '../src/modules/invoices/render/pdf.ts';
+import { FIXTURES } from '../test/einvoice/fixtures.ts';
+
+const doc = FIXTURES['100-lines-line-rounding'];
+const money = (minor) => `${decimalAmount(minor, doc.currency_exponent)} ${doc.currency}`;
+const printable = {
+  number: doc.number, status: 'open', banner: null,
+  issuer: { name: doc.issuer.legal_name, legal_name: doc.issuer.legal_name, email: doc.issuer.email, address: doc.issuer.address, tax_id: doc.issuer.vat_id },
+  billTo: { name: doc.bill_to.name, company: doc.bill_to.company, email: doc.bill_to.email, address: doc.bill_to.address, tax_id: doc.bill_to.vat_id },
+  issueDate: doc.issue_date, dueDate: doc.due_date, currency: doc.currency,
+  lines: doc.lines.map((line) => ({ description: line.description, quantity: decimalNumber(line.quantity), unitPrice: money(line.unit_amount), taxRate: `${decimalNumber(line.tax_rate)} %`, tax: '', amount: money(line.amount) })),
+  subtotal: money(doc.subtotal), tax: money(doc.tax), total: money(doc.total), amountPaid: money(doc.amount_paid), amountDue: money(doc.amount_due),
+  notes: doc.notes, paymentInstructions: doc.payment_instructions, locale: 'en-US', hostedUrl: null, pdfUrl: null,
+};
+
+async function cpuMs(name, fn, { calls, rounds = 7 }) {
+  for (let i = 0; i < calls; i++) await fn(); // warm-up
+  const perCall = [];
+  for (let r = 0; r < rounds; r++) {
+    const start = process.cpuUsage();
+    for (let i = 0; i < calls; i++) await fn();
+    const used = process.cpuUsage(start);
+    perCall.push((used.user + used.system) / 1000 / calls);
+  }
+  perCall.sort((a, b) => a - b);
+  const median = perCall[Math.floor(rounds / 2)];
+  console.log(`| ${name.padEnd(52)} | ${median.toFixed(3).padStart(8)} | ${perCall[0].toFixed(3)}–${perCall[rounds - 1].toFixed(3)} |`);
+  return median;
+}
+
+const cii = renderCii(doc);
+const plain = await renderInvoicePdf(printable);
+console.log(`| 100-line invoice, CPU ms per call (median of 7 rounds) | median   | range       |`);
+console.log(`|------------------------------------------------------|----------|-------------|`);
+await cpuMs('checkEInvoice (ubl)', () => checkEInvoice(doc, 'ubl'), { calls: 200 });
+await cpuMs('CII export (check + render)', () => (checkEInvoice(doc, 'cii'), renderCii(doc)), { calls: 200 });
+await cpuMs('UBL export (check + render)', () => (checkEInvoice(doc, 'ubl'), renderUbl(doc)), { calls: 200 });
+await cpuMs('Factur-X conversion of the plain PDF (toFacturX)', () => toFacturX(plain, cii), { calls: 10 });
+await cpuMs('plain PDF (renderInvoicePdf), for comparison', () => renderInvoicePdf(printable), { calls: 5 });
+await cpuMs('Factur-X PDF (CII + PDF made as PDF/A-3b in one go)', () => renderInvoicePdf(printable, (pdf) => makeFacturX(pdf, renderCii(doc))), { calls: 5 });
+await cpuMs('Factur-X PDF (CII + plain PDF + toFacturX)', async () => toFacturX(await renderInvoicePdf(printable), renderCii(doc)), { calls: 5 });
+console.log(`\nsizes: CII ${cii.length} bytes, UBL ${renderUbl(doc).length} bytes, plain PDF ${plain.length} bytes, Factur-X PDF ${(await toFacturX(plain, cii)).length} bytes`);

@@ -1,0 +1,190 @@
+// The invoice or credit note as an EN 16931 document: one plain value, built from a sent invoice's snapshot
+// (or a credit note), that the CII and UBL writers render and the readiness check judges, so the two syntaxes
+// cannot disagree. Money is integer minor units throughout; decimals are written from those integers here,
+// never through floating point.
+
+export type EInvoiceFormat = 'cii' | 'ubl';
+
+/** EN 16931 VAT category codes (UNCL 5305 subset). */
+export type TaxCategory = 'S' | 'Z' | 'E' | 'AE' | 'K' | 'G' | 'O';
+
+export type EInvoiceAddress = {
+  line1: string | null;
+  line2: string | null;
+  city: string | null;
+  region: string | null;
+  postal_code: string | null;
+  /** ISO 3166-1 alpha-2. */
+  country: string | null;
+};
+
+export type EInvoiceLine = {
+  id: string;
+  description: string;
+  /** At most 3 decimals. */
+  quantity: number;
+  /** UN/ECE Rec. 20 code, e.g. "C62", "HUR". */
+  unit: string;
+  /** Net price per unit before the line's discount, minor units. */
+  unit_amount: number;
+  discount_percent: number;
+  /** round(gross × discount_percent / 100), minor units. */
+  discount_amount: number;
+  /** The line's net: round(quantity × unit_amount) − discount_amount. */
+  amount: number;
+  tax_category: TaxCategory;
+  /** Percent, at most 3 decimals; 0 for every category but S. */
+  tax_rate: number;
+};
+
+export type EInvoiceTaxGroup = {
+  category: TaxCategory;
+  rate: number;
+  /** The group's line nets less its share of the document discount. */
+  taxable_amount: number;
+  tax_amount: number;
+  exemption_reason: string | null;
+  exemption_code: string | null;
+};
+
+export type EInvoiceDocument = {
+  /** 380 commercial invoice, 381 credit note. */
+  type_code: 380 | 381;
+  number: string;
+  /** YYYY-MM-DD. */
+  issue_date: string;
+  /** BT-9; YYYY-MM-DD. */
+  due_date: string | null;
+  /** Actual delivery date (BT-72); intra-community supplies (K) need it. */
+  delivery_date?: string | null;
+  /** For a credit note (381): the invoice it credits (BT-25, BT-26). */
+  preceding_invoice: { number: string; issue_date: string | null } | null;
+  currency: string;
+  /** ISO 4217 minor-unit exponent of `currency` (JPY 0, EUR 2, KWD 3). */
+  currency_exponent: number;
+  /** BT-10, e.g. a German Leitweg-ID. */
+  buyer_reference: string | null;
+  /** BT-13. */
+  purchase_order: string | null;
+  /** BT-22. */
+  notes: string | null;
+  issuer: {
+    legal_name: string;
+    /** BT-31. */
+    vat_id: string | null;
+    /** BT-30. */
+    registration_id: string | null;
+    /** "<scheme>:<id>" (BT-34). */
+    peppol_id: string | null;
+    /** A tax registration other than the VAT id (BT-32). */
+    tax_id: string | null;
+    email: string | null;
+    address: EInvoiceAddress;
+    iban: string | null;
+    bic: string | null;
+  };
+  bill_to: {
+    name: string;
+    company: string | null;
+    email: string | null;
+    /** BT-48. */
+    vat_id: string | null;
+    /** "<scheme>:<id>" (BT-49). */
+    peppol_id: string | null;
+    address: EInvoiceAddress;
+  };
+  /** Free text on how to pay (BT-20). */
+  payment_instructions: string | null;
+  lines: EInvoiceLine[];
+  /** The document discount (applied before tax, split over the tax groups). */
+  discount: { amount: number; reason: string | null } | null;
+  /** Σ line amount. */
+  subtotal: number;
+  discount_total: number;
+  tax: number;
+  /** subtotal − discount_total + tax. */
+  total: number;
+  /** Paid before this document (and, for an invoice, credited): BT-113. */
+  amount_paid: number;
+  /** total − amount_paid (BT-115). */
+  amount_due: number;
+  tax_breakdown: EInvoiceTaxGroup[];
+};
+
+/** Minor units as a decimal string with the currency's exponent: (123456, 2) → "1234.56", (-5, 2) → "-0.05". */
+export function decimalAmount(minor: number, exponent: number): string {
+  return scaledToDecimal(BigInt(minor), exponent, false);
+}
+
+/**
+ * A quantity or percentage (a JSON number with at most 3 decimals) as a plain decimal without trailing zeros:
+ * 1.5 → "1.5", 19 → "19", 8.25 → "8.25". Read from its shortest decimal form, not by multiplying floats.
+ */
+export function decimalNumber(value: number): string {
+  return scaledToDecimal(BigInt(thousandths(value)), 3, true);
+}
+
+/** A number with at most 3 decimals as an integer count of thousandths, exactly (1.005 → 1005). */
+export function thousandths(value: number): number {
+  const [whole = '', fraction = ''] = Math.abs(value).toString().split('.');
+  if (fraction.length > 3 || !/^\d+$/.test(whole) || !/^\d*$/.test(fraction)) throw new RangeError(`not a number with at most 3 decimals: ${value}`);
+  const milli = Number(whole) * 1000 + Number(fraction.padEnd(3, '0'));
+  return value < 0 ? -milli : milli;
+}
+
+function scaledToDecimal(scaled: bigint, exponent: number, trim: boolean): string {
+  const negative = scaled < 0n;
+  const digits = (negative ? -scaled : scaled).toString().padStart(exponent + 1, '0');
+  let whole = digits.slice(0, digits.length - exponent);
+  let fraction = exponent > 0 ? digits.slice(-exponent) : '';
+  if (trim) fraction = fraction.replace(/0+$/, '');
+  whole ||= '0';
+  return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+}
+
+/** The line's amount before its discount: what quantity × price came to. */
+export const lineGross = (line: EInvoiceLine) => line.amount + line.discount_amount;
+
+/**
+ * Each tax group's share of the document discount: the group's line nets less its taxable amount. The
+ * document-level allowances are written per group from this, so each group's taxable amount adds up exactly
+ * (EN 16931 BR-S-08 and its siblings).
+ */
+export function discountParts(doc: EInvoiceDocument): number[] {
+  return doc.tax_breakdown.map((group) => groupNet(doc, group) - group.taxable_amount);
+}
+
+export function groupNet(doc: EInvoiceDocument, group: Pick<EInvoiceTaxGroup, 'category' | 'rate'>): number {
+  let net = 0;
+  for (const line of doc.lines) if (sameGroup(line, group)) net += line.amount;
+  return net;
+}
+
+export const sameGroup = (line: Pick<EInvoiceLine, 'tax_category' | 'tax_rate'>, group: Pick<EInvoiceTaxGroup, 'category' | 'rate'>) =>
+  line.tax_category === group.category && thousandths(line.tax_rate) === thousandths(group.rate);
+
+/** "0088:5790000435975" → scheme "0088", id "5790000435975"; null when it is not of that shape. */
+export function peppolEndpoint(value: string | null): { scheme: string; id: string } | null {
+  const match = value ? /^([0-9A-Za-z]{2,4}):(\S.*)$/.exec(value.trim()) : null;
+  return match ? { scheme: match[1]!.toUpperCase(), id: match[2]!.trim() } : null;
+}
+
+/** The buyer's name as EN 16931 means it (BT-44): the company when there is one, else the person. */
+export const buyerName = (doc: EInvoiceDocument) => doc.bill_to.company?.trim() || doc.bill_to.name.trim();
+
+/** IBANs and BICs are written without the spaces people type into them. */
+export const compact = (value: string | null) => value?.replace(/\s+/g, '').toUpperCase() ?? null;
+
+/** Payment means: credit transfer to the issuer's IBAN, SEPA (58) in euro, plain credit transfer (30) otherwise. */
+export function paymentMeansCode(doc: EInvoiceDocument): '58' | '30' | null {
+  if (!doc.issuer.iban) return null;
+  return doc.currency === 'EUR' ? '58' : '30';
+}
+
+/** Exemption reasons a category needs when the invoice gives none (§15); E has no default. */
+export const DEFAULT_EXEMPTION_REASON: Partial<Record<TaxCategory, string>> = {
+  AE: 'Reverse charge',
+  K: 'Intra-community supply',
+  G: 'Export outside the EU',
+  O: 'Not subject to VAT',
+};

@@ -1,0 +1,128 @@
+// `npm run test:einvoice`: every e-invoice fixture (test/einvoice/fixtures.ts) rendered in CII and UBL, plus the
+// CII pulled back out of a Factur-X PDF with pdfdetach, all checked in one call by the official EN 16931
+// validation artefacts (../shared/einvoice/validate: CEN Schematron for both syntaxes and the CII D16B XSD).
+// Fails on any fatal rule. Also reads the Factur-X PDF's XMP (pdfinfo -meta) for the PDF/A-3b and Factur-X
+// declarations. Runs in Node, not in the Workers pool, because it starts Java and poppler.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { renderInvoicePdf } from '../../src/modules/invoices/render/pdf.ts';
+import { checkEInvoice } from '../../src/modules/documents/einvoice/check.ts';
+import { renderCii } from '../../src/modules/documents/einvoice/cii.ts';
+import { decimalAmount, decimalNumber } from '../../src/modules/documents/einvoice/document.ts';
+import { makeFacturX } from '../../src/modules/documents/einvoice/facturx.ts';
+import { renderUbl } from '../../src/modules/documents/einvoice/ubl.ts';
+import { FIXTURES } from './fixtures.ts';
+
+// The artefacts live beside the checkout (../shared), or beside the folder of worktrees; EINVOICE_VALIDATE overrides.
+const root = path.resolve(import.meta.dirname, '../..');
+const validator = [process.env.EINVOICE_VALIDATE, path.resolve(root, '../shared/einvoice/validate'), path.resolve(root, '../../shared/einvoice/validate')]
+  .find((candidate) => Boolean(candidate && existsSync(candidate)));
+if (!validator) {
+  console.error('E-invoice check: ../shared/einvoice/validate not found (set EINVOICE_VALIDATE to its path).');
+  process.exit(1);
+}
+const dir = mkdtempSync(path.join(tmpdir(), 'einvoice-'));
+const failures = [];
+const fail = (message) => failures.push(message);
+
+try {
+  const files = [];
+  for (const [name, doc] of Object.entries(FIXTURES)) {
+    for (const format of ['cii', 'ubl']) {
+      const problems = checkEInvoice(doc, format);
+      if (problems.length) fail(`${name} (${format}) is not ready: ${JSON.stringify(problems)}`);
+      const file = path.join(dir, `${name}.${format}.xml`);
+      writeFileSync(file, format === 'cii' ? renderCii(doc) : renderUbl(doc));
+      files.push(file);
+    }
+  }
+
+  // Factur-X of the 100-line invoice: the attachment must come back out byte for byte and validate.
+  const doc = FIXTURES['100-lines-line-rounding'];
+  const cii = renderCii(doc);
+  const pdfFile = path.join(dir, 'factur-x.pdf');
+  writeFileSync(pdfFile, await renderInvoicePdf(printable(doc), (pdf) => makeFacturX(pdf, cii)));
+  const list = execFileSync('pdfdetach', ['-list', pdfFile], { encoding: 'utf8' });
+  if (!/^1 embedded files\n1: factur-x\.xml$/m.test(list.trim())) fail(`pdfdetach -list: expected one file, factur-x.xml; got:\n${list}`);
+  const extracted = path.join(dir, 'factur-x.extracted.xml');
+  execFileSync('pdfdetach', ['-save', '1', '-o', extracted, pdfFile]);
+  if (readFileSync(extracted, 'utf8') !== cii) fail('the XML extracted from the Factur-X PDF differs from the CII that went in');
+  files.push(extracted);
+  const meta = execFileSync('pdfinfo', ['-meta', pdfFile], { encoding: 'utf8' });
+  for (const expected of [
+    '<pdfaid:part>3</pdfaid:part>',
+    '<pdfaid:conformance>B</pdfaid:conformance>',
+    '<pdfaSchema:namespaceURI>urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#</pdfaSchema:namespaceURI>',
+    '<fx:DocumentType>INVOICE</fx:DocumentType>',
+    '<fx:DocumentFileName>factur-x.xml</fx:DocumentFileName>',
+    '<fx:Version>1.0</fx:Version>',
+    '<fx:ConformanceLevel>EN 16931</fx:ConformanceLevel>',
+  ]) {
+    if (!meta.includes(expected)) fail(`the Factur-X XMP lacks ${expected}`);
+  }
+  const fonts = execFileSync('pdffonts', [pdfFile], { encoding: 'utf8' }).trim().split('\n').slice(2);
+  if (fonts.length === 0 || fonts.some((line) => !/\byes\s+(yes|no)\s+(yes|no)\s+\d+\s+\d+$/.test(line))) fail(`a font is not embedded:\n${fonts.join('\n')}`);
+
+  // A canary: a document whose totals do not add up must be caught, so a validator that checks nothing
+  // (or a report this script misreads) cannot pass for a clean run.
+  const canary = path.join(dir, 'canary-wrong-total.cii.xml');
+  writeFileSync(canary, renderCii(FIXTURES['two-rates']).replace(/<ram:GrandTotalAmount>[^<]*</, '<ram:GrandTotalAmount>1.00<'));
+  files.push(canary);
+
+  const run = spawnSync(validator, files, { encoding: 'utf8' });
+  const output = `${run.stdout ?? ''}${run.stderr ?? ''}`.replaceAll(`${dir}/`, '');
+  const fatal = output.split('\n').filter((line) => line.includes('[fatal]'));
+  const canaryName = path.basename(canary);
+  const canaryFatal = fatal.filter((line) => line.startsWith(`${canaryName}:`));
+  process.stdout.write(output.split('\n').filter((line) => !line.startsWith(`${canaryName}:`)).join('\n'));
+  console.log(`(${canaryFatal.length} of those fatal are the canary's, as they should be)`);
+  if (!canaryFatal.some((line) => line.includes('BR-CO-15'))) fail(`the validator did not reject the canary with a wrong total (BR-CO-15):\n${output}`);
+  const others = fatal.filter((line) => !line.startsWith(`${canaryName}:`));
+  if (others.length) fail(`the EN 16931 validation failed:\n${others.join('\n')}`);
+  if (!new RegExp(`^${canaryFatal.length} fatal, \\d+ warnings in ${files.length} files$`, 'm').test(output)) fail(`the validator did not check all ${files.length} files`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+if (failures.length) {
+  console.error(`\nE-invoice check FAILED:\n- ${failures.join('\n- ')}`);
+  process.exit(1);
+}
+console.log('E-invoice check passed: every fixture valid in CII and UBL, the Factur-X attachment too, and the canary rejected.');
+
+/** The same document as the invoice PDF prints it (plain figures: the PDF is only the carrier here). */
+/** @param {import('../../src/modules/documents/einvoice/document.ts').EInvoiceDocument} doc */
+function printable(doc) {
+  const money = (minor) => `${decimalAmount(minor, doc.currency_exponent)} ${doc.currency}`;
+  const empty = { line1: null, line2: null, city: null, region: null, postal_code: null, country: null };
+  return {
+    number: doc.number,
+    status: 'open',
+    banner: null,
+    issuer: { name: doc.issuer.legal_name, legal_name: doc.issuer.legal_name, email: doc.issuer.email, address: { ...empty, ...doc.issuer.address }, tax_id: doc.issuer.vat_id },
+    billTo: { name: doc.bill_to.name, company: doc.bill_to.company, email: doc.bill_to.email, address: { ...empty, ...doc.bill_to.address }, tax_id: doc.bill_to.vat_id },
+    issueDate: doc.issue_date,
+    dueDate: doc.due_date ?? '',
+    currency: doc.currency,
+    lines: doc.lines.map((line) => ({
+      description: line.description,
+      quantity: decimalNumber(line.quantity),
+      unitPrice: money(line.unit_amount),
+      taxRate: `${decimalNumber(line.tax_rate)} %`,
+      tax: '',
+      amount: money(line.amount),
+    })),
+    subtotal: money(doc.subtotal),
+    tax: money(doc.tax),
+    total: money(doc.total),
+    amountPaid: money(doc.amount_paid),
+    amountDue: money(doc.amount_due),
+    notes: doc.notes,
+    paymentInstructions: doc.payment_instructions,
+    locale: 'en-US',
+    hostedUrl: null,
+    pdfUrl: null,
+  };
+}
