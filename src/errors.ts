@@ -22,6 +22,7 @@ export const ERROR_STATUS = {
   idempotency_key_reused: 422,
   rate_limited: 429,
   internal_error: 500,
+  provider_error: 502,
   rates_unavailable: 503,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
