@@ -6,6 +6,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
 export const ERROR_STATUS = {
   invalid_json: 400,
+  invalid_signature: 400,
   idempotency_key_required: 400,
   unauthorized: 401,
   forbidden: 403,
