@@ -4,7 +4,7 @@
 // checkout runs exactly as it does for Stripe. It exists only where PAYMENTS_SANDBOX is "true".
 import { randomToken } from '../../../lib/crypto';
 import type { PaymentProvider } from './provider';
-import { readCheckoutSessionEvent } from './stripe';
+import { readCheckoutSessionEvent, stripe } from './stripe';
 
 const CHECKOUT_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
@@ -23,7 +23,8 @@ export const sandbox: PaymentProvider = {
 
   minimumCharge: () => 1,
 
-  chargeStep: () => 1,
+  // Its events carry Stripe's amounts, so it charges only what Stripe could.
+  chargeStep: (currency) => stripe.chargeStep(currency),
 
   async createCheckout(_env, _secrets, input) {
     return {
