@@ -35,9 +35,26 @@ const fullCharge = (provider: PaymentProvider, due: number, currency: string) =>
   return Math.ceil(due / step) * step;
 };
 
-/** A decimal as a client types it ("12.50", "12,5", "1 200") in minor units, exactly; undefined if it is not one. */
-export function parseTypedAmount(typed: string, currency: string): number | undefined {
-  const text = typed.trim().replace(/[\s\u00a0\u202f]/g, '').replace(',', '.');
+/**
+ * A decimal as a client types it in minor units, exactly; undefined if it is not one. Read as the
+ * workspace's locale writes numbers ("1,000.50" in en-US, "1.000,50" in de-DE), and forgiving where
+ * that is unambiguous: with both "." and "," the last one is the decimal mark; a lone mark is a
+ * thousands separator only where the locale uses it so and groups of three digits follow it.
+ */
+export function parseTypedAmount(typed: string, currency: string, locale = 'en-US'): number | undefined {
+  const parts = new Intl.NumberFormat(locale).formatToParts(1234.5);
+  const decimalMark = parts.find((p) => p.type === 'decimal')?.value ?? '.';
+  let text = typed.trim().replace(/[\s\u00a0\u202f']/g, '');
+  if (!/^\d[\d.,]*$/.test(text)) return undefined;
+  const marks = [...new Set(text.match(/[.,]/g) ?? [])];
+  if (marks.length === 2) {
+    const decimal = text.lastIndexOf('.') > text.lastIndexOf(',') ? '.' : ',';
+    text = text.replaceAll(decimal === '.' ? ',' : '.', '').replace(decimal, '.');
+  } else if (marks.length === 1) {
+    const mark = marks[0]!;
+    const grouping = mark !== decimalMark && new RegExp(`^\\d{1,3}(\\${mark}\\d{3})+$`).test(text);
+    text = grouping ? text.replaceAll(mark, '') : text.replace(mark, '.');
+  }
   if (!/^\d{1,16}(\.\d+)?$/.test(text)) return undefined;
   return toScaledInteger(text, exponentOf(currency)) ?? undefined;
 }
@@ -55,7 +72,7 @@ export async function pressPay(target: PayTarget, typedAmount: string | undefine
   const minimum = provider.minimumCharge(invoice.currency);
   let amount = fullCharge(provider, due, invoice.currency);
   if (target.workspace.paymentsAllowPartial && typedAmount !== undefined && typedAmount.trim() !== '') {
-    const typed = parseTypedAmount(typedAmount, invoice.currency);
+    const typed = parseTypedAmount(typedAmount, invoice.currency, target.workspace.locale);
     if (typed === undefined) return { kind: 'refused', status: 422, message: `Enter the amount as a number with at most ${exponentOf(invoice.currency)} decimals, such as ${money(due)}.` };
     const step = provider.chargeStep(invoice.currency);
     if (typed < minimum || typed > due) return { kind: 'refused', status: 422, message: `Enter an amount between ${money(minimum)} and ${money(due)}.` };
