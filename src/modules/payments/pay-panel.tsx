@@ -48,7 +48,8 @@ export async function payPanel(input: PanelInput, c: Context, refusal?: { status
   const partial = offer && workspace.paymentsAllowPartial;
   return {
     status: refusal?.status,
-    formAction: offer ? [...new Set(["'self'", offer.provider.checkoutOrigin(input.origin)])].join(' ') : undefined,
+    // A checkout on this very origin (the sandbox) is 'self' already.
+    formAction: offer ? ["'self'", offer.provider.checkoutOrigin(input.origin)].filter((source) => source !== input.origin).join(' ') : undefined,
     render: (nonce: string) => (
       <section class="pay" aria-label="Pay online">
         <style nonce={nonce} dangerouslySetInnerHTML={{ __html: STYLE }} />
