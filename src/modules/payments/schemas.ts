@@ -7,12 +7,16 @@ const MAX_REASON = 500;
 export const PROVIDERS = ['stripe', 'sandbox'] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
 
+/** Stripe's secret (or restricted) keys and webhook signing secrets, as Stripe issues them. */
+export const STRIPE_SECRET_KEY = /^(sk|rk)_(test|live)_[A-Za-z0-9]{8,200}$/;
+export const STRIPE_WEBHOOK_SECRET = /^whsec_[A-Za-z0-9+/=]{8,200}$/;
+
 export const ConnectProviderBody = z
   .discriminatedUnion('provider', [
     z.strictObject({
       provider: z.literal('stripe'),
-      secret_key: z.string().max(300).openapi({ description: 'Your Stripe secret key (`sk_live_…`, `sk_test_…`, or a restricted `rk_…` key allowed to write Checkout Sessions and Refunds). Stored encrypted; never shown again.' }),
-      webhook_secret: z.string().max(300).openapi({ description: 'The signing secret (`whsec_…`) of the Stripe webhook endpoint you point at `webhook_url`. Stored encrypted; never shown again.' }),
+      secret_key: z.string().regex(STRIPE_SECRET_KEY, 'A Stripe secret key (sk_live_… or sk_test_…, or a restricted rk_… key).').openapi({ description: 'Your Stripe secret key (`sk_live_…`, `sk_test_…`, or a restricted `rk_…` key allowed to write Checkout Sessions and Refunds). Stored encrypted; never shown again.' }),
+      webhook_secret: z.string().regex(STRIPE_WEBHOOK_SECRET, 'The signing secret of the Stripe webhook endpoint (whsec_…).').openapi({ description: 'The signing secret (`whsec_…`) of the Stripe webhook endpoint you point at `webhook_url`. Stored encrypted; never shown again.' }),
     }),
     z.strictObject({ provider: z.literal('sandbox') }),
   ])

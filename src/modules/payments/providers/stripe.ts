@@ -6,6 +6,7 @@ import { config } from '../../../config';
 import { invalidField } from '../../../errors';
 import { exponentOf, isCurrency } from '../../../lib/currencies';
 import { callProvider, idempotencyHeaders } from '../../../lib/provider-requests';
+import { STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET } from '../schemas';
 import type { CheckoutInput, PaymentProvider, ProviderEvent, ProviderSecrets, RefundInput } from './provider';
 
 export const STRIPE_VERSION = '2024-06-20';
@@ -66,9 +67,9 @@ export const stripe: PaymentProvider = {
 
   connect(input) {
     const key = input.secret_key ?? '';
-    if (!/^(sk|rk)_(test|live)_[A-Za-z0-9]{8,200}$/.test(key)) throw invalidField('secret_key', 'A Stripe secret key (sk_live_… or sk_test_…, or a restricted rk_… key).');
+    if (!STRIPE_SECRET_KEY.test(key)) throw invalidField('secret_key', 'A Stripe secret key (sk_live_… or sk_test_…, or a restricted rk_… key).');
     const webhookSecret = input.webhook_secret ?? '';
-    if (!/^whsec_[A-Za-z0-9+/=]{8,200}$/.test(webhookSecret)) throw invalidField('webhook_secret', 'The signing secret of the Stripe webhook endpoint (whsec_…).');
+    if (!STRIPE_WEBHOOK_SECRET.test(webhookSecret)) throw invalidField('webhook_secret', 'The signing secret of the Stripe webhook endpoint (whsec_…).');
     return { secretKey: key, webhookSecret, keyLast4: key.slice(-4), testMode: key.includes('_test_') };
   },
 
