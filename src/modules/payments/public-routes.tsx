@@ -62,7 +62,7 @@ export const providerWebhookRoutes = new Hono<AppEnv>().post('/payments/:provide
 
 // ---- the sandbox's checkout ------------------------------------------------------------------
 
-const SANDBOX_CSP = (nonce: string) => `default-src 'none'; style-src 'nonce-${nonce}'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
+const SANDBOX_CSP = (nonce: string) => `default-src 'none'; style-src 'nonce-${nonce}'; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
 const SANDBOX_STYLE = `
 body{margin:0;font:16px/1.5 system-ui,sans-serif;color:#1c1f24;background:#eef0f4}
 main{max-width:440px;margin:0 auto;padding:24px 16px}
