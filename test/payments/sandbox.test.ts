@@ -89,6 +89,15 @@ describe('the sandbox checkout', () => {
     expect(attempt.status).toBe('failed');
   });
 
+  it('the pay button is under the hosted page\'s per-address limit', async () => {
+    const { invoice } = await sandboxInvoice();
+    const address = { 'CF-Connecting-IP': '2001:db8:77::1' };
+    const statuses: number[] = [];
+    for (let i = 0; i < 61; i++) statuses.push((await raw(`${invoice.hosted_url}/pay`, { method: 'POST', headers: address })).status);
+    expect(statuses.slice(0, 60).every((s) => s === 303)).toBe(true);
+    expect(statuses[60]).toBe(429);
+  });
+
   it('does not exist where PAYMENTS_SANDBOX is not "true" (production)', async () => {
     const { owner, invoice } = await sandboxInvoice();
     const url = await checkout(invoice.hosted_url);
