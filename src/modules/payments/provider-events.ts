@@ -70,7 +70,7 @@ async function recordOnlinePayment(
     };
     const object = invoiceObject(ctx, after);
     const payer = event.payerEmail ?? found.client.email;
-    const receipt = payer ? { ...outboxRow(ctx, { invoiceId, kind: 'receipt', to: [payer], cc: [], message: null, linkOrigin: before.linkOrigin ?? '', paymentId: payment.id }) } : null;
+    const receipt = payer ? outboxRow(ctx, { invoiceId, kind: 'receipt', to: [payer], cc: [], message: null, linkOrigin: before.linkOrigin ?? '', paymentId: payment.id }) : null;
     const [updated] = await db.batch([
       db
         .update(invoices)

@@ -4,8 +4,9 @@
 // /i/*), the providers' webhooks, and the sandbox's own checkout page.
 import { and, eq } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
-import { paymentAttempts, invoices } from '../../db/schema';
+import { invoices, paymentAttempts } from '../../db/schema';
 import type { AppEnv } from '../../env';
+import { systemContext } from '../../lib/context';
 import { workspaceDatabases } from '../../lib/databases';
 import { createDb } from '../../lib/db';
 import { isId } from '../../lib/ids';
@@ -19,11 +20,10 @@ import { notFoundPage, pageResponse } from '../invoices/render/respond';
 import type { BillToSnapshot } from '../invoices/serialize';
 import { readInvoiceWithParties } from '../invoices/service';
 import { pressPay } from './checkout';
-import { connectedProvider } from './connection';
+import { connectedProvider, type ProviderRow, secretsOf } from './connection';
 import { payPanel, type PanelInput } from './pay-panel';
 import { sandboxPaymentId } from './providers/sandbox';
 import { toStripeAmount } from './providers/stripe';
-import { secretsOf, type ProviderRow } from './connection';
 import type { AttemptRow } from './serialize';
 import { receiveProviderWebhook } from './webhook';
 
@@ -83,7 +83,7 @@ async function sandboxAttempt(c: Context<AppEnv>, attemptId: string) {
     const [attempt] = await db.select().from(paymentAttempts).where(and(eq(paymentAttempts.id, attemptId), eq(paymentAttempts.provider, 'sandbox')));
     if (!attempt) continue;
     const found = await readInvoiceWithParties(db, and(eq(invoices.id, attempt.invoiceId), eq(invoices.workspaceId, attempt.workspaceId))!);
-    const connected = found && (await connectedProvider({ db, env, workspaceId: attempt.workspaceId, actor: { type: 'system', id: null, name: 'sandbox' }, timeZone: 'UTC' }));
+    const connected = found && (await connectedProvider(systemContext(env, attempt.workspaceId, 'sandbox')));
     if (!found || !connected || connected.row.provider !== 'sandbox') return undefined;
     return { attempt, found, row: connected.row, env };
   }
