@@ -24,6 +24,9 @@ export default defineConfig(async () => {
             RATES_TIMEOUT_MS: '200',
             WEBHOOK_SECRET_KEY: 'dGVzdC1vbmx5LXdlYmhvb2sta2V5LTMyLWJ5dGVzISE=',
             INVOICE_LINK_SECRET: 'test-only-invoice-link-secret-0123456789abcdef',
+            PAYMENTS_ENCRYPTION_KEY: 'dGVzdC1vbmx5LXBheW1lbnRzLWtleS0zMi1ieXRlcyE=',
+            // Stripe's API is a fake in tests (test/payments/fake-stripe.ts mocks fetch to it).
+            STRIPE_API_BASE: 'https://stripe.test',
             // Both databases hold workspaces, so a workspace made through POST /api/workspaces lands
             // on either (by its id's hash): the suite runs the routing layer, not just DB.
             WORKSPACE_DATABASES: 'DB,DB_WORKSPACES_2',

@@ -13,6 +13,7 @@ import { browserPolicy, securityHeaders } from './middleware/browser';
 import { d1Session } from './middleware/d1-session';
 import { requestId } from './middleware/request-id';
 import { hostedInvoiceRoutes } from './modules/invoices/hosted-routes';
+import { hostedPayRoutes, providerWebhookRoutes, sandboxRoutes } from './modules/payments/public-routes';
 import { claimDeliveriesWithWrites } from './modules/webhooks/claim-with-writes';
 import { registerWebhookEvents } from './modules/webhooks/openapi';
 import { OPENAPI_INFO, withOperationIds } from './openapi-info';
@@ -61,6 +62,11 @@ app.openapi(
 app.route('/api', apiListing);
 app.route('/v1', v1Listing);
 app.route('/i', hostedInvoiceRoutes);
+// After the hosted routes: their rate limit (use '*' on /i) covers the pay button's press too.
+app.route('/i', hostedPayRoutes);
+app.route('/webhooks', providerWebhookRoutes);
+// The sandbox provider's checkout: only where PAYMENTS_SANDBOX is "true" (its lookups find nothing otherwise).
+app.route('/sandbox', sandboxRoutes);
 
 registerWebhookEvents(app.openAPIRegistry);
 app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', {

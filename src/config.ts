@@ -46,6 +46,21 @@ const ConfigSchema = z.object({
   EMAIL_API_URL: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]).default(''),
   EMAIL_API_KEY: z.string().default(''),
   EMAIL_FROM: z.string().min(3).default('Workspace <invoices@workspace.example>'),
+  // Getting paid online (§16): the sandbox provider exists only where PAYMENTS_SANDBOX is "true"
+  // (never in production); Stripe's API is at STRIPE_API_BASE (tests point it at a fake); provider
+  // secrets are sealed under PAYMENTS_ENCRYPTION_KEY, needed once a workspace connects one.
+  PAYMENTS_SANDBOX: z.enum(['true', 'false']).default('false').transform((flag) => flag === 'true'),
+  STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).default('https://api.stripe.com').transform((url) => url.replace(/\/+$/, '')),
+  PAYMENTS_ENCRYPTION_KEY: z
+    .string()
+    .refine((text) => {
+      try {
+        return atob(text).length === 32;
+      } catch {
+        return false;
+      }
+    }, 'must be 32 random bytes in standard base64 (openssl rand -base64 32)')
+    .optional(),
   // The D1 bindings that hold workspaces' records, DB first (src/lib/databases.ts). DB is always one
   // of them: it holds the directory and every personal workspace, so the list is DB plus the others.
   WORKSPACE_DATABASES: z

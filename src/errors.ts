@@ -6,6 +6,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
 export const ERROR_STATUS = {
   invalid_json: 400,
+  invalid_signature: 400,
   idempotency_key_required: 400,
   unauthorized: 401,
   forbidden: 403,
@@ -22,6 +23,7 @@ export const ERROR_STATUS = {
   idempotency_key_reused: 422,
   rate_limited: 429,
   internal_error: 500,
+  provider_error: 502,
   rates_unavailable: 503,
 } as const satisfies Record<string, ContentfulStatusCode>;
 

@@ -48,6 +48,8 @@ export const workspaces = sqliteTable(
     // The D1 binding that holds this workspace's records (src/lib/databases.ts); null means DB, where
     // every workspace made before there was a choice lives. Only the directory's copy is read for it.
     database: text('database'),
+    /** Whether the hosted page's pay button lets the client choose an amount below what is due (§16). */
+    paymentsAllowPartial: integer('payments_allow_partial', { mode: 'boolean' }).notNull().default(false),
   },
 );
 
@@ -220,6 +222,9 @@ export const invoices = sqliteTable(
     recurringPeriod: integer('recurring_period'),
     /** When the cron wrote invoice.overdue, which it does once. */
     overdueNotifiedAt: text('overdue_notified_at'),
+    // Money received beyond the total (two paid checkouts, §16), to be refunded. amount_paid stays
+    // within the total (its CHECK), so payments − refunds = amount_paid + overpaid_amount.
+    overpaidAmount: integer('overpaid_amount').notNull().default(0),
   },
   (t) => [
     uniqueIndex('invoices_workspace_number_uq').on(t.workspaceId, t.number),
@@ -305,11 +310,88 @@ export const payments = sqliteTable(
     method: text('method'),
     reference: text('reference'),
     createdAt: text('created_at').notNull(),
+    // §16: typed in by a member (manual) or received through a payment provider (online). The
+    // provider's payment id (Stripe: the PaymentIntent) is unique: an event delivered twice, late or
+    // out of order records the payment at most once.
+    source: text('source', { enum: ['manual', 'online'] }).notNull().default('manual'),
+    provider: text('provider'),
+    providerPaymentId: text('provider_payment_id'),
   },
   (t) => [
     index('payments_workspace_paid_on_idx').on(t.workspaceId, t.paidOn, t.currency, t.amount),
     index('payments_invoice_idx').on(t.invoiceId),
+    uniqueIndex('payments_provider_payment_uq').on(t.providerPaymentId),
     check('payments_amount_positive', sql`${t.amount} > 0`),
+  ],
+);
+
+// A workspace's payment provider (§16): at most one connected at a time. Secrets are AES-GCM under
+// PAYMENTS_ENCRYPTION_KEY (lib/secret-box.ts), never stored or shown in clear. The id is the last
+// part of the webhook URL the workspace registers at its provider.
+export const paymentProviders = sqliteTable(
+  'payment_providers',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: workspaceColumn(),
+    provider: text('provider', { enum: ['stripe', 'sandbox'] }).notNull(),
+    secretKeySealed: text('secret_key_sealed'),
+    webhookSecretSealed: text('webhook_secret_sealed').notNull(),
+    keyLast4: text('key_last4'),
+    testMode: integer('test_mode', { mode: 'boolean' }).notNull(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('payment_providers_workspace_uq').on(t.workspaceId)],
+);
+
+// One press of the pay button (§16): a checkout at the provider for an amount. Open until the
+// provider reports it paid (succeeded), failed, expired or canceled.
+export const paymentAttempts = sqliteTable(
+  'payment_attempts',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: workspaceColumn(),
+    invoiceId: text('invoice_id').notNull().references(() => invoices.id, { onDelete: 'cascade' }),
+    amount: integer('amount').notNull(),
+    currency: text('currency').notNull(),
+    provider: text('provider', { enum: ['stripe', 'sandbox'] }).notNull(),
+    status: text('status', { enum: ['open', 'succeeded', 'failed', 'expired', 'canceled'] }).notNull(),
+    checkoutUrl: text('checkout_url'),
+    /** The provider's checkout (Stripe: the Checkout Session id). */
+    providerCheckoutId: text('provider_checkout_id'),
+    /** Why it failed, in words the client can read on the page. */
+    failureMessage: text('failure_message'),
+    expiresAt: text('expires_at'),
+    ...timestamps,
+  },
+  (t) => [
+    index('payment_attempts_invoice_idx').on(t.invoiceId, t.id),
+    check('payment_attempts_amount_positive', sql`${t.amount} > 0`),
+  ],
+);
+
+// Money returned on a payment (§16): through the provider for an online payment, recorded for a
+// manual one. A refund that did not fail counts against amount_paid and against `collected` on
+// the day it was made (triggers keep the monthly roll-up).
+export const refunds = sqliteTable(
+  'refunds',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: workspaceColumn(),
+    invoiceId: text('invoice_id').notNull().references(() => invoices.id, { onDelete: 'cascade' }),
+    paymentId: text('payment_id').notNull().references(() => payments.id, { onDelete: 'cascade' }),
+    amount: integer('amount').notNull(),
+    currency: text('currency').notNull(),
+    status: text('status', { enum: ['pending', 'succeeded', 'failed'] }).notNull(),
+    providerRefundId: text('provider_refund_id'),
+    reason: text('reason'),
+    /** The day it was made in the workspace's time zone. */
+    refundedOn: text('refunded_on').notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [
+    index('refunds_payment_idx').on(t.paymentId, t.id),
+    index('refunds_workspace_refunded_on_idx').on(t.workspaceId, t.refundedOn, t.currency, t.amount),
+    check('refunds_amount_positive', sql`${t.amount} > 0`),
   ],
 );
 
@@ -551,7 +633,7 @@ export const emailDeliveries = sqliteTable(
     id: text('id').primaryKey(),
     workspaceId: workspaceColumn(),
     invoiceId: text('invoice_id').notNull().references(() => invoices.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['invoice', 'reminder'] }).notNull(),
+    kind: text('kind', { enum: ['invoice', 'reminder', 'receipt'] }).notNull(),
     /** JSON arrays of addresses. */
     to: text('to').notNull(),
     cc: text('cc').notNull(),
@@ -567,6 +649,8 @@ export const emailDeliveries = sqliteTable(
     leaseUntil: text('lease_until'),
     sentAt: text('sent_at'),
     createdAt: text('created_at').notNull(),
+    /** For a receipt: the payment it confirms. */
+    paymentId: text('payment_id'),
   },
   (t) => [
     index('email_deliveries_invoice_idx').on(t.invoiceId, t.id),

@@ -22,6 +22,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   422: 'Body, query or path values fail validation (`validation_failed`); `details` names each path.',
   429: 'Rate limit reached (`rate_limited`); see `Retry-After`.',
   500: 'Unexpected failure on our side (`internal_error`); nothing internal is disclosed.',
+  502: 'A payment provider refused the request or did not answer (`provider_error`); nothing was changed.',
   503: 'No usable exchange rates (`rates_unavailable`).',
 };
 
@@ -29,7 +30,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 const EXAMPLE_CODES: Record<number, ErrorCode> = {
   400: 'invalid_json', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 409: 'invalid_state', 410: 'invitation_expired',
   413: 'payload_too_large', 415: 'unsupported_media_type', 422: 'validation_failed', 429: 'rate_limited', 500: 'internal_error',
-  503: 'rates_unavailable',
+  502: 'provider_error', 503: 'rates_unavailable',
 };
 
 function errorExample(status: number) {

@@ -22,6 +22,9 @@ export const ID_PREFIXES = {
   webhookDelivery: 'whd',
   emailDelivery: 'dlv',
   recurringInvoice: 'rin',
+  paymentProvider: 'ppr',
+  paymentAttempt: 'pat',
+  refund: 'rfd',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

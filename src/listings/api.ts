@@ -7,6 +7,7 @@ import { dashboardRoutes } from '../modules/dashboard/routes';
 import { eventRoutes } from '../modules/events/routes';
 import { expenseRoutes } from '../modules/expenses/routes';
 import { invoiceRoutes } from '../modules/invoices/routes';
+import { invoicePaymentRoutes, paymentProviderRoutes } from '../modules/payments/routes';
 import { projectRoutes } from '../modules/projects/routes';
 import { rateRoutes } from '../modules/rates/routes';
 import { recurringInvoiceRoutes } from '../modules/recurring-invoices/routes';
@@ -17,6 +18,7 @@ const workflow = createRouter()
   .route('/', clientRoutes)
   .route('/', projectRoutes)
   .route('/', invoiceRoutes)
+  .route('/', invoicePaymentRoutes)
   .route('/', recurringInvoiceRoutes)
   .route('/', expenseRoutes)
   .route('/', dashboardRoutes);
@@ -29,4 +31,5 @@ export const apiListing = createRouter()
   .route('/', rateRoutes)
   .route('/', eventRoutes)
   .route('/', workspaceRoutes)
+  .route('/', paymentProviderRoutes)
   .route('/', webhookRoutes);

@@ -4,6 +4,7 @@ import { createRouter } from '../lib/router';
 import { clientRoutes } from '../modules/clients/routes';
 import { gigRoutes } from '../modules/gigs/routes';
 import { invoiceRoutes } from '../modules/invoices/routes';
+import { invoicePaymentRoutes } from '../modules/payments/routes';
 import { projectRoutes } from '../modules/projects/routes';
 import { recurringInvoiceRoutes } from '../modules/recurring-invoices/routes';
 import { suggestionRoutes } from '../modules/suggestions/routes';
@@ -13,6 +14,7 @@ export const v1Listing = createRouter()
   .route('/', clientRoutes)
   .route('/', projectRoutes)
   .route('/', invoiceRoutes)
+  .route('/', invoicePaymentRoutes)
   .route('/', recurringInvoiceRoutes)
   .route('/', gigRoutes)
   .route('/', transferRoutes)

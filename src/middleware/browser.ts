@@ -23,7 +23,7 @@ const corsPolicy = cors({
     if (isPublicRead(c)) return '*';
     return config(c.env).CORS_ALLOWED_ORIGINS.includes(origin) ? origin : null;
   },
-  allowMethods: ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
+  allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
   allowHeaders: ALLOWED_HEADERS,
   exposeHeaders: EXPOSED_HEADERS,
   maxAge: 600,

@@ -12,6 +12,7 @@ import { checkCorsInBrowser } from './cors-browser.mjs';
 import { checkDocsInBrowser } from './docs-browser.mjs';
 import { checkHostedInvoice } from './hosted-invoice.mjs';
 import { checkReadmeCron } from './readme-cron.mjs';
+import { checkSandboxPayment } from './sandbox-payment.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const CHROMIUM = '/usr/bin/chromium';
@@ -78,6 +79,8 @@ try {
     await checkCorsInBrowser({ base, ...(await newUserKey(base)), allowedPort, otherPort, executablePath: CHROMIUM });
     passed++;
     await checkHostedInvoice({ base, key: (await newUserKey(base)).key, executablePath: CHROMIUM });
+    passed++;
+    await checkSandboxPayment({ base, key: (await newUserKey(base)).key, executablePath: CHROMIUM });
     passed++;
   } else if (process.env.CI) {
     throw new Error(`${CHROMIUM} is missing; .ci/run installs Debian's chromium`);

@@ -130,6 +130,27 @@ const CASES: Record<string, Case> = {
     act: (u, p, id) => call('POST', p(`/recurring-invoices/${id}/resume`), { key: u.key }),
   },
   'POST /recurring-invoices/{id}/cancel': { events: ['recurring_invoice.canceled'], setup: newRecurring, act: (u, p, id) => call('POST', p(`/recurring-invoices/${id}/cancel`), { key: u.key }) },
+  // Online payment (§16): the provider setting is a setting, its secrets never in an event; a refund
+  // writes invoice.payment_refunded on the invoice (the refund rides in data.refund), so the act
+  // reads the invoice back to compare the event's object with it.
+  'PUT /workspace/payment-provider': { events: [], why: 'settings have no event type in §11', act: (u, p) => call('PUT', p('/workspace/payment-provider'), { key: u.key, body: { provider: 'sandbox' } }) },
+  'DELETE /workspace/payment-provider': { events: [], why: 'settings have no event type in §11', act: (u, p) => call('DELETE', p('/workspace/payment-provider'), { key: u.key }) },
+  'POST /invoices/{id}/payments/{payment_id}/refunds': {
+    events: ['invoice.payment_refunded'],
+    setup: async (u) => {
+      const id = await newOpenInvoice(u);
+      await call('POST', `/v1/invoices/${id}/payments`, { key: u.key, body: { amount: 1_000 } });
+      return id;
+    },
+    act: async (u, p, id) => {
+      const [payment] = (await call('GET', `/v1/invoices/${id}/payments`, { key: u.key })).body.data;
+      const refund = await call('POST', p(`/invoices/${id}/payments/${payment.id}/refunds`), { key: u.key, body: { amount: 400 } });
+      if (refund.status !== 201) return refund;
+      const events = (await call('GET', '/api/events?type=invoice.payment_refunded&limit=1', { key: u.key })).body.data;
+      expect(events[0].data.refund).toEqual(refund.body);
+      return call('GET', p(`/invoices/${id}`), { key: u.key });
+    },
+  },
   'POST /admin/invitations': { events: [], why: 'the operator\'s, outside any workspace', act: (_u, p) => call('POST', p('/admin/invitations'), { key: ADMIN_TOKEN, body: { email: `a${crypto.randomUUID()}@example.com` } }) },
 };
 

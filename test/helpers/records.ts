@@ -9,6 +9,7 @@
 // message), for tests that compare a record before and after.
 import { call } from './api';
 import { addMember, createClient, createInvoice, createProject, createSentInvoice } from './factories';
+import { nestedPathValues } from './route-table';
 import { sendTransfer } from './transfers';
 import { deliver } from './worker';
 
@@ -96,6 +97,18 @@ export const recordKinds: Record<string, RecordKind> = {
       async (key) => {
         const id = created('a recurring invoice', await call('POST', '/v1/recurring-invoices', { key, body: recurring((await createClient(key)).id) }));
         await call('POST', `/v1/recurring-invoices/${id}/pause`, { key });
+        return id;
+      },
+    ],
+  },
+  // A manual payment on an open invoice; its routes live under the invoice (…/invoices/{id}/payments/{payment_id}/…).
+  pay: {
+    states: [
+      async (key) => {
+        const invoice = await createSentInvoice(key);
+        await call('POST', `/v1/invoices/${invoice.id}/payments`, { key, body: { amount: 10_000 } });
+        const id = (await call('GET', `/v1/invoices/${invoice.id}/payments`, { key })).body.data[0].id as string;
+        nestedPathValues.set(id, { id: invoice.id, payment_id: id });
         return id;
       },
     ],

@@ -49,8 +49,15 @@ export function idPrefix(route: Route): string | null {
 // Lone surrogates cannot be URL-encoded; they are sent as U+FFFD, as a browser would.
 const wellFormed = (s: string) => s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 
+/**
+ * The parameters of a path to a record that lives under another (a payment under its invoice:
+ * `{id}` is the invoice's, `{payment_id}` the payment's), by the record's id; factories register them.
+ */
+export const nestedPathValues = new Map<string, Record<string, string>>();
+
 /** The path with its template parameters filled in (one value for all, or by name), URL-encoded. */
-export function fill(path: string, values: Record<string, string> | string): string {
+export function fill(path: string, given: Record<string, string> | string): string {
+  const values = typeof given === 'string' ? (nestedPathValues.get(given) ?? given) : given;
   return path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(wellFormed(typeof values === 'string' ? values : (values[name] ?? ''))));
 }
 

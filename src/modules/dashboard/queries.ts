@@ -44,7 +44,8 @@ export function dashboardQueries(ctx: WorkspaceContext, period: Period, today: s
     periodSum(
       db, workspaceId, parts,
       sql`(SELECT workspace_id, month, currency, collected AS amount FROM workspace_payment_monthly_totals)`,
-      sql`payments`,
+      // Refunds count against what was collected on their own date (§16); the roll-up has them too.
+      sql`(SELECT workspace_id, paid_on, currency, amount FROM payments UNION ALL SELECT workspace_id, refunded_on, currency, -amount FROM refunds WHERE status != 'failed')`,
       sql`paid_on`,
     ),
     db

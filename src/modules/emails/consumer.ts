@@ -9,6 +9,7 @@ import { createDb } from '../../lib/db';
 import { documentById } from '../invoices/document-for';
 import { composeInvoiceEmail } from '../invoices/render/email';
 import { attemptInvitationEmail } from '../access/invitation-email';
+import { composeReceipt } from '../payments/receipt';
 import { EmailMessage } from './message';
 import { EMAIL_RETRY_DELAYS_MS, MAX_EMAIL_ATTEMPTS } from './schedule';
 import { enqueueEmails, type EmailDeliveryRow } from './outbox';
@@ -61,7 +62,7 @@ async function attempt(env: Env, id: string): Promise<number | void> {
   }
   const ctx = systemContext(env, row.workspaceId, EMAILS_JOB);
   const doc = await documentById(ctx, row.invoiceId, row.linkOrigin);
-  const composed = composeInvoiceEmail(doc, row.kind, row.message);
+  const composed = row.kind === 'receipt' ? await composeReceipt(ctx, doc, row.paymentId) : composeInvoiceEmail(doc, row.kind, row.message);
   const result = await sendEmail(env, { ...composed, to: JSON.parse(row.to) as string[], cc: JSON.parse(row.cc) as string[] });
   await record(env, { ...row, leaseUntil }, result.ok ? null : result.error);
 }

@@ -19,6 +19,8 @@ export type EventOptions = {
   ifChanged?: boolean;
   /** When it happened; now by default. */
   at?: string;
+  /** Records beside the object in `data` (`payment` on a payment event, `refund` on a refund's). */
+  data?: Record<string, unknown>;
   /**
    * Fields of the object only the batch itself knows (an invoice number the same batch draws from
    * the workspace's counter): SQL expressions, evaluated when the event is written.
@@ -39,7 +41,7 @@ export function recordEvent(ctx: WorkspaceContext, type: EventType, object: Even
     actorName: ctx.actor.name,
     objectId: object.id,
     summary: summarize(type, { ...object, ...placeholders }),
-    data: JSON.stringify(options.previous ? { object, previous_attributes: options.previous } : { object }),
+    data: JSON.stringify({ ...(options.previous ? { object, previous_attributes: options.previous } : { object }), ...options.data }),
     createdAt: options.at ?? nowIso(),
   };
   if (filled.length) {

@@ -20,6 +20,8 @@ export const Event = z
     data: z.object({
       object: z.object({ id: z.string() }).catchall(z.unknown()).openapi({ description: 'The record as the API returned it right after the change.' }),
       previous_attributes: z.record(z.string(), z.unknown()).optional().openapi({ description: 'On `*.updated` and `member.role_changed`: the changed fields\' values before the change.' }),
+      payment: z.object({ id: z.string() }).catchall(z.unknown()).optional().openapi({ description: 'On an online payment\'s `invoice.payment_recorded`: the payment.' }),
+      refund: z.object({ id: z.string() }).catchall(z.unknown()).optional().openapi({ description: 'On `invoice.payment_refunded`: the refund.' }),
     }),
   })
   .openapi('Event');

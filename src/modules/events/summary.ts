@@ -29,6 +29,7 @@ function label(type: EventType, object: EventObject): string {
 const VERBS: Partial<Record<string, string>> = {
   created: 'created', updated: 'updated', deleted: 'deleted', sent: 'sent', viewed: 'viewed by the client',
   payment_recorded: 'received a payment', paid: 'paid in full', voided: 'voided', overdue: 'is overdue',
+  payment_refunded: 'refunded a payment', overpaid: 'was paid more than its total',
   processing: 'is processing', completed: 'completed', failed: 'failed', canceled: 'canceled',
   paused: 'paused', resumed: 'resumed', added: 'added', removed: 'removed', role_changed: 'changed role',
 };

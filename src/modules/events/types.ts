@@ -7,6 +7,7 @@ export const EVENT_TYPES = [
   'project.created', 'project.updated', 'project.deleted',
   'invoice.created', 'invoice.updated', 'invoice.deleted', 'invoice.sent', 'invoice.viewed',
   'invoice.payment_recorded', 'invoice.paid', 'invoice.voided', 'invoice.overdue',
+  'invoice.payment_refunded', 'invoice.overpaid',
   'expense.created', 'expense.updated', 'expense.deleted',
   'transfer.created', 'transfer.processing', 'transfer.completed', 'transfer.failed', 'transfer.canceled',
   'suggestion.completed', 'suggestion.failed',

@@ -10,13 +10,16 @@ import { documentOf } from './document-for';
 import { findByToken, recordFirstView } from './hosted-link';
 import { linkOrigin } from './links';
 import { notFoundPage, pageResponse, pdfResponse } from './render/respond';
+import { payPanel } from '../payments/pay-panel';
+import { panelInput } from '../payments/public-routes';
 
 export const hostedInvoiceRoutes = new Hono<AppEnv>()
   .use('*', hostedPageRateLimit)
   .get('/:token', async (c) => {
     const found = await findByToken(c.env, c.req.param('token'), (name) => requestEnvFor(c, name));
     if (!found) return notFoundPage(c);
-    return pageResponse(c, await documentOf(found.ctx, found, linkOrigin(c.env, c.req.url)), { countView: true });
+    const extra = await payPanel(panelInput(c, found), c);
+    return pageResponse(c, await documentOf(found.ctx, found, linkOrigin(c.env, c.req.url)), { countView: true, extra });
   })
   .get('/:token/pdf', async (c) => {
     const found = await findByToken(c.env, c.req.param('token'), (name) => requestEnvFor(c, name));

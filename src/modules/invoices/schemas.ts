@@ -134,7 +134,7 @@ export const SendInvoiceBody = z
 export const EmailDelivery = z
   .object({
     id: idSchema('emailDelivery'),
-    kind: z.enum(['invoice', 'reminder']),
+    kind: z.enum(['invoice', 'reminder', 'receipt']),
     to: z.array(z.string()),
     cc: z.array(z.string()),
     status: z.enum(['queued', 'sent', 'failed']),
@@ -164,6 +164,7 @@ export const Invoice = z
     total: z.number().int(),
     amount_paid: z.number().int(),
     amount_due: z.number().int(),
+    overpaid_amount: z.number().int().openapi({ description: 'Money received beyond the total (two paid checkouts), to be refunded; `amount_paid + overpaid_amount` is payments minus refunds.' }),
     notes: z.string().nullable(),
     available_actions: z.array(InvoiceAction).openapi({ description: 'Exactly the operations the invoice\'s state allows now.' }),
     issuer: IssuerSnapshot.nullable().openapi({ description: 'Who bills, as the workspace was when the invoice was sent; null on a draft.' }),

@@ -45,6 +45,7 @@ export function serializeInvoiceSummary(row: InvoiceRow, today: string) {
     total: row.total,
     amount_paid: row.amountPaid,
     amount_due: row.total - row.amountPaid,
+    overpaid_amount: row.overpaidAmount,
     notes: row.notes,
     available_actions: availableActions(row),
     issuer: row.issuer ? (JSON.parse(row.issuer) as IssuerSnapshot) : null,

@@ -76,6 +76,7 @@ async function issuePeriod(env: Env, schedule: RecurringRow): Promise<RecurringR
     currency: schedule.currency, issueDate, dueDate: addDays(issueDate, schedule.dueInDays), ...totals, amountPaid: 0, notes: schedule.notes,
     sentAt: null, paidAt: null, voidedAt: null, createdAt: at, updatedAt: at, issuer: null, billTo: null, linkVersion: null, linkHash: null,
     viewedAt: null, linkOrigin: null, recurringInvoiceId: schedule.id, recurringPeriod: n, overdueNotifiedAt: null,
+    overpaidAmount: 0,
   };
   // Everything below happens only while the schedule still stands at period n.
   const atPeriod = exists(

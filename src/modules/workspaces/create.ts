@@ -36,6 +36,7 @@ export async function createWorkspace(ctx: ServiceContext, name: string) {
     id, name, personalUserId: null, invoiceSeq: 0, invoicePrefix: 'INV-', timeZone: 'UTC', locale: 'en-US',
     issuer: null, paymentInstructions: null, remindersEnabled: false, reminderDays: '[3,10]', createdAt: now, updatedAt: now,
     database: placeNewWorkspace(ctx.env, id),
+    paymentsAllowPartial: false,
   };
   if (workspace.database) {
     const owner = await ctx.directory.query.users.findFirst({ where: eq(users.id, ctx.userId) });

@@ -28,6 +28,7 @@ export const Workspace = z
     issuer: Issuer.openapi({ description: 'Who invoices: printed on every invoice this workspace sends.' }),
     payment_instructions: z.string().nullable(),
     reminders: Reminders,
+    payments_allow_partial: z.boolean().openapi({ description: 'Whether the hosted page\'s pay button lets the client pay less than the amount due (§16). Default false.' }),
     created_at: timestampSchema,
     updated_at: timestampSchema,
   })
@@ -73,6 +74,7 @@ export const UpdateWorkspaceBody = z
     issuer: IssuerInput.nullable().optional().openapi({ description: 'Replaced whole when sent; null clears it.' }),
     payment_instructions: longText(2000).nullable().optional(),
     reminders: RemindersInput.optional().openapi({ description: 'Replaced whole when sent: a field left out takes its default.' }),
+    payments_allow_partial: z.boolean().optional(),
   })
   .openapi('UpdateWorkspace');
 

@@ -38,6 +38,7 @@ export const serializeWorkspace = (row: WorkspaceRow, role: Role) => ({
   issuer: issuerOf(row),
   payment_instructions: row.paymentInstructions,
   reminders: { enabled: row.remindersEnabled, days_after_due: JSON.parse(row.reminderDays) as number[] },
+  payments_allow_partial: row.paymentsAllowPartial,
   created_at: row.createdAt,
   updated_at: row.updatedAt,
 });
@@ -58,6 +59,7 @@ export async function updateWorkspace(ctx: ServiceContext, input: UpdateWorkspac
   if (input.locale !== undefined) set.locale = Intl.getCanonicalLocales(input.locale)[0]!;
   if (input.invoice_prefix !== undefined) set.invoicePrefix = input.invoice_prefix;
   if (input.payment_instructions !== undefined) set.paymentInstructions = input.payment_instructions;
+  if (input.payments_allow_partial !== undefined) set.paymentsAllowPartial = input.payments_allow_partial;
   if (input.issuer !== undefined) {
     const issuer = input.issuer;
     set.issuer = issuer

@@ -15,7 +15,7 @@ import { ADMIN_TOKEN, type ApiResponse, call, requestsPerKey } from '../api';
 import { createUser, type TestUser } from '../factories';
 import { putRates } from '../rates';
 import { recordKind } from '../records';
-import { fill, idPrefix, isAdmin, isPublic, label, parametersIn, type Route, routeTable, successStatuses, takesId } from '../route-table';
+import { fill, idPrefix, isAdmin, isPublic, label, nestedPathValues, paramPrefix, parametersIn, type Route, routeTable, successStatuses, takesId } from '../route-table';
 import { type BodyChoice, caseArbitrary, type FuzzCase } from './cases';
 import { allMutations, type Components, REF, resolve, validValue } from './schema-arbitrary';
 
@@ -38,6 +38,7 @@ const BUSINESS_RULES: Rule[] = [
   { route: /\/remit\/transfer$/, status: 422, field: /^source_amount$/, why: 'a transfer must be more than its fee, which depends on the rates' },
   { route: /\/payments$/, status: 422, field: /^amount$/, why: 'a payment is at most amount_due' },
   { route: /\/payments$/, status: 422, field: /^paid_on$/, inSchema: true, why: 'a payment is not dated later than tomorrow' },
+  { route: /\/refunds$/, status: 422, field: /^amount$/, why: 'a refund is at most what is not yet refunded of its payment' },
   { status: 409, code: 'invoice_number_taken', why: 'invoice numbers are unique per user, and generated ones can repeat' },
   { route: /\/\{id\}/, status: 409, code: 'invalid_state', why: 'actions and deletes depend on the record\'s state (records.ts reaches each state)' },
   { route: /\/invitations\/accept$/, status: 404, code: 'not_found', why: 'a generated code is not a real invitation' },
@@ -149,6 +150,8 @@ async function send(route: Route, c: FuzzCase, t: Tenant) {
       id = await ownRecord(t, prefix, where, reuse ? 0 : c.id.state, reuse);
     } else if (c.id?.kind === 'unknown') {
       id = `${prefix}_01JD5ZQ5X8Y4V1N2K3M4P5Q6R7`;
+      // Each parameter of a nested path (an invoice's payment) gets a well-formed id of its own kind.
+      nestedPathValues.set(id, Object.fromEntries(parametersIn(route, 'path').map((p) => [p.name, `${paramPrefix(p) ?? prefix}_01JD5ZQ5X8Y4V1N2K3M4P5Q6R7`])));
     } else if (c.id?.kind === 'malformed') {
       id = c.id.value;
     }

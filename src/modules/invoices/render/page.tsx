@@ -49,7 +49,7 @@ const VIEW_SCRIPT = `if(navigator.sendBeacon){navigator.sendBeacon(location.path
 
 const Address: FC<{ lines: string[] }> = ({ lines }) => <>{lines.map((line) => <p>{line}</p>)}</>;
 
-export const InvoicePage: FC<{ doc: InvoiceDocument; nonce: string; countView: boolean }> = ({ doc, nonce, countView }) => (
+export const InvoicePage: FC<{ doc: InvoiceDocument; nonce: string; countView: boolean; children?: unknown }> = ({ doc, nonce, countView, children }) => (
   <html lang={doc.locale}>
     <head>
       <meta charset="utf-8" />
@@ -112,6 +112,8 @@ export const InvoicePage: FC<{ doc: InvoiceDocument; nonce: string; countView: b
             <div><span>Paid</span><span>{doc.amountPaid}</span></div>
             <div class="due"><span>Amount due</span><span>{doc.amountDue}</span></div>
           </div>
+          {/* What another room adds to the page (the pay button, payments/pay-panel.tsx). */}
+          {children}
           {doc.notes && <section class="section"><h2>Notes</h2>{doc.notes}</section>}
           {doc.paymentInstructions && <section class="section"><h2>How to pay</h2>{doc.paymentInstructions}</section>}
           {doc.pdfUrl && <p class="actions"><a href={doc.pdfUrl}>Download PDF</a></p>}
@@ -137,6 +139,10 @@ export const NotFoundPage: FC = () => (
   </html>
 );
 
-/** The page's Content-Security-Policy: nothing but its own nonce'd style and script, and its view report. */
-export const pageCsp = (nonce: string) =>
-  `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+/**
+ * The page's Content-Security-Policy: nothing but its own nonce'd style and script, and its view
+ * report; forms only where `formAction` says (the pay button: 'self' and the provider's checkout,
+ * since browsers apply form-action to the redirect too).
+ */
+export const pageCsp = (nonce: string, formAction = "'none'") =>
+  `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action ${formAction}; frame-ancestors 'none'`;

@@ -12,9 +12,16 @@ const PAGE_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
 };
 
-export function pageResponse(c: Context, doc: InvoiceDocument, options: { countView: boolean }) {
+/** What another room adds to the page: its part (given the page's nonce), the forms it posts, the status. */
+export type PageExtra = { render: (nonce: string) => unknown; formAction?: string; status?: 200 | 404 | 409 | 422 | 502 };
+
+export function pageResponse(c: Context, doc: InvoiceDocument, options: { countView: boolean; extra?: PageExtra }) {
   const nonce = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
-  return c.html(<InvoicePage doc={doc} nonce={nonce} countView={options.countView} />, 200, { ...PAGE_HEADERS, 'Content-Security-Policy': pageCsp(nonce) });
+  const { extra } = options;
+  return c.html(<InvoicePage doc={doc} nonce={nonce} countView={options.countView}>{extra?.render(nonce)}</InvoicePage>, extra?.status ?? 200, {
+    ...PAGE_HEADERS,
+    'Content-Security-Policy': pageCsp(nonce, extra?.formAction),
+  });
 }
 
 export function notFoundPage(c: Context) {

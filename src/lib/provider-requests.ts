@@ -1,0 +1,30 @@
+// What every outbound call to a money provider (Stripe, later Wise) shares: the record's own id
+// as the Idempotency-Key, so a retried create or refund can never act twice at the provider;
+// a time limit; and an answer that is read as JSON or reported as garbage, never thrown raw.
+export const PROVIDER_TIMEOUT_MS = 10_000;
+
+/** The Idempotency-Key of a provider call that creates or acts for one of our records: its id. */
+export const idempotencyHeaders = (recordId: string) => ({ 'Idempotency-Key': recordId });
+
+export type ProviderAnswer = { ok: true; status: number; body: Record<string, unknown> } | { ok: false; status: number | null; message: string; body?: Record<string, unknown> };
+
+/** One call; network failures, timeouts and non-JSON answers come back as `ok: false` with a reason. */
+export async function callProvider(url: string, init: RequestInit, timeoutMs = PROVIDER_TIMEOUT_MS): Promise<ProviderAnswer> {
+  let res: Response;
+  try {
+    res = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+  } catch (err) {
+    return { ok: false, status: null, message: `unreachable (${err instanceof Error ? err.name : 'error'})` };
+  }
+  const text = await res.text().catch(() => '');
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { ok: false, status: res.status, message: `answered ${res.status} with something that is not JSON` };
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return { ok: false, status: res.status, message: `answered ${res.status} with an unexpected shape` };
+  const record = body as Record<string, unknown>;
+  if (!res.ok) return { ok: false, status: res.status, message: `answered ${res.status}`, body: record };
+  return { ok: true, status: res.status, body: record };
+}

@@ -1,0 +1,101 @@
+// Getting paid online (§16), keyed: the workspace's payment provider (under /api), and an
+// invoice's payments, payment attempts and refunds (with the invoices, under /api/workflow and /v1).
+import { defineRoute, jsonBody, jsonContent, noContent } from '../../http/define-route';
+import { decodeCursor, toPage } from '../../lib/pagination';
+import { createRouter } from '../../lib/router';
+import { idParams, idSchema, listQuery } from '../../lib/schemas';
+import { getInvoice } from '../invoices/service';
+import { linkOrigin } from '../invoices/links';
+import { listPaymentAttempts } from './checkout';
+import { connectProvider, disconnectProvider, getProviderSetting, serializeProvider } from './connection';
+import { listInvoicePayments, refundedByPayment, refundPayment } from './refunds';
+import * as S from './schemas';
+import { serializeAttempt, serializePayment, serializeRefund } from './serialize';
+
+const tags = ['Payments'];
+const params = idParams('invoice');
+const refundParams = idParams('invoice').extend({ payment_id: idSchema('payment').openapi({ param: { name: 'payment_id', in: 'path' } }) });
+
+export const paymentProviderRoutes = createRouter()
+  .openapi(
+    defineRoute({
+      method: 'put', path: '/workspace/payment-provider', operationId: 'connectPaymentProvider', tags, access: 'user', role: 'admin',
+      summary: 'Connect a payment provider',
+      description: 'Turns on the pay button of the workspace\'s hosted invoices. `stripe` takes your secret key and the signing secret of the webhook endpoint you create at Stripe for `webhook_url` (subscribe it to `checkout.session.completed`, `checkout.session.async_payment_succeeded`, `checkout.session.async_payment_failed` and `checkout.session.expired`). Both are stored encrypted and never shown again. `sandbox` needs no account and moves no money; it exists only where the worker\'s `PAYMENTS_SANDBOX` is `true` (never in production: 422 there). Connecting again replaces the settings and keeps `webhook_url`.',
+      request: { body: jsonBody(S.ConnectProviderBody) },
+      responses: { 200: jsonContent(S.PaymentProvider, 'The connected provider.') },
+    }),
+    async (c) => {
+      const row = await connectProvider(c.get('ctx'), c.req.valid('json'));
+      return c.json(serializeProvider(row, linkOrigin(c.env, c.req.url)), 200);
+    },
+  )
+  .openapi(
+    defineRoute({
+      method: 'get', path: '/workspace/payment-provider', operationId: 'getPaymentProvider', tags, access: 'user', role: 'admin',
+      summary: 'The connected payment provider',
+      description: 'Never a secret. `connected: false` when none is.',
+      responses: { 200: jsonContent(S.PaymentProvider, 'The provider, or `connected: false`.') },
+    }),
+    async (c) => c.json(serializeProvider(await getProviderSetting(c.get('ctx')), linkOrigin(c.env, c.req.url)), 200),
+  )
+  .openapi(
+    defineRoute({
+      method: 'delete', path: '/workspace/payment-provider', operationId: 'disconnectPaymentProvider', tags, access: 'user', role: 'admin',
+      summary: 'Disconnect the payment provider',
+      description: 'Online payment is off: hosted pages show no pay button, and the provider\'s webhook URL answers 404. Payments already recorded stay.',
+      responses: { 204: noContent },
+    }),
+    async (c) => {
+      await disconnectProvider(c.get('ctx'));
+      return c.body(null, 204);
+    },
+  );
+
+export const invoicePaymentRoutes = createRouter()
+  .openapi(
+    defineRoute({
+      method: 'get', path: '/invoices/{id}/payments', operationId: 'listInvoicePayments', tags, access: 'user', role: 'viewer',
+      summary: 'The payments of an invoice',
+      description: 'Every payment, newest first: recorded by a member (`source: manual`) or received online through the payment provider (`source: online`, with `provider_payment_id`), each with what has been refunded of it.',
+      request: { params, query: listQuery },
+      responses: { 200: jsonContent(S.PaymentPage, 'A page of payments.') },
+    }),
+    async (c) => {
+      const ctx = c.get('ctx');
+      const { limit, cursor } = c.req.valid('query');
+      const invoice = await getInvoice(ctx, c.req.valid('param').id);
+      const rows = await listInvoicePayments(ctx, invoice.row.id, limit, decodeCursor(cursor, 'payment'));
+      const refunded = await refundedByPayment(ctx, rows.map((r) => r.id));
+      return c.json(toPage(rows, limit, (row) => serializePayment(row, refunded.get(row.id) ?? 0)), 200);
+    },
+  )
+  .openapi(
+    defineRoute({
+      method: 'get', path: '/invoices/{id}/payment-attempts', operationId: 'listInvoicePaymentAttempts', tags, access: 'user', role: 'viewer',
+      summary: 'The online payment attempts of an invoice',
+      description: 'Each press of the hosted page\'s pay button that made a checkout at the provider, newest first: `open` until the client pays (`succeeded`), the payment fails (`failed`) or the checkout runs out (`expired`). A provider that could not make the checkout leaves a `failed` attempt with its `failure_message`.',
+      request: { params, query: listQuery },
+      responses: { 200: jsonContent(S.PaymentAttemptPage, 'A page of payment attempts.') },
+    }),
+    async (c) => {
+      const ctx = c.get('ctx');
+      const { limit, cursor } = c.req.valid('query');
+      const invoice = await getInvoice(ctx, c.req.valid('param').id);
+      const rows = await listPaymentAttempts(ctx, invoice.row.id, limit, decodeCursor(cursor, 'paymentAttempt'));
+      return c.json(toPage(rows, limit, serializeAttempt), 200);
+    },
+  )
+  .openapi(
+    defineRoute({
+      method: 'post', path: '/invoices/{id}/payments/{payment_id}/refunds', operationId: 'refundInvoicePayment', tags, access: 'user', role: 'admin', errors: [409, 502],
+      summary: 'Refund a payment',
+      description: 'Gives back `amount` (default: what is not yet refunded of the payment; more is 422). An online payment is refunded through its provider (502 `provider_error`, with nothing changed, when the provider refuses or is down); a manual one is recorded as money returned outside. `amount_paid` drops by the refund, and a paid invoice with something due again is `open`. Writes `invoice.payment_refunded` with the refund in `data.refund`. Send an `Idempotency-Key` so a retry cannot refund twice.',
+      request: { params: refundParams, body: jsonBody(S.RefundBody) },
+      responses: { 201: jsonContent(S.Refund, 'The refund.') },
+    }),
+    async (c) => {
+      const { id, payment_id } = c.req.valid('param');
+      return c.json(serializeRefund(await refundPayment(c.get('ctx'), id, payment_id, c.req.valid('json'))), 201);
+    },
+  );

@@ -1,0 +1,67 @@
+// Payments, attempts and refunds as the API returns them, and what money in or out does to an
+// invoice's amounts and state.
+import type { paymentAttempts, payments, refunds } from '../../db/schema';
+import type { InvoiceRow } from '../invoices/serialize';
+
+export type PaymentRow = typeof payments.$inferSelect;
+export type AttemptRow = typeof paymentAttempts.$inferSelect;
+export type RefundRow = typeof refunds.$inferSelect;
+
+export const serializePayment = (row: PaymentRow, amountRefunded = 0) => ({
+  id: row.id,
+  invoice_id: row.invoiceId,
+  amount: row.amount,
+  currency: row.currency,
+  paid_on: row.paidOn,
+  method: row.method,
+  reference: row.reference,
+  source: row.source,
+  provider: row.provider as 'stripe' | 'sandbox' | null,
+  provider_payment_id: row.providerPaymentId,
+  amount_refunded: amountRefunded,
+  created_at: row.createdAt,
+});
+
+export const serializeAttempt = (row: AttemptRow) => ({
+  id: row.id,
+  invoice_id: row.invoiceId,
+  amount: row.amount,
+  currency: row.currency,
+  provider: row.provider,
+  status: row.status,
+  checkout_url: row.status === 'open' ? row.checkoutUrl : null,
+  failure_message: row.failureMessage,
+  expires_at: row.expiresAt,
+  created_at: row.createdAt,
+});
+
+export const serializeRefund = (row: RefundRow) => ({
+  id: row.id,
+  payment_id: row.paymentId,
+  amount: row.amount,
+  currency: row.currency,
+  status: row.status,
+  provider_refund_id: row.providerRefundId,
+  reason: row.reason,
+  refunded_on: row.refundedOn,
+  created_at: row.createdAt,
+});
+
+/**
+ * The invoice after `delta` minor units come in (positive) or go back (negative). amount_paid
+ * stays within the total; what is beyond it is overpaid_amount. An open invoice with nothing left
+ * due is paid; a paid one with something due again is open. A void invoice keeps its state: money
+ * that reaches it is all surplus, to be refunded.
+ */
+export function afterMoney(row: InvoiceRow, delta: number, now: string): Partial<InvoiceRow> {
+  if (row.status === 'void' || row.status === 'draft') {
+    const over = row.overpaidAmount + delta;
+    return { overpaidAmount: Math.max(0, over), amountPaid: Math.max(0, row.amountPaid + Math.min(0, over)), updatedAt: now };
+  }
+  const net = row.amountPaid + row.overpaidAmount + delta;
+  const amountPaid = Math.min(Math.max(net, 0), row.total);
+  const set: Partial<InvoiceRow> = { amountPaid, overpaidAmount: Math.max(0, net - row.total), updatedAt: now };
+  if (row.status === 'open' && amountPaid === row.total) Object.assign(set, { status: 'paid', paidAt: now });
+  if (row.status === 'paid' && amountPaid < row.total) Object.assign(set, { status: 'open', paidAt: null });
+  return set;
+}

@@ -1,0 +1,93 @@
+// A local Stripe for tests: outbound fetch to STRIPE_API_BASE (https://stripe.test in
+// vitest.config.ts) is answered here in Stripe's own shapes and recorded, and events are signed
+// the way Stripe signs them. Anything else fetched is refused, so nothing reaches the internet.
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { vi } from 'vitest';
+import worker from '../../src/index';
+import { signPayload } from '../../src/lib/signed-webhook';
+
+export const STRIPE_KEY = 'sk_test_51FakeKeyForTests0000abcd';
+export const STRIPE_WEBHOOK_SECRET = 'whsec_dGVzdC1vbmx5LXN0cmlwZS13ZWJob29rLXNlY3JldA==';
+
+export type RecordedRequest = { method: string; url: string; headers: Record<string, string>; form: Record<string, string> };
+export type Session = { id: string; url: string; amount_total: number; currency: string; metadata: Record<string, string>; customer_email: string | null };
+
+export type FakeStripe = {
+  requests: RecordedRequest[];
+  sessions: Session[];
+  /** How the next calls are answered: as Stripe, as a 500 with an HTML body, or not at all. */
+  mode: 'ok' | 'garbage' | 'down';
+};
+
+export function fakeStripe(): FakeStripe {
+  const fake: FakeStripe = { requests: [], sessions: [], mode: 'ok' };
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const request = new Request(input as RequestInfo, init);
+    const url = new URL(request.url);
+    if (url.origin !== 'https://stripe.test') return new Response('Outbound network is disabled in tests.', { status: 503 });
+    const text = await request.text();
+    fake.requests.push({
+      method: request.method, url: request.url, headers: Object.fromEntries(request.headers), form: Object.fromEntries(new URLSearchParams(text)),
+    });
+    if (fake.mode === 'down') throw new TypeError('fetch failed');
+    if (fake.mode === 'garbage') return new Response('<html>502 Bad Gateway</html>', { status: 502, headers: { 'Content-Type': 'text/html' } });
+    const form = fake.requests.at(-1)!.form;
+    if (url.pathname === '/v1/checkout/sessions') {
+      const id = `cs_test_${crypto.randomUUID().replace(/-/g, '')}`;
+      const session: Session = {
+        id, url: `https://checkout.stripe.com/c/pay/${id}`, amount_total: Number(form['line_items[0][price_data][unit_amount]']),
+        currency: form['line_items[0][price_data][currency]']!, customer_email: form.customer_email ?? null,
+        metadata: { invoice_id: form['metadata[invoice_id]']!, attempt_id: form['metadata[attempt_id]']!, workspace_id: form['metadata[workspace_id]']! },
+      };
+      fake.sessions.push(session);
+      return Response.json({
+        id, object: 'checkout.session', url: session.url, mode: 'payment', status: 'open', payment_status: 'unpaid', payment_intent: null,
+        amount_total: session.amount_total, currency: session.currency, client_reference_id: form.client_reference_id, metadata: session.metadata,
+        expires_at: Math.floor(Date.now() / 1000) + 86_400,
+      });
+    }
+    if (url.pathname === '/v1/refunds') {
+      return Response.json({ id: `re_${crypto.randomUUID().replace(/-/g, '').slice(0, 24)}`, object: 'refund', amount: Number(form.amount), payment_intent: form.payment_intent, status: 'succeeded', currency: 'usd' });
+    }
+    return Response.json({ error: { type: 'invalid_request_error', message: `Unrecognized request URL (POST: ${url.pathname}).` } }, { status: 404 });
+  });
+  return fake;
+}
+
+/** A Checkout Session event as Stripe sends it. */
+export function sessionEvent(type: string, session: Session, extra: { payment_status?: string; payment_intent?: string | null; amount_total?: number } = {}) {
+  return JSON.stringify({
+    id: `evt_${crypto.randomUUID().replace(/-/g, '')}`,
+    object: 'event',
+    api_version: '2024-06-20',
+    created: Math.floor(Date.now() / 1000),
+    type,
+    data: {
+      object: {
+        id: session.id, object: 'checkout.session', mode: 'payment', status: type === 'checkout.session.expired' ? 'expired' : 'complete',
+        payment_status: extra.payment_status ?? 'paid', payment_intent: extra.payment_intent === undefined ? `pi_${session.id.slice(8, 32)}` : extra.payment_intent,
+        amount_total: extra.amount_total ?? session.amount_total, currency: session.currency, customer_details: { email: session.customer_email }, metadata: session.metadata,
+      },
+    },
+  });
+}
+
+/** A page, form or webhook at an absolute URL of the worker, as a browser or provider sends it (no key). */
+export async function raw(url: string, init: RequestInit = {}, bindings: Env = env) {
+  const ctx = createExecutionContext();
+  const headers = { 'CF-Connecting-IP': `2001:db8::${crypto.randomUUID().slice(0, 4)}:1`, ...(init.headers as Record<string, string>) };
+  const res = await worker.fetch(new Request(url, { redirect: 'manual', ...init, headers }), bindings, ctx);
+  await waitOnExecutionContext(ctx);
+  return res;
+}
+
+/** Posts `body` to a webhook URL, signed with `secret` at `timestamp` as Stripe does. */
+export async function sendEvent(webhookUrl: string, body: string, secret = STRIPE_WEBHOOK_SECRET, timestamp?: number) {
+  const signature = await signPayload(secret, body, timestamp);
+  return raw(webhookUrl, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signature }, body });
+}
+
+/** Presses the pay button of a hosted page (a form post), with `amount` when given. */
+export const pressPay = (hostedUrl: string, amount?: string) =>
+  raw(`${hostedUrl}/pay`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: amount === undefined ? '' : new URLSearchParams({ amount }).toString() });
