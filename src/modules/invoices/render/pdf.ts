@@ -2,7 +2,7 @@
 // down to Latin, Greek and Cyrillic (scripts/subset-font.sh), so a PDF-to-text tool finds the
 // number, the client and the total as printed. A character the font lacks prints as U+FFFD, never
 // an error. Long invoices flow onto more pages, each with the header and the table's column titles
-// again, and page numbers.
+// again, and page numbers. Its words are the document's labels, in the invoice's language.
 // Loaded only by the PDF routes (a dynamic import), so the font is parsed where it is needed.
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, type PDFFont, type PDFPage, rgb } from 'pdf-lib';
@@ -23,9 +23,12 @@ const notoSans = () => (fontBytes ??= Uint8Array.from(atob(NOTO_SANS_SUBSET_BASE
 type Pen = { page: PDFPage; y: number };
 
 export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Uint8Array> {
+  const { labels } = doc;
+  // Section titles print in capitals, as the locale writes them.
+  const caps = (label: string) => label.toLocaleUpperCase(doc.locale);
   const pdf = await PDFDocument.create();
   pdf.registerFontkit(fontkit);
-  pdf.setTitle(`Invoice ${doc.number}`);
+  pdf.setTitle(`${labels.invoice} ${doc.number}`);
   pdf.setAuthor(doc.issuer.legal_name ?? doc.issuer.name);
   pdf.setCreator('Workspace API');
   // The whole (already cut down, 113 KB) font is embedded rather than a per-document subset: fontkit's
@@ -49,19 +52,19 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Uint8Array
     const page = pdf.addPage([PAGE.width, PAGE.height]);
     pages.push(page);
     const pen = { page, y: PAGE.height - MARGIN };
-    write(pen, `Invoice ${doc.number}`, MARGIN, 18);
+    write(pen, `${labels.invoice} ${doc.number}`, MARGIN, 18);
     write(pen, doc.issuer.legal_name ?? doc.issuer.name, COLUMNS.amount, 10, { right: true, color: MUTED });
     pen.y -= 16;
-    if (doc.banner) write(pen, doc.banner, MARGIN, 12, { color: doc.banner === 'PAID' ? rgb(0.09, 0.4, 0.23) : rgb(0.64, 0.13, 0.09) });
+    if (doc.banner) write(pen, doc.bannerText!, MARGIN, 12, { color: doc.banner === 'PAID' ? rgb(0.09, 0.4, 0.23) : rgb(0.64, 0.13, 0.09) });
     pen.y -= 18;
     return pen;
   };
   const tableHeader = (pen: Pen) => {
-    write(pen, 'Description', COLUMNS.description, 9, { color: MUTED });
-    write(pen, 'Qty', COLUMNS.qty, 9, { right: true, color: MUTED });
-    write(pen, 'Unit price', COLUMNS.unit, 9, { right: true, color: MUTED });
-    write(pen, 'Tax', COLUMNS.tax, 9, { right: true, color: MUTED });
-    write(pen, 'Amount', COLUMNS.amount, 9, { right: true, color: MUTED });
+    write(pen, labels.description, COLUMNS.description, 9, { color: MUTED });
+    write(pen, labels.quantity, COLUMNS.qty, 9, { right: true, color: MUTED });
+    write(pen, labels.unitPrice, COLUMNS.unit, 9, { right: true, color: MUTED });
+    write(pen, labels.tax, COLUMNS.tax, 9, { right: true, color: MUTED });
+    write(pen, labels.amount, COLUMNS.amount, 9, { right: true, color: MUTED });
     pen.y -= 6;
     pen.page.drawLine({ start: { x: MARGIN, y: pen.y }, end: { x: COLUMNS.amount, y: pen.y }, thickness: 1, color: RULE });
     pen.y -= 14;
@@ -80,11 +83,11 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Uint8Array
     }
     return p.y;
   };
-  const fromBottom = party('FROM', [doc.issuer.legal_name ?? doc.issuer.name, ...addressLines(doc.issuer.address), ...(doc.issuer.email ? [doc.issuer.email] : []), ...(doc.issuer.tax_id ? [`Tax ID ${doc.issuer.tax_id}`] : [])], MARGIN);
-  const toBottom = party('BILL TO', [doc.billTo.name, ...(doc.billTo.company ? [doc.billTo.company] : []), ...addressLines(doc.billTo.address), ...(doc.billTo.email ? [doc.billTo.email] : []), ...(doc.billTo.tax_id ? [`Tax ID ${doc.billTo.tax_id}`] : [])], 320);
+  const fromBottom = party(caps(labels.from), [doc.issuer.legal_name ?? doc.issuer.name, ...addressLines(doc.issuer.address), ...(doc.issuer.email ? [doc.issuer.email] : []), ...(doc.issuer.tax_id ? [`${labels.taxId} ${doc.issuer.tax_id}`] : [])], MARGIN);
+  const toBottom = party(caps(labels.billTo), [doc.billTo.name, ...(doc.billTo.company ? [doc.billTo.company] : []), ...addressLines(doc.billTo.address), ...(doc.billTo.email ? [doc.billTo.email] : []), ...(doc.billTo.tax_id ? [`${labels.taxId} ${doc.billTo.tax_id}`] : [])], 320);
   pen.y = Math.min(fromBottom, toBottom) - 10;
-  write(pen, `Issued ${doc.issueDate}`, MARGIN, 10);
-  write(pen, `Due ${doc.dueDate}`, 320, 10);
+  write(pen, `${labels.issued} ${doc.issueDate}`, MARGIN, 10);
+  write(pen, `${labels.due} ${doc.dueDate}`, 320, 10);
   pen.y -= 26;
   tableHeader(pen);
 
@@ -108,7 +111,7 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Uint8Array
   }
 
   const totals: [string, string, number][] = [
-    ['Subtotal', doc.subtotal, 10], ['Tax', doc.tax, 10], ['Total', doc.total, 10], ['Paid', doc.amountPaid, 10], ['Amount due', doc.amountDue, 13],
+    [labels.subtotal, doc.subtotal, 10], [labels.tax, doc.tax, 10], [labels.total, doc.total, 10], [labels.paid, doc.amountPaid, 10], [labels.amountDue, doc.amountDue, 13],
   ];
   if (pen.y - totals.length * 18 < MARGIN + 20) pen = newPage();
   pen.y -= 6;
@@ -117,7 +120,7 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Uint8Array
     write(pen, value, COLUMNS.amount, size, { right: true });
     pen.y -= size + 8;
   }
-  for (const [title, text] of [['NOTES', doc.notes], ['HOW TO PAY', doc.paymentInstructions]] as const) {
+  for (const [title, text] of [[caps(labels.notes), doc.notes], [caps(labels.howToPay), doc.paymentInstructions]] as const) {
     if (!text) continue;
     const lines = text.split('\n').flatMap((paragraph) => wrap(clean(paragraph), measure, 10, PAGE.width - 2 * MARGIN));
     if (pen.y - 30 - lines.length * 13 < MARGIN) pen = newPage();
@@ -132,7 +135,7 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Uint8Array
   }
 
   pages.forEach((page, i) => {
-    const label = `Page ${i + 1} of ${pages.length}`;
+    const label = labels.page(i + 1, pages.length);
     page.drawText(label, { x: PAGE.width - MARGIN - measure(label, 8), y: MARGIN / 2, size: 8, font, color: MUTED });
   });
   return pdf.save();
