@@ -181,3 +181,43 @@ describe('emails answer to the issuer', () => {
     expect(posted[0].text).toContain(`Montant dû: ${money('fr-FR', 100_000)}`);
   });
 });
+
+describe('bounded work for long text', () => {
+  it('wraps a line in one pass over its text: over-long words are cut as their width grows, never measured again from the start', async () => {
+    const { wrap } = await import('../../src/modules/invoices/render/pdf');
+    // Every character 6 units wide at size 10; the line holds 50 of them.
+    let measured = 0;
+    const measure = (text: string, size: number) => {
+      measured += text.length;
+      return (text.length * 6 * size) / 10;
+    };
+    for (const text of ['x'.repeat(5_000), `short words then ${'y'.repeat(5_000)} and ${'z'.repeat(777)} more`, 'ab '.repeat(2_000)]) {
+      measured = 0;
+      const lines = wrap(text, measure, 10, 300);
+      expect(measured, text.slice(0, 20)).toBeLessThanOrEqual(3 * text.length);
+      expect(lines.every((line) => line.length <= 50)).toBe(true);
+      expect(lines.join(' ').replace(/ /g, '')).toBe(text.replace(/ /g, ''));
+    }
+    expect(wrap('x'.repeat(120), measure, 10, 300)).toEqual(['x'.repeat(50), 'x'.repeat(50), 'x'.repeat(20)]);
+    expect(wrap('ab cd', measure, 10, 300)).toEqual(['ab cd']);
+    expect(wrap('', measure, 10, 300)).toEqual(['']);
+  });
+
+  it('prints every character of 100 lines of 500-character unbroken words and 5,000 characters of notes', async () => {
+    const owner = await createUser('Owner');
+    const client = await createClient(owner.key, { name: 'Initech', currency: 'USD' });
+    const word = (i: number) => 'abcdefghij'.slice(i % 10) + 'abcdefghij'.repeat(49) + 'abcdefghij'.slice(0, i % 10);
+    const notes = 'klmnopqrst'.repeat(500);
+    const invoice = await createInvoice(owner.key, {
+      client_id: client.id, notes, line_items: Array.from({ length: 100 }, (_, i) => ({ description: word(i), quantity: 1, unit_amount: 100 })),
+    });
+    const sent = (await call('POST', `/v1/invoices/${invoice.id}/send`, { key: owner.key, body: { email: false } })).body;
+    const strings = (await pdfText(await (await open(sent.pdf_url)).arrayBuffer())).flat();
+    // Each line's word, cut over several lines of the table, and the notes over several more.
+    expect(strings.filter((s) => /^[a-j]+$/.test(s)).join('\n').split('\n').join('')).toBe(Array.from({ length: 100 }, (_, i) => word(i)).join(''));
+    expect(strings.filter((s) => /^[k-t]+$/.test(s)).join('\n').split('\n').join('')).toBe(notes);
+    const page = await (await open(sent.hosted_url)).text();
+    expect(page).toContain(notes);
+    expect(page).toContain(word(99));
+  }, 60_000);
+});

@@ -46,6 +46,12 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Uint8Array
     const width = measure(value, size);
     pen.page.drawText(value, { x: options.right ? x - width : x, y: pen.y, size, font, color: options.color ?? INK });
   };
+  // Lines already wrapped (and cleaned), one under the other from the pen down: drawn as one block of
+  // text, which costs a fraction of drawing each line on its own when a long text wraps to hundreds.
+  const writeLines = (pen: Pen, lines: string[], x: number, size: number, lineHeight: number) => {
+    if (lines.length) pen.page.drawText(lines.join('\n'), { x, y: pen.y, size, lineHeight, font, color: INK });
+    pen.y -= lines.length * lineHeight;
+  };
 
   const pages: PDFPage[] = [];
   const newPage = (): Pen => {
@@ -103,10 +109,7 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Uint8Array
     write(pen, line.unitPrice, COLUMNS.unit, 10, { right: true });
     write(pen, line.taxRate, COLUMNS.tax, 10, { right: true });
     write(pen, line.amount, COLUMNS.amount, 10, { right: true });
-    for (const part of wrapped) {
-      write(pen, part, COLUMNS.description, 10);
-      pen.y -= 13;
-    }
+    writeLines(pen, wrapped, COLUMNS.description, 10, 13);
     pen.y -= 6;
   }
 
@@ -127,10 +130,12 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Uint8Array
     pen.y -= 14;
     write(pen, title, MARGIN, 8, { color: MUTED });
     pen.y -= 14;
-    for (const line of lines) {
+    // As many lines as fit on each page, the rest on the next.
+    for (let i = 0; i < lines.length; ) {
       if (pen.y < MARGIN) pen = newPage();
-      write(pen, line, MARGIN, 10);
-      pen.y -= 13;
+      const fit = Math.max(1, Math.floor((pen.y - MARGIN) / 13) + 1);
+      writeLines(pen, lines.slice(i, i + fit), MARGIN, 10, 13);
+      i += fit;
     }
   }
 
@@ -141,7 +146,7 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Uint8Array
   return pdf.save();
 }
 
-type Measure = (text: string, size: number) => number;
+export type Measure = (text: string, size: number) => number;
 
 /**
  * Text widths from each character's advance, measured once: the font has no kerning or shaping
@@ -163,24 +168,46 @@ function textMeasure(font: PDFFont): Measure {
   };
 }
 
-/** `text` broken into lines no wider than `width` at `size`, at spaces where it can, anywhere where it must. */
-function wrap(text: string, measure: Measure, size: number, width: number): string[] {
+/**
+ * `text` broken into lines no wider than `width` at `size`, at spaces where it can, anywhere where it
+ * must. Linear in the text's length whatever it holds: each word is measured once and each line's
+ * width kept as a running sum (widths add up: the font has no kerning), and a word wider than the
+ * line is cut character by character as its width grows, never by measuring its prefixes again.
+ */
+export function wrap(text: string, measure: Measure, size: number, width: number): string[] {
   const lines: string[] = [];
+  const space = measure(' ', size);
   let current = '';
+  let currentWidth = 0;
   for (const word of text.split(' ')) {
-    const candidate = current ? `${current} ${word}` : word;
-    if (measure(candidate, size) <= width) {
-      current = candidate;
+    const wordWidth = measure(word, size);
+    const joined = current ? currentWidth + space + wordWidth : wordWidth;
+    if (joined <= width) {
+      current = current ? `${current} ${word}` : word;
+      currentWidth = joined;
       continue;
     }
     if (current) lines.push(current);
-    current = word;
-    while (measure(current, size) > width) {
-      let cut = current.length - 1;
-      while (cut > 1 && measure(current.slice(0, cut), size) > width) cut--;
-      lines.push(current.slice(0, cut));
-      current = current.slice(cut);
+    if (wordWidth <= width) {
+      current = word;
+      currentWidth = wordWidth;
+      continue;
     }
+    // Too wide for any line: as many characters as fit on each (at least one), the rest carried on.
+    let start = 0;
+    let offset = 0;
+    currentWidth = 0;
+    for (const ch of word) {
+      const advance = measure(ch, size);
+      if (offset > start && currentWidth + advance > width) {
+        lines.push(word.slice(start, offset));
+        start = offset;
+        currentWidth = 0;
+      }
+      currentWidth += advance;
+      offset += ch.length;
+    }
+    current = word.slice(start);
   }
   if (current || !lines.length) lines.push(current);
   return lines;
