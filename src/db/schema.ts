@@ -210,6 +210,10 @@ export const invoices = sqliteTable(
     // of the workspace's issuer and of the client, so later edits of either leave it as issued.
     issuer: text('issuer'),
     billTo: text('bill_to'),
+    // Also set when it is sent, from the workspace: the language and formats its page, PDF and emails
+    // use, and how to pay it. Null on a draft, which shows the workspace's current settings.
+    locale: text('locale'),
+    paymentInstructions: text('payment_instructions'),
     // The hosted page's link: its token is an HMAC of the id and this version under a server secret,
     // never stored; its SHA-256 is, to find the invoice by it. A new version is a new link.
     linkVersion: integer('link_version'),

@@ -12,6 +12,7 @@ import { creditNoteToEInvoiceDocument, toEInvoiceDocument } from '../../src/modu
 import { renderUbl } from '../../src/modules/documents/einvoice/ubl';
 import { renderInvoicePdf } from '../../src/modules/invoices/render/pdf';
 import { buildDocument, FIXTURES, issuerDE } from './fixtures';
+import { invoiceLabels } from '../../src/modules/documents/labels/invoice';
 
 const paths = (doc: EInvoiceDocument, format: 'cii' | 'ubl') => checkEInvoice(doc, format).map((p) => p.path);
 const standard = FIXTURES['standard-discounts']!;
@@ -170,7 +171,7 @@ describe('Factur-X', () => {
       issueDate: doc.issue_date, dueDate: doc.due_date!, currency: 'EUR',
       lines: [{ description: 'Website redesign', quantity: '1', unitPrice: '2,500.00', taxRate: '19 %', tax: '', amount: '2,250.00' }],
       subtotal: '1', tax: '1', total: '1', amountPaid: '0', amountDue: '1', notes: null, paymentInstructions: null,
-      locale: 'en-US', hostedUrl: null, pdfUrl: null,
+      locale: 'en-US', hostedUrl: null, pdfUrl: null, bannerText: null, labels: invoiceLabels('en-US'),
     });
     const pdf = await PDFDocument.load(await toFacturX(plain, cii), { updateMetadata: false });
     const catalog = pdf.catalog;

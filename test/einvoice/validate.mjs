@@ -14,6 +14,7 @@ import { decimalAmount, decimalNumber } from '../../src/modules/documents/einvoi
 import { makeFacturX } from '../../src/modules/documents/einvoice/facturx.ts';
 import { renderUbl } from '../../src/modules/documents/einvoice/ubl.ts';
 import { FIXTURES } from './fixtures.ts';
+import { invoiceLabels } from '../../src/modules/documents/labels/invoice.ts';
 
 // The artefacts live beside the checkout (../shared), or beside the folder of worktrees; EINVOICE_VALIDATE overrides.
 const root = path.resolve(import.meta.dirname, '../..');
@@ -127,5 +128,7 @@ function printable(doc) {
     locale: 'en-US',
     hostedUrl: null,
     pdfUrl: null,
+    bannerText: null,
+    labels: invoiceLabels('en-US'),
   };
 }

@@ -195,4 +195,29 @@ describe('the cron', () => {
     await queueReminders(env);
     expect((await call('GET', `/v1/invoices/${res.body.id}/deliveries`, { key: owner.key })).body.data).toHaveLength(2);
   });
+
+  it('emails a client at most once per invoice per run, and never later for the days that run passed over', async () => {
+    const owner = await createUser();
+    await call('PATCH', '/api/workspace', { key: owner.key, body: { reminders: { enabled: true, days_after_due: [3, 10, 30] } } });
+    const client = await createClient(owner.key, { email: 'ap@client.example' });
+    const res = await call('POST', '/v1/invoices', { key: owner.key, body: { client_id: client.id, line_items: oneLine, issue_date: addDaysTo(today(), -40), due_date: addDaysTo(today(), -12) } });
+    const queued: unknown[] = [];
+    vi.spyOn(env.EMAILS_QUEUE, 'sendBatch').mockImplementation(async (batch) => {
+      for (const m of batch) queued.push(m.body);
+      return { metadata: { metrics: { backlogCount: 0, backlogBytes: 0 } } } as unknown as QueueSendBatchResponse;
+    });
+    await call('POST', `/v1/invoices/${res.body.id}/send`, { key: owner.key, body: { email: false } });
+    const reminders = async () => (await call('GET', `/v1/invoices/${res.body.id}/deliveries`, { key: owner.key })).body.data;
+    // Due 12 days ago: the 3- and 10-day reminders have both come, and the client gets one email.
+    expect(await queueReminders(env)).toBe(1);
+    expect(await queueReminders(env)).toBe(0);
+    expect(await reminders()).toEqual([expect.objectContaining({ kind: 'reminder', status: 'queued' })]);
+    expect(queued).toHaveLength(1);
+    // The 30-day one comes later, once; the 3-day one never does.
+    await env.DB.prepare('UPDATE invoices SET due_date = ? WHERE id = ?').bind(addDaysTo(today(), -31), res.body.id).run();
+    expect(await queueReminders(env)).toBe(1);
+    expect(await queueReminders(env)).toBe(0);
+    expect(await reminders()).toHaveLength(2);
+    expect(queued).toHaveLength(2);
+  });
 });

@@ -173,6 +173,24 @@ describe('webhook delivery', () => {
     expect(wait).toBeLessThanOrEqual(120_000);
   });
 
+  it('waits at least 5 seconds whatever Retry-After says: 0, or a date already past', async () => {
+    const queue = capturedQueue();
+    const owner = await createUser();
+    const endpoint = await createEndpoint(owner.key);
+    const retryAfter = ['0', new Date(Date.now() - 60_000).toUTCString()];
+    receiver((_, n) => new Response('busy', { status: 503, headers: { 'Retry-After': retryAfter[n - 1]! } }));
+    await createClient(owner.key);
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      await queue.drain();
+      const next = (await deliveriesOf(owner.key, endpoint.id))[0]!;
+      expect(next).toMatchObject({ attempt: attempt + 1, status: 'pending' });
+      // Written as now + 5 s when the answer came; read a moment later.
+      expect(Date.parse(next.next_attempt_at!) - Date.parse(next.created_at)).toBeGreaterThanOrEqual(5000);
+      expect(queue.messages.at(-1)!.delaySeconds).toBeGreaterThanOrEqual(5);
+      await timePasses(endpoint.id);
+    }
+  });
+
   it('caps Retry-After at 10 hours and reads it as an HTTP date too', async () => {
     const queue = capturedQueue();
     const owner = await createUser();

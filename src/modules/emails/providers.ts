@@ -1,7 +1,8 @@
 // Where outgoing email goes, by configuration (§10): `log` writes it to the log and sends nothing
 // (the default, so development needs no account); `http` POSTs it as JSON to EMAIL_API_URL with
-// EMAIL_API_KEY as a bearer token, the shape several transactional email services accept. Any
-// answer but 2xx is a failed attempt, with the reason kept on the outbox row.
+// EMAIL_API_KEY as a bearer token, the shape several transactional email services accept, with
+// `reply_to` the issuer's email so a client's answer reaches them. Any answer but 2xx is a failed
+// attempt, with the reason kept on the outbox row.
 import { config } from '../../config';
 import type { ComposedEmail } from '../invoices/render/email';
 
@@ -13,7 +14,7 @@ const TIMEOUT_MS = 10_000;
 export async function sendEmail(env: Env, email: OutgoingEmail): Promise<SendResult> {
   const cfg = config(env);
   if (cfg.EMAIL_PROVIDER === 'log') {
-    console.log(JSON.stringify({ level: 'info', message: 'email (log provider: not sent)', from: cfg.EMAIL_FROM, to: email.to, cc: email.cc, subject: email.subject, text: email.text }));
+    console.log(JSON.stringify({ level: 'info', message: 'email (log provider: not sent)', from: cfg.EMAIL_FROM, reply_to: email.replyTo ?? null, to: email.to, cc: email.cc, subject: email.subject, text: email.text }));
     return { ok: true };
   }
   try {
@@ -21,7 +22,10 @@ export async function sendEmail(env: Env, email: OutgoingEmail): Promise<SendRes
       method: 'POST',
       signal: AbortSignal.timeout(TIMEOUT_MS),
       headers: { 'content-type': 'application/json', authorization: `Bearer ${cfg.EMAIL_API_KEY}` },
-      body: JSON.stringify({ from: cfg.EMAIL_FROM, to: email.to, ...(email.cc.length ? { cc: email.cc } : {}), subject: email.subject, html: email.html, text: email.text }),
+      body: JSON.stringify({
+        from: cfg.EMAIL_FROM, to: email.to, ...(email.cc.length ? { cc: email.cc } : {}), ...(email.replyTo ? { reply_to: email.replyTo } : {}),
+        subject: email.subject, html: email.html, text: email.text,
+      }),
     });
     if (res.ok) return { ok: true };
     const detail = (await res.text().catch(() => '')).slice(0, 300);

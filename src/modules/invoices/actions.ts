@@ -31,7 +31,8 @@ function transition(ctx: WorkspaceContext, before: InvoiceRow, set: Partial<Invo
 }
 
 /**
- * draft → open (§10): finalizes the invoice, snapshotting who bills and who pays, gives it its hosted
+ * draft → open (§10): finalizes the invoice, snapshotting who bills and who pays (with the workspace's
+ * locale and payment instructions, so its documents read the same forever), gives it its hosted
  * link, and, unless `email` is false or there is no one to send to, queues the email in the same
  * batch. `linkOrigin` is where the link points (PUBLIC_URL or the request's origin).
  */
@@ -45,6 +46,7 @@ export async function sendInvoice(ctx: WorkspaceContext, id: string, input: Send
     const set: Partial<InvoiceRow> = {
       status: settled ? 'paid' : 'open', sentAt: now, paidAt: settled ? now : null, updatedAt: now,
       issuer: JSON.stringify(issuerSnapshotOf(workspace)), billTo: JSON.stringify(billToOf(client)),
+      locale: workspace.locale, paymentInstructions: workspace.paymentInstructions,
       linkVersion: 1, linkHash: await linkHash(await linkToken(ctx.env, id, 1)), linkOrigin,
     };
     const after = { ...before, row: { ...before.row, ...set } };

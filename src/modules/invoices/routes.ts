@@ -98,7 +98,7 @@ export const invoiceRoutes = createRouter()
     defineRoute({
       method: 'post', path: '/invoices/{id}/send', operationId: 'sendInvoice', replay: invoiceReplay, tags, access: 'user', role: 'member', errors: [409],
       summary: 'Send a draft (draft → open)',
-      description: 'Finalizes the invoice: `issuer` (from the workspace) and `bill_to` (from the client) are copied onto it and never change after; it gets its `hosted_url` and `pdf_url`; and, unless `email` is false or there is no recipient (`to`, else the client\'s email), an email with the link is queued (see …/deliveries). Sending succeeds even while the email service is down. An invoice whose total is zero has nothing to collect and becomes `paid` at once.',
+      description: 'Finalizes the invoice: `issuer` (from the workspace) and `bill_to` (from the client) are copied onto it and never change after, as are the workspace\'s `locale` (the language and formats of its page, PDF and emails) and `payment_instructions`; it gets its `hosted_url` and `pdf_url`; and, unless `email` is false or there is no recipient (`to`, else the client\'s email), an email with the link is queued (see …/deliveries). Sending succeeds even while the email service is down. An invoice whose total is zero has nothing to collect and becomes `paid` at once.',
       request: { params, body: { required: false, content: { 'application/json': { schema: S.SendInvoiceBody } } } },
       responses: { 200: invoice('The open invoice.') },
     }),

@@ -50,7 +50,7 @@ export async function createInvoice(ctx: ServiceContext, input: CreateInvoiceInp
       id, userId: ctx.userId, workspaceId: ctx.workspaceId, number: '', status: 'draft', clientId: client.id,
       projectId: input.project_id ?? null, currency, issueDate, dueDate, ...totals,
       amountPaid: 0, notes: input.notes ?? null, sentAt: null, paidAt: null, voidedAt: null, createdAt: now, updatedAt: now,
-      issuer: null, billTo: null, linkVersion: null, linkHash: null, viewedAt: null, linkOrigin: null,
+      issuer: null, billTo: null, locale: null, paymentInstructions: null, linkVersion: null, linkHash: null, viewedAt: null, linkOrigin: null,
       recurringInvoiceId: null, recurringPeriod: null, overdueNotifiedAt: null,
       overpaidAmount: 0,
     };

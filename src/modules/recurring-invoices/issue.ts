@@ -74,7 +74,7 @@ async function issuePeriod(env: Env, schedule: RecurringRow): Promise<RecurringR
   const row: InvoiceRow = {
     id, userId: schedule.userId, workspaceId: schedule.workspaceId, number: '', status: 'draft', clientId: schedule.clientId, projectId: schedule.projectId,
     currency: schedule.currency, issueDate, dueDate: addDays(issueDate, schedule.dueInDays), ...totals, amountPaid: 0, notes: schedule.notes,
-    sentAt: null, paidAt: null, voidedAt: null, createdAt: at, updatedAt: at, issuer: null, billTo: null, linkVersion: null, linkHash: null,
+    sentAt: null, paidAt: null, voidedAt: null, createdAt: at, updatedAt: at, issuer: null, billTo: null, locale: null, paymentInstructions: null, linkVersion: null, linkHash: null,
     viewedAt: null, linkOrigin: null, recurringInvoiceId: schedule.id, recurringPeriod: n, overdueNotifiedAt: null,
     overpaidAmount: 0,
   };

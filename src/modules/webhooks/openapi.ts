@@ -14,7 +14,7 @@ const headers = z.object({
 });
 
 const RECEIVER_ANSWER = {
-  200: { description: 'Any 2xx within 15 s is a success. Anything else, redirects included, is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (plus up to 20 % jitter, or your Retry-After up to 10 h); 410 disables the endpoint at once.' },
+  200: { description: 'Any 2xx within 15 s is a success. Anything else, redirects included, is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (plus up to 20 % jitter, or your Retry-After, at least 5 s and at most 10 h); 410 disables the endpoint at once.' },
 };
 
 export function registerWebhookEvents(registry: OpenAPIHono['openAPIRegistry']) {

@@ -23,7 +23,7 @@ export const Workspace = z
     name: z.string(),
     role: RoleSchema.openapi({ description: 'The caller\'s role here.' }),
     time_zone: z.string().openapi({ description: 'IANA time zone: what "today" and "overdue" mean for this workspace.', example: 'Europe/Berlin' }),
-    locale: z.string().openapi({ description: 'BCP 47 tag used to format amounts and dates for clients.', example: 'en-US' }),
+    locale: z.string().openapi({ description: 'BCP 47 tag used to format amounts and dates for clients, and whose language their invoice pages, PDFs and emails speak (en, de, fr, es, it, nl, pt; any other reads English). Copied onto each invoice when it is sent, with `payment_instructions`.', example: 'en-US' }),
     invoice_prefix: z.string().openapi({ example: 'INV-' }),
     issuer: Issuer.openapi({ description: 'Who invoices: printed on every invoice this workspace sends.' }),
     payment_instructions: z.string().nullable(),

@@ -1,7 +1,10 @@
 // The invoice as a document for people: one value, built from the invoice's snapshot, that the
 // hosted page, the PDF and the email all render, so the three never disagree. Every amount is
-// formatted here, once, by money.ts in the workspace's locale with the currency's own minor unit.
+// formatted here, once, by money.ts in the invoice's locale with the currency's own minor unit, and
+// every label comes in that locale's language. A sent invoice uses the locale and payment
+// instructions it was sent with; a draft, the workspace's as they are now.
 import { formatMoney, fromScaledInteger } from '../../../lib/money';
+import { type InvoiceLabels, invoiceLabels } from '../../documents/labels/invoice';
 import type { LineRow } from '../lines';
 import { type BillToSnapshot, type InvoiceRow, type IssuerSnapshot, isOverdue } from '../serialize';
 
@@ -10,8 +13,10 @@ export type DocumentLine = { description: string; quantity: string; unitPrice: s
 export type InvoiceDocument = {
   number: string;
   status: InvoiceRow['status'];
-  /** PAID, VOID, Overdue or DRAFT: what the banner says, if anything. */
-  banner: string | null;
+  /** PAID, VOID, Overdue or DRAFT: which banner it shows, if any. */
+  banner: Banner | null;
+  /** What that banner says, in the document's language. */
+  bannerText: string | null;
   issuer: IssuerSnapshot;
   billTo: BillToSnapshot;
   issueDate: string;
@@ -26,6 +31,7 @@ export type InvoiceDocument = {
   notes: string | null;
   paymentInstructions: string | null;
   locale: string;
+  labels: InvoiceLabels;
   hostedUrl: string | null;
   pdfUrl: string | null;
 };
@@ -39,7 +45,9 @@ export function formatDate(date: string, locale: string): string {
   return new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
 }
 
-function banner(row: InvoiceRow, today: string): string | null {
+type Banner = 'PAID' | 'VOID' | 'Overdue' | 'DRAFT';
+
+function banner(row: InvoiceRow, today: string): Banner | null {
   if (row.status === 'paid') return 'PAID';
   if (row.status === 'void') return 'VOID';
   if (row.status === 'draft') return 'DRAFT';
@@ -56,7 +64,11 @@ export function invoiceDocument(input: {
   links?: { hosted_url: string | null; pdf_url: string | null };
 }): InvoiceDocument {
   const { row, lines, workspace, today } = input;
-  const locale = workspace.locale;
+  // Snapshotted together at send (a sent invoice's locale is never null; see the migration for older ones).
+  const sent = row.locale !== null;
+  const locale = sent ? row.locale! : workspace.locale;
+  const labels = invoiceLabels(locale);
+  const shown = banner(row, today);
   const money = (amount: number) => formatMoney(amount, row.currency, locale);
   const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 3 });
   const issuer: IssuerSnapshot = row.issuer
@@ -68,7 +80,8 @@ export function invoiceDocument(input: {
   return {
     number: row.number,
     status: row.status,
-    banner: banner(row, today),
+    banner: shown,
+    bannerText: shown && { PAID: labels.bannerPaid, VOID: labels.bannerVoid, Overdue: labels.bannerOverdue, DRAFT: labels.draft }[shown],
     issuer,
     billTo,
     issueDate: formatDate(row.issueDate, locale),
@@ -88,8 +101,9 @@ export function invoiceDocument(input: {
     amountPaid: money(row.amountPaid),
     amountDue: money(row.total - row.amountPaid),
     notes: row.notes,
-    paymentInstructions: workspace.paymentInstructions,
+    paymentInstructions: sent ? row.paymentInstructions : workspace.paymentInstructions,
     locale,
+    labels,
     hostedUrl: input.links?.hosted_url ?? null,
     pdfUrl: input.links?.pdf_url ?? null,
   };

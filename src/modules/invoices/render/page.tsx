@@ -2,6 +2,7 @@
 // The hosted invoice page (§10), server-rendered: no framework in the browser. It reads on a 375 px
 // phone (lines stack into cards below 600 px) and prints on A4 and Letter (@page margins, no
 // links or buttons on paper). Its one script reports the first view; the preview renders without it.
+// Every word on it comes from the document's labels, in the invoice's language.
 import type { FC } from 'hono/jsx';
 import { addressLines, type InvoiceDocument } from './document';
 
@@ -57,66 +58,66 @@ export const InvoicePage: FC<{ doc: InvoiceDocument; nonce: string; countView: b
       <meta name="robots" content="noindex" />
       {/* No favicon to fetch: the page asks for nothing but itself. */}
       <link rel="icon" href="data:," />
-      <title>{`Invoice ${doc.number} from ${doc.issuer.legal_name ?? doc.issuer.name}`}</title>
+      <title>{doc.labels.invoiceFrom(doc.number, doc.issuer.legal_name ?? doc.issuer.name)}</title>
       <style nonce={nonce} dangerouslySetInnerHTML={{ __html: STYLE }} />
     </head>
     <body>
       <main>
         <article class="sheet">
           <header>
-            <h1>Invoice {doc.number}</h1>
+            <h1>{doc.labels.invoice} {doc.number}</h1>
             <p class="muted">{doc.issuer.legal_name ?? doc.issuer.name}</p>
-            {doc.banner && <div class={`banner ${doc.banner}`}>{doc.banner}</div>}
+            {doc.banner && <div class={`banner ${doc.banner}`}>{doc.bannerText}</div>}
           </header>
           <section class="parties">
             <div>
-              <h2>From</h2>
+              <h2>{doc.labels.from}</h2>
               <p><strong>{doc.issuer.legal_name ?? doc.issuer.name}</strong></p>
               <Address lines={addressLines(doc.issuer.address)} />
               {doc.issuer.email && <p>{doc.issuer.email}</p>}
-              {doc.issuer.tax_id && <p>Tax ID {doc.issuer.tax_id}</p>}
+              {doc.issuer.tax_id && <p>{doc.labels.taxId} {doc.issuer.tax_id}</p>}
             </div>
             <div>
-              <h2>Bill to</h2>
+              <h2>{doc.labels.billTo}</h2>
               <p><strong>{doc.billTo.name}</strong></p>
               {doc.billTo.company && <p>{doc.billTo.company}</p>}
               <Address lines={addressLines(doc.billTo.address)} />
               {doc.billTo.email && <p>{doc.billTo.email}</p>}
-              {doc.billTo.tax_id && <p>Tax ID {doc.billTo.tax_id}</p>}
+              {doc.billTo.tax_id && <p>{doc.labels.taxId} {doc.billTo.tax_id}</p>}
             </div>
           </section>
           <div class="dates">
-            <div><span class="muted">Issued </span>{doc.issueDate}</div>
-            <div><span class="muted">Due </span>{doc.dueDate}</div>
+            <div><span class="muted">{doc.labels.issued} </span>{doc.issueDate}</div>
+            <div><span class="muted">{doc.labels.due} </span>{doc.dueDate}</div>
           </div>
           <table>
             <thead>
-              <tr><th>Description</th><th>Qty</th><th>Unit price</th><th>Tax</th><th>Amount</th></tr>
+              <tr><th>{doc.labels.description}</th><th>{doc.labels.quantity}</th><th>{doc.labels.unitPrice}</th><th>{doc.labels.tax}</th><th>{doc.labels.amount}</th></tr>
             </thead>
             <tbody>
               {doc.lines.map((line) => (
                 <tr>
-                  <td data-label="Description">{line.description}</td>
-                  <td data-label="Qty">{line.quantity}</td>
-                  <td data-label="Unit price">{line.unitPrice}</td>
-                  <td data-label="Tax">{`${line.tax} (${line.taxRate})`}</td>
-                  <td data-label="Amount">{line.amount}</td>
+                  <td data-label={doc.labels.description}>{line.description}</td>
+                  <td data-label={doc.labels.quantity}>{line.quantity}</td>
+                  <td data-label={doc.labels.unitPrice}>{line.unitPrice}</td>
+                  <td data-label={doc.labels.tax}>{`${line.tax} (${line.taxRate})`}</td>
+                  <td data-label={doc.labels.amount}>{line.amount}</td>
                 </tr>
               ))}
             </tbody>
           </table>
           <div class="totals">
-            <div><span>Subtotal</span><span>{doc.subtotal}</span></div>
-            <div><span>Tax</span><span>{doc.tax}</span></div>
-            <div><span>Total</span><span>{doc.total}</span></div>
-            <div><span>Paid</span><span>{doc.amountPaid}</span></div>
-            <div class="due"><span>Amount due</span><span>{doc.amountDue}</span></div>
+            <div><span>{doc.labels.subtotal}</span><span>{doc.subtotal}</span></div>
+            <div><span>{doc.labels.tax}</span><span>{doc.tax}</span></div>
+            <div><span>{doc.labels.total}</span><span>{doc.total}</span></div>
+            <div><span>{doc.labels.paid}</span><span>{doc.amountPaid}</span></div>
+            <div class="due"><span>{doc.labels.amountDue}</span><span>{doc.amountDue}</span></div>
           </div>
           {/* What another room adds to the page (the pay button, payments/pay-panel.tsx). */}
           {children}
-          {doc.notes && <section class="section"><h2>Notes</h2>{doc.notes}</section>}
-          {doc.paymentInstructions && <section class="section"><h2>How to pay</h2>{doc.paymentInstructions}</section>}
-          {doc.pdfUrl && <p class="actions"><a href={doc.pdfUrl}>Download PDF</a></p>}
+          {doc.notes && <section class="section"><h2>{doc.labels.notes}</h2>{doc.notes}</section>}
+          {doc.paymentInstructions && <section class="section"><h2>{doc.labels.howToPay}</h2>{doc.paymentInstructions}</section>}
+          {doc.pdfUrl && <p class="actions"><a href={doc.pdfUrl}>{doc.labels.downloadPdf}</a></p>}
         </article>
       </main>
       {countView && <script nonce={nonce} dangerouslySetInnerHTML={{ __html: VIEW_SCRIPT }} />}

@@ -2,7 +2,7 @@
 // down to Latin, Greek and Cyrillic (scripts/subset-font.sh), so a PDF-to-text tool finds the
 // number, the client and the total as printed. A character the font lacks prints as U+FFFD, never
 // an error. Long invoices flow onto more pages, each with the header and the table's column titles
-// again, and page numbers.
+// again, and page numbers. Its words are the document's labels, in the invoice's language.
 // Loaded only by the PDF routes (a dynamic import), so the font is parsed where it is needed.
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, type PDFFont, type PDFPage, rgb } from 'pdf-lib';
@@ -24,9 +24,12 @@ type Pen = { page: PDFPage; y: number };
 
 /** `finish` may add to the document before it is written (Factur-X: documents/einvoice/facturx.ts). */
 export async function renderInvoicePdf(doc: InvoiceDocument, finish?: (pdf: PDFDocument) => Promise<void>): Promise<Uint8Array> {
+  const { labels } = doc;
+  // Section titles print in capitals, as the locale writes them.
+  const caps = (label: string) => label.toLocaleUpperCase(doc.locale);
   const pdf = await PDFDocument.create();
   pdf.registerFontkit(fontkit);
-  pdf.setTitle(`Invoice ${doc.number}`);
+  pdf.setTitle(`${labels.invoice} ${doc.number}`);
   pdf.setAuthor(doc.issuer.legal_name ?? doc.issuer.name);
   pdf.setCreator('Workspace API');
   // The whole (already cut down, 113 KB) font is embedded rather than a per-document subset: fontkit's
@@ -44,25 +47,31 @@ export async function renderInvoicePdf(doc: InvoiceDocument, finish?: (pdf: PDFD
     const width = measure(value, size);
     pen.page.drawText(value, { x: options.right ? x - width : x, y: pen.y, size, font, color: options.color ?? INK });
   };
+  // Lines already wrapped (and cleaned), one under the other from the pen down: drawn as one block of
+  // text, which costs a fraction of drawing each line on its own when a long text wraps to hundreds.
+  const writeLines = (pen: Pen, lines: string[], x: number, size: number, lineHeight: number) => {
+    if (lines.length) pen.page.drawText(lines.join('\n'), { x, y: pen.y, size, lineHeight, font, color: INK });
+    pen.y -= lines.length * lineHeight;
+  };
 
   const pages: PDFPage[] = [];
   const newPage = (): Pen => {
     const page = pdf.addPage([PAGE.width, PAGE.height]);
     pages.push(page);
     const pen = { page, y: PAGE.height - MARGIN };
-    write(pen, `Invoice ${doc.number}`, MARGIN, 18);
+    write(pen, `${labels.invoice} ${doc.number}`, MARGIN, 18);
     write(pen, doc.issuer.legal_name ?? doc.issuer.name, COLUMNS.amount, 10, { right: true, color: MUTED });
     pen.y -= 16;
-    if (doc.banner) write(pen, doc.banner, MARGIN, 12, { color: doc.banner === 'PAID' ? rgb(0.09, 0.4, 0.23) : rgb(0.64, 0.13, 0.09) });
+    if (doc.banner) write(pen, doc.bannerText!, MARGIN, 12, { color: doc.banner === 'PAID' ? rgb(0.09, 0.4, 0.23) : rgb(0.64, 0.13, 0.09) });
     pen.y -= 18;
     return pen;
   };
   const tableHeader = (pen: Pen) => {
-    write(pen, 'Description', COLUMNS.description, 9, { color: MUTED });
-    write(pen, 'Qty', COLUMNS.qty, 9, { right: true, color: MUTED });
-    write(pen, 'Unit price', COLUMNS.unit, 9, { right: true, color: MUTED });
-    write(pen, 'Tax', COLUMNS.tax, 9, { right: true, color: MUTED });
-    write(pen, 'Amount', COLUMNS.amount, 9, { right: true, color: MUTED });
+    write(pen, labels.description, COLUMNS.description, 9, { color: MUTED });
+    write(pen, labels.quantity, COLUMNS.qty, 9, { right: true, color: MUTED });
+    write(pen, labels.unitPrice, COLUMNS.unit, 9, { right: true, color: MUTED });
+    write(pen, labels.tax, COLUMNS.tax, 9, { right: true, color: MUTED });
+    write(pen, labels.amount, COLUMNS.amount, 9, { right: true, color: MUTED });
     pen.y -= 6;
     pen.page.drawLine({ start: { x: MARGIN, y: pen.y }, end: { x: COLUMNS.amount, y: pen.y }, thickness: 1, color: RULE });
     pen.y -= 14;
@@ -81,11 +90,11 @@ export async function renderInvoicePdf(doc: InvoiceDocument, finish?: (pdf: PDFD
     }
     return p.y;
   };
-  const fromBottom = party('FROM', [doc.issuer.legal_name ?? doc.issuer.name, ...addressLines(doc.issuer.address), ...(doc.issuer.email ? [doc.issuer.email] : []), ...(doc.issuer.tax_id ? [`Tax ID ${doc.issuer.tax_id}`] : [])], MARGIN);
-  const toBottom = party('BILL TO', [doc.billTo.name, ...(doc.billTo.company ? [doc.billTo.company] : []), ...addressLines(doc.billTo.address), ...(doc.billTo.email ? [doc.billTo.email] : []), ...(doc.billTo.tax_id ? [`Tax ID ${doc.billTo.tax_id}`] : [])], 320);
+  const fromBottom = party(caps(labels.from), [doc.issuer.legal_name ?? doc.issuer.name, ...addressLines(doc.issuer.address), ...(doc.issuer.email ? [doc.issuer.email] : []), ...(doc.issuer.tax_id ? [`${labels.taxId} ${doc.issuer.tax_id}`] : [])], MARGIN);
+  const toBottom = party(caps(labels.billTo), [doc.billTo.name, ...(doc.billTo.company ? [doc.billTo.company] : []), ...addressLines(doc.billTo.address), ...(doc.billTo.email ? [doc.billTo.email] : []), ...(doc.billTo.tax_id ? [`${labels.taxId} ${doc.billTo.tax_id}`] : [])], 320);
   pen.y = Math.min(fromBottom, toBottom) - 10;
-  write(pen, `Issued ${doc.issueDate}`, MARGIN, 10);
-  write(pen, `Due ${doc.dueDate}`, 320, 10);
+  write(pen, `${labels.issued} ${doc.issueDate}`, MARGIN, 10);
+  write(pen, `${labels.due} ${doc.dueDate}`, 320, 10);
   pen.y -= 26;
   tableHeader(pen);
 
@@ -101,15 +110,12 @@ export async function renderInvoicePdf(doc: InvoiceDocument, finish?: (pdf: PDFD
     write(pen, line.unitPrice, COLUMNS.unit, 10, { right: true });
     write(pen, line.taxRate, COLUMNS.tax, 10, { right: true });
     write(pen, line.amount, COLUMNS.amount, 10, { right: true });
-    for (const part of wrapped) {
-      write(pen, part, COLUMNS.description, 10);
-      pen.y -= 13;
-    }
+    writeLines(pen, wrapped, COLUMNS.description, 10, 13);
     pen.y -= 6;
   }
 
   const totals: [string, string, number][] = [
-    ['Subtotal', doc.subtotal, 10], ['Tax', doc.tax, 10], ['Total', doc.total, 10], ['Paid', doc.amountPaid, 10], ['Amount due', doc.amountDue, 13],
+    [labels.subtotal, doc.subtotal, 10], [labels.tax, doc.tax, 10], [labels.total, doc.total, 10], [labels.paid, doc.amountPaid, 10], [labels.amountDue, doc.amountDue, 13],
   ];
   if (pen.y - totals.length * 18 < MARGIN + 20) pen = newPage();
   pen.y -= 6;
@@ -118,29 +124,31 @@ export async function renderInvoicePdf(doc: InvoiceDocument, finish?: (pdf: PDFD
     write(pen, value, COLUMNS.amount, size, { right: true });
     pen.y -= size + 8;
   }
-  for (const [title, text] of [['NOTES', doc.notes], ['HOW TO PAY', doc.paymentInstructions]] as const) {
+  for (const [title, text] of [[caps(labels.notes), doc.notes], [caps(labels.howToPay), doc.paymentInstructions]] as const) {
     if (!text) continue;
     const lines = text.split('\n').flatMap((paragraph) => wrap(clean(paragraph), measure, 10, PAGE.width - 2 * MARGIN));
     if (pen.y - 30 - lines.length * 13 < MARGIN) pen = newPage();
     pen.y -= 14;
     write(pen, title, MARGIN, 8, { color: MUTED });
     pen.y -= 14;
-    for (const line of lines) {
+    // As many lines as fit on each page, the rest on the next.
+    for (let i = 0; i < lines.length; ) {
       if (pen.y < MARGIN) pen = newPage();
-      write(pen, line, MARGIN, 10);
-      pen.y -= 13;
+      const fit = Math.max(1, Math.floor((pen.y - MARGIN) / 13) + 1);
+      writeLines(pen, lines.slice(i, i + fit), MARGIN, 10, 13);
+      i += fit;
     }
   }
 
   pages.forEach((page, i) => {
-    const label = `Page ${i + 1} of ${pages.length}`;
+    const label = labels.page(i + 1, pages.length);
     page.drawText(label, { x: PAGE.width - MARGIN - measure(label, 8), y: MARGIN / 2, size: 8, font, color: MUTED });
   });
   await finish?.(pdf);
   return pdf.save();
 }
 
-type Measure = (text: string, size: number) => number;
+export type Measure = (text: string, size: number) => number;
 
 /**
  * Text widths from each character's advance, measured once: the font has no kerning or shaping
@@ -162,24 +170,46 @@ function textMeasure(font: PDFFont): Measure {
   };
 }
 
-/** `text` broken into lines no wider than `width` at `size`, at spaces where it can, anywhere where it must. */
-function wrap(text: string, measure: Measure, size: number, width: number): string[] {
+/**
+ * `text` broken into lines no wider than `width` at `size`, at spaces where it can, anywhere where it
+ * must. Linear in the text's length whatever it holds: each word is measured once and each line's
+ * width kept as a running sum (widths add up: the font has no kerning), and a word wider than the
+ * line is cut character by character as its width grows, never by measuring its prefixes again.
+ */
+export function wrap(text: string, measure: Measure, size: number, width: number): string[] {
   const lines: string[] = [];
+  const space = measure(' ', size);
   let current = '';
+  let currentWidth = 0;
   for (const word of text.split(' ')) {
-    const candidate = current ? `${current} ${word}` : word;
-    if (measure(candidate, size) <= width) {
-      current = candidate;
+    const wordWidth = measure(word, size);
+    const joined = current ? currentWidth + space + wordWidth : wordWidth;
+    if (joined <= width) {
+      current = current ? `${current} ${word}` : word;
+      currentWidth = joined;
       continue;
     }
     if (current) lines.push(current);
-    current = word;
-    while (measure(current, size) > width) {
-      let cut = current.length - 1;
-      while (cut > 1 && measure(current.slice(0, cut), size) > width) cut--;
-      lines.push(current.slice(0, cut));
-      current = current.slice(cut);
+    if (wordWidth <= width) {
+      current = word;
+      currentWidth = wordWidth;
+      continue;
     }
+    // Too wide for any line: as many characters as fit on each (at least one), the rest carried on.
+    let start = 0;
+    let offset = 0;
+    currentWidth = 0;
+    for (const ch of word) {
+      const advance = measure(ch, size);
+      if (offset > start && currentWidth + advance > width) {
+        lines.push(word.slice(start, offset));
+        start = offset;
+        currentWidth = 0;
+      }
+      currentWidth += advance;
+      offset += ch.length;
+    }
+    current = word.slice(start);
   }
   if (current || !lines.length) lines.push(current);
   return lines;
