@@ -44,6 +44,8 @@ export const workspaces = sqliteTable(
     remindersEnabled: integer('reminders_enabled', { mode: 'boolean' }).notNull().default(false),
     // JSON array of whole days after the due date, e.g. [3,10].
     reminderDays: text('reminder_days').notNull().default('[3,10]'),
+    // ISO 4217: what a new client's `currency` defaults to.
+    defaultCurrency: text('default_currency').notNull().default('USD'),
     ...timestamps,
     // The D1 binding that holds this workspace's records (src/lib/databases.ts); null means DB, where
     // every workspace made before there was a choice lives. Only the directory's copy is read for it.

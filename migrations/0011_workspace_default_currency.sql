@@ -1,0 +1,1 @@
+ALTER TABLE `workspaces` ADD `default_currency` text DEFAULT 'USD' NOT NULL;
