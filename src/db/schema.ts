@@ -241,7 +241,7 @@ export const invoiceStatusCounts = sqliteTable(
 // Monthly sums per currency and workspace, kept by triggers (migration 0006), so the dashboard reads a period's
 // whole months from here and only its partial months from the rows: constant cost at any size.
 // month is YYYY-MM; amounts are minor units of currency.
-const monthly = (name: string, amount: string) =>
+const monthly = <Extra extends Record<string, ReturnType<typeof integer>>>(name: string, amount: string, extra = {} as Extra) =>
   sqliteTable(
     name,
     {
@@ -249,6 +249,7 @@ const monthly = (name: string, amount: string) =>
       month: text('month').notNull(),
       currency: text('currency').notNull(),
       amount: integer(amount).notNull().default(0),
+      ...extra,
     },
     (t) => [primaryKey({ columns: [t.workspaceId, t.month, t.currency] })],
   );
@@ -256,7 +257,10 @@ const monthly = (name: string, amount: string) =>
 /** Totals of open and paid invoices by issue month. */
 export const invoiceMonthlyTotals = monthly('workspace_invoice_monthly_totals', 'invoiced');
 /** Payments by the month they were paid on. */
-export const paymentMonthlyTotals = monthly('workspace_payment_monthly_totals', 'collected');
+export const paymentMonthlyTotals = monthly('workspace_payment_monthly_totals', 'collected', {
+  // Σ payments.tax (migration 0011's triggers).
+  taxCollected: integer('tax_collected').notNull().default(0),
+});
 /** Expenses by the month they were incurred. */
 export const expenseMonthlyTotals = monthly('workspace_expense_monthly_totals', 'spent');
 
@@ -291,6 +295,9 @@ export const payments = sqliteTable(
     method: text('method'),
     reference: text('reference'),
     createdAt: text('created_at').notNull(),
+    // The tax share of `amount`: amount × invoice tax / invoice total, half away from zero (the
+    // dashboard's tax_collected). Set with the payment; a trigger fills it where a writer left it null.
+    tax: integer('tax'),
   },
   (t) => [
     index('payments_workspace_paid_on_idx').on(t.workspaceId, t.paidOn, t.currency, t.amount),

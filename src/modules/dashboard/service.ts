@@ -11,23 +11,26 @@ import { dashboardQueries, type Period } from './queries';
 
 type Figures = { invoiced: number; collected: number; outstanding: number; expenses: number };
 const FIGURES = ['invoiced', 'collected', 'outstanding', 'expenses'] as const;
+// Converted into the totals but not shown per currency.
+type Converted = Figures & { tax_collected: number };
 
 export async function buildDashboard(ctx: WorkspaceContext, period: Period, currency: string) {
   const today = todayUtc();
   // The rates are read beside the batch, so `rates` always shows what is cached.
-  const [[invoiced, collected, open, spent, statusCounts, clientCount, activeProjects, recent], snapshot] = await Promise.all([
+  const [[invoiced, collected, taxCollected, open, spent, statusCounts, clientCount, activeProjects, recent], snapshot] = await Promise.all([
     dashboardQueries(ctx, period, today),
     getRatesSnapshot(ctx.env),
   ]);
 
-  const byCurrency = new Map<string, Figures>();
-  const add = (code: string, field: keyof Figures, amount: number) => {
-    const row = byCurrency.get(code) ?? { invoiced: 0, collected: 0, outstanding: 0, expenses: 0 };
+  const byCurrency = new Map<string, Converted>();
+  const add = (code: string, field: keyof Converted, amount: number) => {
+    const row = byCurrency.get(code) ?? { invoiced: 0, collected: 0, tax_collected: 0, outstanding: 0, expenses: 0 };
     row[field] += amount;
     byCurrency.set(code, row);
   };
   invoiced.forEach((r) => add(r.currency, 'invoiced', r.amount));
   collected.forEach((r) => add(r.currency, 'collected', r.amount));
+  taxCollected.forEach((r) => add(r.currency, 'tax_collected', r.amount));
   open.forEach((r) => add(r.currency, 'outstanding', r.outstanding));
   spent.forEach((r) => add(r.currency, 'expenses', r.amount));
 
@@ -43,10 +46,11 @@ export async function buildDashboard(ctx: WorkspaceContext, period: Period, curr
   const missing = [...byCurrency.keys()].filter((code) => !convertible(code)).sort();
   const convert = (amount: number, from: string) => (convertible(from) ? convertAtSnapshot(snapshot, amount, from, currency) : 0);
 
-  const totals = { invoiced: 0, collected: 0, outstanding: 0, overdue: 0, expenses: 0, profit: 0 };
-  for (const [code, figures] of byCurrency) for (const field of FIGURES) totals[field] += convert(figures[field], code);
+  const totals = { invoiced: 0, collected: 0, tax_collected: 0, outstanding: 0, overdue: 0, expenses: 0, profit: 0 };
+  for (const [code, figures] of byCurrency) for (const field of [...FIGURES, 'tax_collected'] as const) totals[field] += convert(figures[field], code);
   for (const r of open) totals.overdue += convert(r.overdue, r.currency);
-  totals.profit = totals.collected - totals.expenses;
+  // Tax collected is owed to the state, not earned (§5).
+  totals.profit = totals.collected - totals.tax_collected - totals.expenses;
 
   const invoiceCounts = { draft: 0, open: 0, paid: 0, void: 0, overdue: open.reduce((n, r) => n + r.overdueCount, 0) };
   for (const r of statusCounts) invoiceCounts[r.status] = r.n;
@@ -58,7 +62,7 @@ export async function buildDashboard(ctx: WorkspaceContext, period: Period, curr
     counts: { clients: clientCount[0]?.n ?? 0, active_projects: activeProjects[0]?.n ?? 0, invoices: invoiceCounts },
     by_currency: [...byCurrency]
       .sort(([a], [b]) => a.localeCompare(b))
-      .map(([code, figures]) => ({ currency: code, ...figures, converted: convertible(code) })),
+      .map(([code, { tax_collected: _tax, ...figures }]) => ({ currency: code, ...figures, converted: convertible(code) })),
     rates: { ...(snapshot ? { as_of: snapshot.as_of, stale: isStale(snapshot) } : { as_of: null, stale: false }), missing },
     activity: recent.map(serializeActivity),
   };

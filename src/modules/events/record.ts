@@ -24,6 +24,8 @@ export type EventOptions = {
    * the workspace's counter): SQL expressions, evaluated when the event is written.
    */
   fill?: Record<string, SQL>;
+  /** Records beside the object in `data` (the payment of `invoice.payment_recorded`, as `payment`). */
+  extra?: Record<string, unknown>;
 };
 
 export function recordEvent(ctx: WorkspaceContext, type: EventType, object: EventObject, options: EventOptions = {}) {
@@ -39,7 +41,7 @@ export function recordEvent(ctx: WorkspaceContext, type: EventType, object: Even
     actorName: ctx.actor.name,
     objectId: object.id,
     summary: summarize(type, { ...object, ...placeholders }),
-    data: JSON.stringify(options.previous ? { object, previous_attributes: options.previous } : { object }),
+    data: JSON.stringify({ object, ...(options.previous ? { previous_attributes: options.previous } : {}), ...options.extra }),
     createdAt: options.at ?? nowIso(),
   };
   if (filled.length) {

@@ -1,1 +1,0 @@
-ALTER TABLE `workspaces` ADD `default_currency` text DEFAULT 'USD' NOT NULL;
