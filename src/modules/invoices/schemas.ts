@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { lineAmount, MAX_INVOICE_TOTAL, MAX_MINOR_AMOUNT, toScaledInteger } from '../../lib/money';
-import { currencySchema, dateSchema, emailSchema, idSchema, listQuery, longText, minorAmount, pageOf, text, timestampSchema } from '../../lib/schemas';
+import { currencySchema, dateSchema, emailSchema, idSchema, listQuery, longText, minorAmount, moneyNumber, pageOf, text, timestampSchema } from '../../lib/schemas';
 import { addDays, todayUtc } from '../../lib/time';
 
 export const InvoiceStatus = z.enum(['draft', 'open', 'paid', 'void']);
@@ -80,9 +80,7 @@ export const UpdateInvoiceBody = z
 
 export const PaymentBody = z
   .strictObject({
-    amount: z
-      .number()
-      .int()
+    amount: moneyNumber()
       .min(1)
       .max(MAX_INVOICE_TOTAL)
       .openapi({ description: 'Amount received, in minor units of the invoice currency; at most amount_due.', example: 150000 }),
