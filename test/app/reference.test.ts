@@ -97,7 +97,7 @@ describe('webhook payloads', () => {
       expect(schema.allOf[1].properties.type.const, type).toBe(type);
     }
     expect(names.size).toBe(EVENT_TYPES.length);
-    expect(doc.components.schemas.InvoicePaidEvent.allOf[1].properties.data.properties.object.$ref).toBe('#/components/schemas/EventInvoice');
+    expect(doc.components.schemas.InvoicePaidEvent.allOf[1].properties.data.properties.object.$ref).toBe('#/components/schemas/Invoice');
     expect(doc.components.schemas.InvoicePaymentRecordedEvent.allOf[1].properties.data.required).toEqual(['object', 'payment']);
     expect(doc.components.schemas.ClientUpdatedEvent.allOf[1].properties.data.properties.object.$ref).toBe('#/components/schemas/Client');
   });

@@ -25,15 +25,9 @@ const RECEIVER_ANSWER = {
   200: { description: 'Any 2xx within 15 s is a success. Anything else, redirects included, is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (plus up to 20 % jitter, or your Retry-After up to 10 h); 410 disables the endpoint at once.' },
 };
 
-// Events carry an invoice as the API returns it, less its links: hosted_url and pdf_url act as
-// keys to the client's page, and events go to other systems.
-const EventInvoice = Invoice.omit({ hosted_url: true, pdf_url: true }).openapi('EventInvoice', {
-  description: 'An invoice as the API returns it, without `hosted_url` and `pdf_url`.',
-});
-
 /** The record each kind of event carries in `data.object`, by the part of its type before the dot. */
 const OBJECTS: Record<string, [string, z.ZodType]> = {
-  client: ['Client', Client], project: ['Project', Project], invoice: ['EventInvoice', EventInvoice], expense: ['Expense', Expense],
+  client: ['Client', Client], project: ['Project', Project], invoice: ['Invoice', Invoice], expense: ['Expense', Expense],
   transfer: ['Transfer', Transfer], suggestion: ['Suggestion', Suggestion], recurring_invoice: ['RecurringInvoice', RecurringInvoice],
   member: ['Member', Member],
 };
@@ -42,6 +36,9 @@ const pascal = (type: string) => type.split(/[._]/).map((part) => part[0]!.toUpp
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 /**
+ * (An invoice in an event has `hosted_url` and `pdf_url` null: the links act as keys to the
+ * client's page, and events go to other systems.)
+ *
  * One payload schema per event type (`InvoicePaidEvent`): the Event, with `type` fixed and
  * `data.object` the record it carries; `data.payment` on invoice.payment_recorded and
  * `previous_attributes` where §11 says they are present. A type not mapped here carries an Event.
@@ -49,7 +46,8 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 function payloadSchema(registry: OpenAPIHono['openAPIRegistry'], type: string): z.ZodType | { $ref: string } {
   const [objectName] = OBJECTS[type.split('.')[0]!] ?? [];
   if (!objectName) return Event;
-  const required = ['object', ...(type === 'invoice.payment_recorded' ? ['payment'] : []), ...(type.endsWith('.updated') || type === 'member.role_changed' ? ['previous_attributes'] : [])];
+  const previous = type.endsWith('.updated') || type === 'member.role_changed';
+  const required = ['object', ...(type === 'invoice.payment_recorded' ? ['payment'] : []), ...(previous ? ['previous_attributes'] : [])];
   const name = `${pascal(type)}Event`;
   registry.registerComponent('schemas', name, {
     allOf: [
@@ -60,7 +58,11 @@ function payloadSchema(registry: OpenAPIHono['openAPIRegistry'], type: string): 
           type: { type: 'string', const: type },
           data: {
             type: 'object',
-            properties: { object: ref(objectName), ...(type === 'invoice.payment_recorded' ? { payment: ref('Payment') } : {}) },
+            properties: {
+              object: ref(objectName),
+              ...(type === 'invoice.payment_recorded' ? { payment: ref('Payment') } : {}),
+              ...(previous ? { previous_attributes: { type: 'object' } } : {}),
+            },
             required,
           },
         },
