@@ -7,6 +7,7 @@ import { CRON_QUERY_BUDGET, QueryBudget, withQueryBudget } from './lib/query-bud
 import { purgeExpiredIdempotencyKeys } from './middleware/idempotency';
 import { relayStrandedEvents } from './modules/events/relay';
 import { purgeOldEvents } from './modules/events/service';
+import { sweepInvitationEmails } from './modules/access/invitation-email';
 import { refreshRates } from './modules/rates/refresh';
 import { sweepStrandedTransfers } from './modules/transfers/sweep';
 import { sweepLostDeliveries } from './modules/webhooks/dispatch';
@@ -21,6 +22,7 @@ export type CronTask = { name: string; run: (env: Env) => Promise<void> };
 export const globalCronTasks: CronTask[] = [
   { name: 'refresh-rates', run: async (env) => void (await refreshRates(env)) },
   { name: 'relay-member-events', run: async (env) => void (await relayStrandedEvents(env)) },
+  { name: 'sweep-invitation-emails', run: async (env) => void (await sweepInvitationEmails(env)) },
 ];
 
 /** Once a run on each database, over the records it holds. */

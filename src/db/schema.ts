@@ -114,7 +114,23 @@ export const invitations = sqliteTable('invitations', {
   role: text('role', { enum: ROLES }),
   invitedBy: text('invited_by').references(() => users.id, { onDelete: 'set null' }),
   withdrawnAt: text('withdrawn_at'),
-}, (t) => [index('invitations_workspace_idx').on(t.workspaceId, t.id)]);
+  // A workspace invitation's code is emailed to the invitee only (never shown to the inviter): it is
+  // derived again from the id when the email is composed (invitation-code.ts). The email's state:
+  emailStatus: text('email_status', { enum: ['queued', 'sent', 'failed'] }),
+  emailAttempts: integer('email_attempts').notNull().default(0),
+  emailError: text('email_error'),
+  emailNextAttemptAt: text('email_next_attempt_at'),
+  emailLeaseUntil: text('email_lease_until'),
+  // Idempotent acceptance: SHA-256 of the Idempotency-Key and of the canonical request that accepted
+  // it, and the key it minted, so a retry within 24 h replays the answer (with the secret null).
+  acceptKeyHash: text('accept_key_hash'),
+  acceptRequestHash: text('accept_request_hash'),
+  acceptedKeyId: text('accepted_key_id'),
+}, (t) => [
+  index('invitations_workspace_idx').on(t.workspaceId, t.id),
+  index('invitations_inviter_idx').on(t.invitedBy),
+  index('invitations_email_due_idx').on(t.emailStatus, t.emailNextAttemptAt),
+]);
 
 export const clients = sqliteTable(
   'clients',
@@ -258,7 +274,7 @@ const monthly = <Extra extends Record<string, ReturnType<typeof integer>>>(name:
 export const invoiceMonthlyTotals = monthly('workspace_invoice_monthly_totals', 'invoiced');
 /** Payments by the month they were paid on. */
 export const paymentMonthlyTotals = monthly('workspace_payment_monthly_totals', 'collected', {
-  // Σ payments.tax (migration 0011's triggers).
+  // Σ payments.tax (migration 0012's triggers).
   taxCollected: integer('tax_collected').notNull().default(0),
 });
 /** Expenses by the month they were incurred. */

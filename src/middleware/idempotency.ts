@@ -25,7 +25,7 @@ import { nowIso } from '../lib/time';
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** How long a first attempt may hold its key before a retry treats it as abandoned. */
 export const IN_FLIGHT_LEASE_MS = 60 * 1000;
-const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
+export const IDEMPOTENCY_KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 // Response headers worth replaying besides the body.
 const REPLAYED_HEADERS = ['Location'];
 
@@ -57,7 +57,7 @@ export function idempotency(mode: IdempotencyMode, successStatus = 200, replay?:
       }
       return next();
     }
-    if (!KEY_SHAPE.test(key)) {
+    if (!IDEMPOTENCY_KEY_SHAPE.test(key)) {
       throw new ApiError('validation_failed', 'The request is not valid.', [
         { path: 'Idempotency-Key', message: 'Use 1 to 255 visible ASCII characters.' },
       ]);

@@ -8,6 +8,7 @@
 // the current 60-second window. Counting is per Cloudflare location (see the README): a client
 // spread over several locations may get somewhat more than the limit, never a stricter one.
 import type { Context } from 'hono';
+import ipaddr from 'ipaddr.js';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
@@ -22,8 +23,21 @@ type Limit = {
   bucket: (c: Context<AppEnv>) => string;
 };
 
-/** The client's address as Cloudflare's edge reports it; one shared bucket where there is none (local runs). */
-export const clientAddress = (c: Context) => c.req.header('CF-Connecting-IP') ?? 'unknown';
+/**
+ * The client's address as Cloudflare's edge reports it, as a rate-limit bucket; one shared bucket
+ * where there is none (local runs). An IPv6 client usually holds a whole /64, so its /64 counts as
+ * one address (an IPv4-mapped IPv6 address counts as the IPv4 address it maps).
+ */
+export const clientAddress = (c: Context) => addressBucket(c.req.header('CF-Connecting-IP') ?? 'unknown');
+
+export function addressBucket(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
+  return `${parts.join(':')}::/64`;
+}
 
 const secondsToWindowEnd = () => WINDOW_SECONDS - (Math.floor(Date.now() / 1000) % WINDOW_SECONDS);
 
@@ -61,6 +75,12 @@ const perWorkspace = (limit: number, binding: Limit['binding'], scope: string): 
   binding,
   bucket: (c) => `${scope}:${c.get('ctx').workspaceId}`,
 });
+const perUser = (limit: number, binding: Limit['binding'], scope: string): Limit => ({
+  per: 'per user',
+  limit,
+  binding,
+  bucket: (c) => `${scope}:${c.get('ctx').userId}`,
+});
 const perAddress = (limit: number, binding: Limit['binding'], scope: string): Limit => ({
   per: 'per address',
   limit,
@@ -68,11 +88,19 @@ const perAddress = (limit: number, binding: Limit['binding'], scope: string): Li
   bucket: (c) => `${scope}:${clientAddress(c)}`,
 });
 
-/** Every keyed request: 120 a minute per key and 600 per workspace over all its keys, so minting keys buys nothing. */
-export const apiRateLimit = rateLimit(perKey(120, (env) => env.RATE_LIMITER), perWorkspace(600, (env) => env.WORKSPACE_RATE_LIMITER, 'api'));
+/**
+ * Every keyed request: 120 a minute per key, 600 per workspace over all its keys, and 600 per user
+ * over all their keys and workspaces, so neither minting keys nor making workspaces buys more. (The
+ * user's bucket shares the workspace limiter's binding: same limit, its own bucket names.)
+ */
+export const apiRateLimit = rateLimit(
+  perKey(120, (env) => env.RATE_LIMITER),
+  perWorkspace(600, (env) => env.WORKSPACE_RATE_LIMITER, 'api'),
+  perUser(600, (env) => env.WORKSPACE_RATE_LIMITER, 'api-user'),
+);
 
-/** Co-pilot jobs: 10 a minute per workspace, however many keys ask. */
-export const aiRateLimit = rateLimit(perWorkspace(10, (env) => env.AI_RATE_LIMITER, 'ai'));
+/** Co-pilot jobs: 10 a minute per workspace, however many keys ask, and 10 per user, however many workspaces. */
+export const aiRateLimit = rateLimit(perWorkspace(10, (env) => env.AI_RATE_LIMITER, 'ai'), perUser(10, (env) => env.AI_RATE_LIMITER, 'ai-user'));
 
 /** Public forms (the waitlist, accepting an invitation): 10 a minute per address, each form its own bucket. */
 export const publicFormRateLimit = (form: string) => rateLimit(perAddress(10, (env) => env.PUBLIC_FORM_RATE_LIMITER, form));

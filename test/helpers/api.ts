@@ -28,7 +28,8 @@ export const requestsPerKey = new Map<string, number>();
  * A client address of its own for each request, as Cloudflare's edge sets `CF-Connecting-IP`, so
  * the per-address limits of public routes count only the requests of a test that names one.
  */
-const someAddress = () => `2001:db8::${crypto.randomUUID().slice(0, 4)}:${crypto.randomUUID().slice(0, 4)}`;
+// (An IPv6 client counts by its /64, so the random part is the /64's.)
+const someAddress = () => `2001:db8:${crypto.randomUUID().slice(0, 4)}:${crypto.randomUUID().slice(0, 4)}::1`;
 
 export async function call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { 'CF-Connecting-IP': someAddress(), ...options.headers };

@@ -1,5 +1,7 @@
 // Users come into being the way they do in production: an operator's invitation, redeemed.
+import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
+import { workspaceInvitationCode } from '../../src/modules/access/invitation-code';
 import { ADMIN_TOKEN, call } from './api';
 
 let counter = 0;
@@ -50,10 +52,16 @@ export async function addMember(ownerKey: string, role: Role, name = `A ${role}`
   const email = `member${Date.now()}${++counter}${Math.random().toString(36).slice(2, 8)}@example.com`;
   const invite = await call('POST', '/api/workspace/invitations', { key: ownerKey, body: { email, role } });
   expect(invite.status, JSON.stringify(invite.body)).toBe(201);
-  const accepted = await call('POST', '/api/invitations/accept', { body: { code: invite.body.code, name } });
+  const accepted = await call('POST', '/api/invitations/accept', { body: { code: await emailedCode(invite.body.id), name } });
   expect(accepted.status, JSON.stringify(accepted.body)).toBe(201);
   return { id: accepted.body.user.id, email, key: accepted.body.api_key.key, keyId: accepted.body.api_key.id };
 }
+
+/**
+ * The code a workspace invitation's email carries to the invitee (the inviter never sees it): the
+ * worker derives it from the invitation's id when it composes the email, and so does this helper.
+ */
+export const emailedCode = (invitationId: string) => workspaceInvitationCode(env, invitationId);
 
 /** One workspace with a key for each role: its owner and three invited members. */
 export async function workspaceWithEveryRole(): Promise<Record<Role, TestUser>> {

@@ -23,20 +23,22 @@ export type PlacedWorkspace = { id: string; key: string; owner: TestUser; databa
 // Who makes the workspaces, by who they are for: an owner's and a stranger's are different people.
 // Test files share this module but each starts on emptied storage, so a creator is checked for.
 const creators = new Map<string, TestUser>();
+const made = new Map<string, number>();
 const stillStored = async (user: TestUser) => (await env.DB.prepare('SELECT 1 AS one FROM users WHERE id = ?').bind(user.id).first()) !== null;
 
 /**
  * A new workspace on `database`, made through POST /api/workspaces: workspaces are made until the
  * placement puts one there (each lands on either with probability 1/2, so 40 tries fail with
  * probability 2^-40). Its owner is the test user behind `who`, replaced before their key nears the
- * rate limit.
+ * rate limit or they reach the 10 workspaces one person may own.
  */
 export async function workspaceOn(database: DatabaseName, who = 'owner'): Promise<PlacedWorkspace> {
   for (let attempt = 0; attempt < 40; attempt++) {
     let creator = creators.get(who);
-    if (!creator || (requestsPerKey.get(creator.key) ?? 0) > 100 || !(await stillStored(creator))) {
+    if (!creator || (requestsPerKey.get(creator.key) ?? 0) > 100 || (made.get(creator.id) ?? 0) >= 9 || !(await stillStored(creator))) {
       creators.set(who, (creator = await createUser(`Studio founder (${who})`)));
     }
+    made.set(creator.id, (made.get(creator.id) ?? 0) + 1);
     const res = await call('POST', '/api/workspaces', { key: creator.key, body: { name: `Studio ${attempt}` } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const placed = (await directoryDatabaseOf(res.body.workspace.id)) ?? 'DB';

@@ -3,7 +3,7 @@
 // at once. Records of one workspace are a 404 to a key of another, even for the same person.
 import { describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, call, errorPaths, expectError } from '../helpers/api';
-import { addMember, createClient, createUser, type TestUser } from '../helpers/factories';
+import { addMember, createClient, createUser, emailedCode, type TestUser } from '../helpers/factories';
 
 const members = async (key: string) => (await call('GET', '/api/workspace/members', { key })).body.data;
 const memberIdOf = async (key: string, user: TestUser) => (await members(key)).find((m: { user: { id: string } }) => m.user.id === user.id).id;
@@ -108,13 +108,18 @@ describe('workspace invitations', () => {
     const owner = await createUser();
     const invite = await call('POST', '/api/workspace/invitations', { key: owner.key, body: { email: uniqueEmail(), role: 'member', expires_in_days: 2 } });
     expect(invite.status).toBe(201);
-    expect(invite.body).toMatchObject({ role: 'member', code: expect.stringMatching(/^wsi_/) });
+    expect(invite.body).toMatchObject({ role: 'member' });
+    expect(invite.body).not.toHaveProperty('code');
+    const code = await emailedCode(invite.body.id);
     const pending = (await call('GET', '/api/workspace/invitations', { key: owner.key })).body.data;
-    expect(pending).toEqual([{ id: invite.body.id, email: invite.body.email, role: 'member', expires_at: invite.body.expires_at, created_at: expect.any(String) }]);
-    expect(JSON.stringify(pending)).not.toContain(invite.body.code);
+    expect(pending).toEqual([{
+      id: invite.body.id, email: invite.body.email, role: 'member', expires_at: invite.body.expires_at, created_at: expect.any(String),
+      email_delivery: { status: expect.stringMatching(/^(queued|sent)$/), attempts: expect.any(Number), last_error: null },
+    }]);
+    expect(JSON.stringify(pending)).not.toContain(code);
 
     expect((await call('DELETE', `/api/workspace/invitations/${invite.body.id}`, { key: owner.key })).status).toBe(204);
-    expectError(await call('POST', '/api/invitations/accept', { body: { code: invite.body.code, name: 'Late' } }), 404, 'not_found');
+    expectError(await call('POST', '/api/invitations/accept', { body: { code, name: 'Late' } }), 404, 'not_found');
     expect((await call('GET', '/api/workspace/invitations', { key: owner.key })).body.data).toEqual([]);
     expectError(await call('DELETE', `/api/workspace/invitations/${invite.body.id}`, { key: owner.key }), 404, 'not_found');
   });
@@ -124,7 +129,9 @@ describe('workspace invitations', () => {
     const freelancer = await createUser('Fran');
     await createClient(freelancer.key, { name: 'Fran\'s own client' });
     const invite = await call('POST', '/api/workspace/invitations', { key: owner.key, body: { email: freelancer.email, role: 'member' } });
-    const accepted = await call('POST', '/api/invitations/accept', { body: { code: invite.body.code } });
+    const code = await emailedCode(invite.body.id);
+    // The email has an account: only a key of that account can take the invitation.
+    const accepted = await call('POST', '/api/invitations/accept', { key: freelancer.key, body: { code } });
     expect(accepted.status).toBe(201);
     expect(accepted.body.user.id).toBe(freelancer.id);
     expect(accepted.body.workspace.role).toBe('member');
@@ -134,7 +141,7 @@ describe('workspace invitations', () => {
     const own = (await call('GET', '/v1/clients', { key: freelancer.key })).body.data;
     expect(own.map((c: { name: string }) => c.name)).toEqual(['Fran\'s own client']);
     expectError(await call('GET', `/v1/clients/${own[0].id}`, { key: studioKey }), 404, 'not_found');
-    expectError(await call('POST', '/api/invitations/accept', { body: { code: invite.body.code } }), 409, 'invitation_used');
+    expectError(await call('POST', '/api/invitations/accept', { key: freelancer.key, body: { code } }), 409, 'invitation_used');
   });
 });
 

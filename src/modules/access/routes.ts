@@ -7,11 +7,11 @@ import { createRouter } from '../../lib/router';
 import { idParams, listQuery } from '../../lib/schemas';
 import { publicFormRateLimit } from '../../middleware/rate-limit';
 import { createKey, listKeys, revokeKey, serializeKey } from './api-keys';
+import { ACCEPT_IDEMPOTENCY_HEADER, acceptIdempotency, presentedCaller } from './accept-request';
 import { acceptInvitation, createOperatorInvitation, serializeUser } from './invitations';
 import { whoAmI } from './me';
 import * as S from './schemas';
 import { joinWaitlist, listWaitlist, serializeAdminWaitlistEntry } from './waitlist';
-
 
 const tags = ['Access'];
 
@@ -31,15 +31,19 @@ export const publicAccessRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'post', path: '/invitations/accept', operationId: 'acceptInvitation', tags, access: 'public', errors: [404, 409, 410],
+      method: 'post', path: '/invitations/accept', operationId: 'acceptInvitation', tags, access: 'public', errors: [401, 403, 404, 409, 410],
       publicLimit: publicFormRateLimit('accept'),
       summary: 'Redeem an invitation',
-      description: 'Redeems any invitation code (`wsi_…`). A signup creates the user, their personal workspace and its owner key; a recovery issues a new owner key for the account\'s personal workspace; a workspace invitation adds you to that workspace (creating your account first if the email is new) and answers a key for it. The key is shown once. `name` is required when an account is created (422 otherwise). A code works once, even under concurrent redemption: 409 `invitation_used` after that, 410 `invitation_expired` past its date, 404 for an unknown or withdrawn code, 409 `conflict` if you are already a member.',
+      description: 'Redeems any invitation code (`wsi_…`). A signup creates the user, their personal workspace and its owner key; a recovery issues a new owner key for the account\'s personal workspace; a workspace invitation adds you to that workspace (creating your account first if the email is new) and answers a key for it. When a workspace invitation\'s email already has an account, accepting needs one of that account\'s keys as `Authorization: Bearer wsk_…` (none or an unknown key: 401 `unauthorized`; another account\'s key: 403 `forbidden`), so nobody but the account holder can take it. The key is shown once. `name` is required when an account is created (422 otherwise). A code works once, even under concurrent redemption: 409 `invitation_used` after that, 410 `invitation_expired` past its date, 404 for an unknown or withdrawn code (an invitation dies when its inviter is removed or loses the right to issue it), 409 `conflict` if you are already a member. The same code and body with the same `Idempotency-Key` within 24 hours replays the answer with `Idempotent-Replayed: true` and `api_key.key` null; the same key with another body is 422 `idempotency_key_reused`.',
+      parameters: [ACCEPT_IDEMPOTENCY_HEADER],
       request: { body: jsonBody(S.AcceptInvitationBody) },
       responses: { 201: jsonContent(S.AcceptedInvitation, 'The user, the workspace the key acts in, and the key.') },
     }),
     async (c) => {
-      const { user, workspace, key } = await acceptInvitation(c.env, createDb(c.env.DB), c.req.valid('json'));
+      const body = c.req.valid('json');
+      const [caller, idempotency] = await Promise.all([presentedCaller(c), acceptIdempotency(c.req.header('Idempotency-Key'), body)]);
+      const { user, workspace, key, replayed } = await acceptInvitation(c.env, createDb(c.env.DB), body, caller, idempotency);
+      if (replayed) c.header('Idempotent-Replayed', 'true');
       return c.json({ user: serializeUser(user), workspace, api_key: { ...serializeKey(key.row), key: key.key } }, 201);
     },
   );
@@ -66,7 +70,7 @@ export const adminRoutes = createRouter()
       request: { body: jsonBody(S.CreateInvitationBody) },
       responses: { 201: jsonContent(S.Invitation, 'The invitation, with its code.') },
     }),
-    async (c) => c.json(await createOperatorInvitation(createDb(c.env.DB), c.env.INVITES_KV, c.req.valid('json')), 201),
+    async (c) => c.json(await createOperatorInvitation(c.env, createDb(c.env.DB), c.req.valid('json')), 201),
   );
 
 export const accountRoutes = createRouter()

@@ -8,13 +8,14 @@ import { systemContext } from '../../lib/context';
 import { createDb } from '../../lib/db';
 import { documentById } from '../invoices/document-for';
 import { composeInvoiceEmail } from '../invoices/render/email';
+import { attemptInvitationEmail } from '../access/invitation-email';
 import { EmailMessage } from './message';
+import { EMAIL_RETRY_DELAYS_MS, MAX_EMAIL_ATTEMPTS } from './schedule';
 import { enqueueEmails, type EmailDeliveryRow } from './outbox';
 import { sendEmail } from './providers';
 
 export const EMAILS_JOB = 'emails';
-export const EMAIL_RETRY_DELAYS_MS = [60_000, 10 * 60_000, 60 * 60_000, 6 * 60 * 60_000];
-export const MAX_EMAIL_ATTEMPTS = EMAIL_RETRY_DELAYS_MS.length + 1;
+export { EMAIL_RETRY_DELAYS_MS, MAX_EMAIL_ATTEMPTS } from './schedule';
 const LEASE_MS = 60_000;
 
 export async function consumeEmails(batch: MessageBatch<unknown>, env: Env): Promise<void> {
@@ -24,12 +25,13 @@ export async function consumeEmails(batch: MessageBatch<unknown>, env: Env): Pro
       message.ack();
       continue;
     }
+    const body = parsed.data;
     try {
-      const waitSeconds = await attempt(env, parsed.data.delivery_id);
+      const waitSeconds = 'invitation_id' in body ? await attemptInvitationEmail(env, body.invitation_id) : await attempt(env, body.delivery_id);
       if (waitSeconds) message.retry({ delaySeconds: waitSeconds });
       else message.ack();
     } catch (err) {
-      console.error(JSON.stringify({ level: 'error', message: 'email attempt could not be recorded; will retry', delivery_id: parsed.data.delivery_id, reason: String(err) }));
+      console.error(JSON.stringify({ level: 'error', message: 'email attempt could not be recorded; will retry', ...body, reason: String(err) }));
       message.retry({ delaySeconds: 30 });
     }
   }

@@ -1,8 +1,12 @@
-// The emails queue message: one outbox row to send. Written by outbox.ts, read by consumer.ts.
+// The emails queue message: one outbox row to send (written by outbox.ts), or one workspace
+// invitation's email (access/invitation-email.ts). Read by consumer.ts.
 import { z } from '@hono/zod-openapi';
 import { DatabaseName } from '../../lib/databases';
 import { idPattern } from '../../lib/ids';
 
-export const EmailMessage = z.object({ delivery_id: z.string().regex(idPattern('emailDelivery')), database: DatabaseName.optional() });
+export const EmailMessage = z.union([
+  z.object({ delivery_id: z.string().regex(idPattern('emailDelivery')), database: DatabaseName.optional() }),
+  z.object({ invitation_id: z.string().regex(idPattern('invitation')) }),
+]);
 
 export type EmailMessageBody = z.infer<typeof EmailMessage>;

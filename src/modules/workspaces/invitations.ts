@@ -15,6 +15,9 @@ export const serializeWorkspaceInvitation = (row: InvitationRow) => ({
   role: row.role!,
   expires_at: row.expiresAt,
   created_at: row.createdAt,
+  // The invitation's email (the only way its code travels), so an admin can see it went out; null
+  // for an invitation issued before codes were emailed.
+  email_delivery: row.emailStatus ? { status: row.emailStatus, attempts: row.emailAttempts, last_error: row.emailError } : null,
 });
 
 export async function inviteToWorkspace(ctx: ServiceContext, input: CreateWorkspaceInvitationInput) {
@@ -28,7 +31,7 @@ export async function inviteToWorkspace(ctx: ServiceContext, input: CreateWorksp
     .where(and(eq(memberships.workspaceId, ctx.workspaceId), eq(users.email, input.email)))
     .get();
   if (member) throw new ApiError('conflict', `${input.email} is already a member of this workspace.`);
-  const { row, code } = await issueInvitation(ctx.directory, ctx.env.INVITES_KV, {
+  const { row } = await issueInvitation(ctx.env, ctx.directory, {
     email: input.email,
     kind: 'workspace',
     workspaceId: ctx.workspaceId,
@@ -36,7 +39,7 @@ export async function inviteToWorkspace(ctx: ServiceContext, input: CreateWorksp
     invitedBy: ctx.userId,
     expiresInDays: input.expires_in_days ?? DEFAULT_INVITATION_DAYS,
   });
-  return { ...serializeWorkspaceInvitation(row), code };
+  return serializeWorkspaceInvitation(row);
 }
 
 /** Invitations not yet accepted, withdrawn or expired, newest first. */

@@ -4,8 +4,8 @@
 // same batch, and drops them from this isolate's key cache, so they stop working at once.
 // Memberships are directory rows (on DB); their events go into the change's batch there and are then
 // relayed to the workspace's database when it is another one (events/relay.ts).
-import { and, asc, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
-import { apiKeys, memberships, users } from '../../db/schema';
+import { and, asc, eq, gt, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import { apiKeys, invitations, memberships, users } from '../../db/schema';
 import { ApiError, notFound } from '../../errors';
 import { hasRole, type Role, type ServiceContext, type WorkspaceContext } from '../../lib/context';
 import { changedRows } from '../../lib/guarded-write';
@@ -81,6 +81,7 @@ export async function changeRole(ctx: ServiceContext, id: string, role: Role): P
         ),
       ),
     recordEvent(inDirectory(ctx), 'member.role_changed', serializeMember(after), { previous: { role: before.role }, ifChanged: true }),
+    withdrawInvitationsOutOfReach(ctx, before.userId, role, sql`EXISTS (SELECT 1 FROM memberships WHERE id = ${id} AND role = ${role})`),
   ]);
   if (changedRows(updated) === 0) {
     const now = await getMember(ctx, id);
@@ -109,6 +110,7 @@ export async function removeMember(ctx: ServiceContext, id: string): Promise<voi
       .update(apiKeys)
       .set({ revokedAt: now })
       .where(and(eq(apiKeys.userId, before.userId), eq(apiKeys.workspaceId, ctx.workspaceId), isNull(apiKeys.revokedAt), sql`NOT EXISTS (SELECT 1 FROM memberships WHERE id = ${id})`)),
+    withdrawInvitationsOutOfReach(ctx, before.userId, null, sql`NOT EXISTS (SELECT 1 FROM memberships WHERE id = ${id})`),
   ]);
   if (changedRows(deleted) === 0) {
     await getMember(ctx, id); // 404 if someone removed them meanwhile
@@ -116,6 +118,20 @@ export async function removeMember(ctx: ServiceContext, id: string): Promise<voi
   }
   forgetMemberKeys(ctx.workspaceId, before.userId);
   await relayQuietly(ctx.directory, ctx.db, ctx.workspaceId, ctx.database);
+}
+
+/**
+ * An invitation lives only while its inviter may still issue it (§9): when they are removed (role
+ * null) or demoted, their pending invitations they could no longer issue are withdrawn in the same
+ * batch, under `applied` (the change happened). Their codes then answer 404.
+ */
+function withdrawInvitationsOutOfReach(ctx: ServiceContext, inviterId: string, role: Role | null, applied: SQL) {
+  // Owner invitations need an owner; the others an admin. Removed (null) or below admin: all of them.
+  const dying = role === 'owner' ? sql`1 = 0` : role === 'admin' ? eq(invitations.role, 'owner') : undefined;
+  return ctx.directory
+    .update(invitations)
+    .set({ withdrawnAt: nowIso() })
+    .where(and(eq(invitations.workspaceId, ctx.workspaceId), eq(invitations.invitedBy, inviterId), isNull(invitations.acceptedAt), isNull(invitations.withdrawnAt), dying, applied));
 }
 
 /** The context whose events go into the directory's batch (relayed afterwards, see above). */

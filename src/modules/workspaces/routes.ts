@@ -32,7 +32,7 @@ export const workspaceRoutes = createRouter()
     defineRoute({
       method: 'post', path: '/workspaces', operationId: 'createWorkspace', tags, access: 'user', role: 'any',
       summary: 'Create a workspace',
-      description: 'You become its owner. The answer carries a new key that acts in it, shown once.',
+      description: 'You become its owner. The answer carries a new key that acts in it, shown once. One person owns at most 10 workspaces, their personal one included (409 `conflict` past that); request quotas count per person over all of them.',
       request: { body: jsonBody(S.CreateWorkspaceBody) },
       responses: {
         201: jsonContent(S.CreatedWorkspace, 'The workspace and a key for it.'),
@@ -102,9 +102,9 @@ export const workspaceRoutes = createRouter()
     defineRoute({
       method: 'post', path: '/workspace/invitations', operationId: 'createWorkspaceInvitation', tags, access: 'user', role: 'admin', errors: [409],
       summary: 'Invite someone into the workspace',
-      description: 'The code (`wsi_…`) is shown once; redeem it with POST /api/invitations/accept. Inviting an `owner` needs the owner role (403). Inviting a member is 409 `conflict`. Expires after `expires_in_days` (1..30, default 7).',
+      description: 'The code (`wsi_…`) is never shown to you: it goes only to the invitee, in an email (kind `invitation`), and they redeem it with POST /api/invitations/accept; when the email already has an account, accepting also needs one of that account\'s keys. The invitation lives while you may issue it: removing you, or demoting you below admin (below owner, for an owner invitation), withdraws it. Inviting an `owner` needs the owner role (403). Inviting a member is 409 `conflict`. Expires after `expires_in_days` (1..30, default 7).',
       request: { body: jsonBody(S.CreateWorkspaceInvitationBody) },
-      responses: { 201: jsonContent(S.NewWorkspaceInvitation, 'The invitation, with its code.') },
+      responses: { 201: jsonContent(S.WorkspaceInvitation, 'The invitation; its code is emailed to the invitee only.') },
     }),
     async (c) => c.json(await inviteToWorkspace(c.get('ctx'), c.req.valid('json')), 201),
   )

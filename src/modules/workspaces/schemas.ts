@@ -108,12 +108,16 @@ export const WorkspaceInvitation = z
     role: RoleSchema,
     expires_at: timestampSchema,
     created_at: timestampSchema,
+    email_delivery: z
+      .object({
+        status: z.enum(['queued', 'sent', 'failed']),
+        attempts: z.number().int(),
+        last_error: z.string().nullable(),
+      })
+      .nullable()
+      .openapi({ description: 'The email that carries the code to the invitee (the only place the code goes): retried after 1 min, 10 min, 1 h and 6 h, `failed` after the fifth attempt.' }),
   })
   .openapi('WorkspaceInvitation');
-
-export const NewWorkspaceInvitation = WorkspaceInvitation.extend({
-  code: z.string().nullable().openapi({ description: 'Shown once; starts with `wsi_`. Redeem it with POST /api/invitations/accept. `null` in an idempotent replay.' }),
-}).openapi('NewWorkspaceInvitation');
 
 export const WorkspaceInvitationPage = pageOf(WorkspaceInvitation, 'WorkspaceInvitationPage');
 

@@ -44,6 +44,7 @@ const BUSINESS_RULES: Rule[] = [
   { route: /\/recurring-invoices/, status: 422, field: /^(start_date|end_date)$/, why: 'a schedule starts no earlier than today in its zone, and ends on or after it starts' },
   { route: /\/recurring-invoices/, status: 422, field: /^project_id$/, why: 'the schedule\'s project belongs to its client' },
   { route: /\/webhook-endpoints$/, status: 409, code: 'conflict', why: 'a workspace has at most 16 webhook endpoints' },
+  { route: /\/api\/workspaces$/, status: 409, code: 'conflict', why: 'a person owns at most 10 workspaces' },
   { status: 422, code: 'validation_failed', message: /too large to be exact/, why: 'a conversion beyond 2^53 minor units is refused, not rounded' },
 ];
 
