@@ -46,6 +46,10 @@ export default defineConfig(async () => {
       setupFiles: ['./test/helpers/setup.ts'],
       include: ['test/**/*.test.ts'],
       provide: { fuzzSeed, fuzzRuns },
+      // Many tests provoke failures on purpose (a rates upstream that is down, a webhook receiver
+      // that answers 500) and the worker logs each one: those lines are shown for a failing test,
+      // where they help, and not for the hundreds that pass, so the output is the summary.
+      silent: 'passed-only',
       testTimeout: 20_000,
       hookTimeout: 30_000,
     },

@@ -18,6 +18,9 @@ import { claimDeliveriesWithWrites } from './modules/webhooks/claim-with-writes'
 import { registerWebhookEvents } from './modules/webhooks/openapi';
 import { OPENAPI_INFO, withOperationIds } from './openapi-info';
 import { withInlineRequestBodies } from './openapi-request-bodies';
+import { withRequestExamples } from './openapi-examples';
+import { withSharedComponents } from './openapi-shared-components';
+import { withTagDescriptions } from './openapi-tags';
 
 // strict: false, so a path with a trailing slash is the same path without it (§1): routing, the
 // 405 check and everything that reads c.req.path see it without the slash.
@@ -79,9 +82,18 @@ app.openAPIRegistry.registerComponent('securitySchemes', 'AdminToken', {
   scheme: 'bearer',
   description: 'The operator\'s ADMIN_TOKEN.',
 });
-app.get('/openapi.json', (c) =>
-  c.json(withInlineRequestBodies(withOperationIds(app.getOpenAPI31Document({ ...OPENAPI_INFO, servers: [{ url: new URL(c.req.url).origin }] })))),
-);
+// The document depends only on the code and the origin it is served at: built once per isolate and
+// origin (its examples' dates are those of the day it was built). /docs loads it on every visit.
+const documents = new Map<string, string>();
+app.get('/openapi.json', (c) => {
+  const origin = new URL(c.req.url).origin;
+  let text = documents.get(origin);
+  if (!text) {
+    text = JSON.stringify(withRequestExamples(withTagDescriptions(withSharedComponents(withInlineRequestBodies(withOperationIds(app.getOpenAPI31Document({ ...OPENAPI_INFO, servers: [{ url: origin }] })))))));
+    if (documents.size < 8) documents.set(origin, text);
+  }
+  return c.body(text, 200, { 'Content-Type': 'application/json' });
+});
 
 app.get('/docs', (c) => c.html(docsPage, 200, { 'Content-Security-Policy': DOCS_CSP }));
 app.get('/docs/init.js', (c) => c.body(docsInitScript, 200, { 'Content-Type': 'text/javascript; charset=utf-8' }));

@@ -7,6 +7,8 @@ export const docsPage = `<!doctype html>
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>Workspace API reference</title>
   <link rel="stylesheet" href="/docs/vendor/swagger-ui.css">
+  <!-- The document loads while the script does; the page's fetch() then takes it from here. -->
+  <link rel="preload" href="/openapi.json" as="fetch" crossorigin="anonymous">
 </head>
 <body>
   <div id="reference"></div>
@@ -15,14 +17,56 @@ export const docsPage = `<!doctype html>
 </body>
 </html>`;
 
-export const docsInitScript = `window.ui = SwaggerUIBundle({
-  url: '/openapi.json',
-  dom_id: '#reference',
-  deepLinking: true,
-  tryItOutEnabled: true,
-  // A pasted key lives only in this tab's memory: never in localStorage, where any script or later
-  // user of the browser could read it.
-  persistAuthorization: false,
+/**
+ * The reference's view of the document: an operation served under both listings (/v1/clients and
+ * /api/workflow/clients) is one entry, under its /v1 path, whose summary names the other path too.
+ * Self-contained: it runs in the page (docsInitScript carries its source) and in tests.
+ */
+export function docsView(spec: { paths: Record<string, Record<string, { summary?: string; description?: string; operationId?: string }>> }) {
+  const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+  const paths: typeof spec.paths = {};
+  for (const [path, item] of Object.entries(spec.paths)) {
+    const twin = path.startsWith('/api/workflow/') ? spec.paths[`/v1/${path.slice('/api/workflow/'.length)}`] : undefined;
+    const kept: (typeof spec.paths)[string] = {};
+    for (const [method, operation] of Object.entries(item)) {
+      if (twin && METHODS.includes(method) && twin[method]) continue;
+      kept[method] = operation;
+    }
+    if (Object.keys(kept).some((key) => METHODS.includes(key))) paths[path] = kept;
+  }
+  for (const [path, item] of Object.entries(paths)) {
+    if (!path.startsWith('/v1/')) continue;
+    const other = `/api/workflow/${path.slice('/v1/'.length)}`;
+    for (const [method, operation] of Object.entries(item)) {
+      if (!METHODS.includes(method) || !spec.paths[other]?.[method]) continue;
+      const also = `Also served as \`${method.toUpperCase()} ${other}\` (operationId \`${spec.paths[other]![method]!.operationId}\`).`;
+      item[method] = { ...operation, summary: `${operation.summary ?? ''} (also ${other})`, description: [also, operation.description].filter(Boolean).join('\n\n') };
+    }
+  }
+  return { ...spec, paths };
+}
+
+export const docsInitScript = `const docsView = ${docsView.toString()};
+fetch('/openapi.json').then((res) => res.json()).then((spec) => {
+  window.ui = SwaggerUIBundle({
+    spec: docsView(spec),
+    dom_id: '#reference',
+    deepLinking: true,
+    tryItOutEnabled: true,
+    filter: true,
+    // The schemas section would render every model up front; each operation shows its own.
+    defaultModelsExpandDepth: -1,
+    // Swagger UI resolves components.securitySchemes on load, and for OpenAPI 3.1 its resolver
+    // first converts the whole document (seconds of CPU for ours). Ours hold no references, so the
+    // list renders from the document as it is; an operation's own references are still resolved
+    // when it is opened.
+    plugins: [() => ({
+      statePlugins: { spec: { wrapActions: { requestResolvedSubtree: (original) => (path) => (path[0] === 'components' && path[1] === 'securitySchemes' ? undefined : original(path)) } } },
+    })],
+    // A pasted key lives only in this tab's memory: never in localStorage, where any script or later
+    // user of the browser could read it.
+    persistAuthorization: false,
+  });
 });`;
 
 /** Only the worker's own scripts run on /docs; it fetches only this origin and cannot be framed.

@@ -44,6 +44,8 @@ export const workspaces = sqliteTable(
     remindersEnabled: integer('reminders_enabled', { mode: 'boolean' }).notNull().default(false),
     // JSON array of whole days after the due date, e.g. [3,10].
     reminderDays: text('reminder_days').notNull().default('[3,10]'),
+    // ISO 4217: what a new client's `currency` defaults to.
+    defaultCurrency: text('default_currency').notNull().default('USD'),
     ...timestamps,
     // The D1 binding that holds this workspace's records (src/lib/databases.ts); null means DB, where
     // every workspace made before there was a choice lives. Only the directory's copy is read for it.
@@ -264,7 +266,7 @@ export const invoiceStatusCounts = sqliteTable(
 // Monthly sums per currency and workspace, kept by triggers (migration 0006), so the dashboard reads a period's
 // whole months from here and only its partial months from the rows: constant cost at any size.
 // month is YYYY-MM; amounts are minor units of currency.
-const monthly = (name: string, amount: string) =>
+const monthly = <Extra extends Record<string, ReturnType<typeof integer>>>(name: string, amount: string, extra = {} as Extra) =>
   sqliteTable(
     name,
     {
@@ -272,6 +274,7 @@ const monthly = (name: string, amount: string) =>
       month: text('month').notNull(),
       currency: text('currency').notNull(),
       amount: integer(amount).notNull().default(0),
+      ...extra,
     },
     (t) => [primaryKey({ columns: [t.workspaceId, t.month, t.currency] })],
   );
@@ -279,7 +282,10 @@ const monthly = (name: string, amount: string) =>
 /** Totals of open and paid invoices by issue month. */
 export const invoiceMonthlyTotals = monthly('workspace_invoice_monthly_totals', 'invoiced');
 /** Payments by the month they were paid on. */
-export const paymentMonthlyTotals = monthly('workspace_payment_monthly_totals', 'collected');
+export const paymentMonthlyTotals = monthly('workspace_payment_monthly_totals', 'collected', {
+  // Σ payments.tax (migration 0012's triggers).
+  taxCollected: integer('tax_collected').notNull().default(0),
+});
 /** Expenses by the month they were incurred. */
 export const expenseMonthlyTotals = monthly('workspace_expense_monthly_totals', 'spent');
 
@@ -320,6 +326,9 @@ export const payments = sqliteTable(
     source: text('source', { enum: ['manual', 'online'] }).notNull().default('manual'),
     provider: text('provider'),
     providerPaymentId: text('provider_payment_id'),
+    // The tax share of `amount`: amount × invoice tax / invoice total, half away from zero (the
+    // dashboard's tax_collected). Set with the payment; a trigger fills it where a writer left it null.
+    tax: integer('tax'),
   },
   (t) => [
     index('payments_workspace_paid_on_idx').on(t.workspaceId, t.paidOn, t.currency, t.amount),

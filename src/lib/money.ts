@@ -86,6 +86,12 @@ export function percentOf(amount: number, percent: number): number {
   return Number(divRoundHalfAwayFromZero(BigInt(amount) * BigInt(percent), 100n));
 }
 
+/** The tax share of a payment: amount × tax / total of its invoice, half away from zero (§5's tax_collected). */
+export function taxShare(amount: number, invoiceTax: number, invoiceTotal: number): number {
+  if (invoiceTotal === 0) return 0;
+  return Number(divRoundHalfAwayFromZero(BigInt(amount) * BigInt(invoiceTax), BigInt(invoiceTotal)));
+}
+
 // ---- invoice lines --------------------------------------------------------------------------
 
 export type LineInput = { quantityMilli: number; unitAmount: number; taxRateMilli: number };

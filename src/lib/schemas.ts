@@ -48,9 +48,15 @@ export const dateSchema = z
 
 export const timestampSchema = z.string().openapi({ format: 'date-time', example: '2026-11-22T08:00:00.000Z' });
 
+/** What a money field says when it gets a decimal, a string or anything but a whole number. */
+export const MONEY_HINT = 'Amounts are integers in minor units: send 1250 for 12.50 (and 1200 for ¥1,200, which has no minor unit).';
+
+/** A whole number of minor units, refused with MONEY_HINT otherwise. */
+export const moneyNumber = () => z.number({ error: MONEY_HINT }).int(MONEY_HINT);
+
 /** A money amount: an integer count of the currency's minor unit (cents for USD, yen for JPY). */
 export const minorAmount = (description = 'Integer amount in the currency\'s minor unit.') =>
-  z.number().int().min(0).max(MAX_MINOR_AMOUNT).openapi({ description, example: 150000 });
+  moneyNumber().min(0).max(MAX_MINOR_AMOUNT).openapi({ description, example: 150000 });
 
 export const positiveMinorAmount = (description?: string) => minorAmount(description).min(1);
 

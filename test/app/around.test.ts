@@ -18,8 +18,10 @@ describe('around the API', () => {
     expect(doc.paths['/api/invitations/accept'].post.security).toEqual([]);
     const create = doc.paths['/v1/clients'].post;
     expect(Object.keys(create.responses).sort()).toEqual(['201', '400', '401', '403', '409', '413', '415', '422', '429', '500']);
-    expect(create.responses['422'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
-    expect(create.parameters.map((p: { name: string }) => p.name)).toContain('Idempotency-Key');
+    expect(create.responses['422'].$ref).toBe('#/components/responses/ValidationFailed');
+    expect(doc.components.responses.ValidationFailed.content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
+    expect(create.parameters.map((p: { $ref: string }) => p.$ref)).toContain('#/components/parameters/IdempotencyKey');
+    expect(doc.components.parameters.IdempotencyKey.name).toBe('Idempotency-Key');
     expect(doc.info.description).toContain('half away from zero');
     expect(doc.components.securitySchemes.ApiKey.scheme).toBe('bearer');
   });
@@ -40,8 +42,9 @@ describe('around the API', () => {
     expect(res.headers.get('Content-Type')).toContain('text/html');
     const scripts = [...String(res.body).matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
     expect(scripts.length).toBeGreaterThan(0);
-    for (const src of scripts) expect(src).toMatch(/^\/(docs)\//);
+    // Its scripts and styles, and the document it preloads: all of this worker.
+    for (const src of scripts) expect(src).toMatch(/^\/(docs\/|openapi\.json$)/);
     const init = await call('GET', '/docs/init.js');
-    expect(init.body).toContain("url: '/openapi.json'");
+    expect(init.body).toContain("fetch('/openapi.json')");
   });
 });

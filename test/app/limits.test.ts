@@ -15,12 +15,21 @@ async function inOneWindow() {
   if (left < 10_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
 }
 
-/** Sends `count` requests and returns the first 429, if any. */
+/**
+ * Sends `count` requests and returns the first 429, if any. On a busy machine the requests can
+ * outlast the 10 s: when they ran into the next window without a 429, they are sent again from the
+ * start of a fresh window, so only a limit that is really missing gives undefined.
+ */
 async function firstLimited(count: number, send: (i: number) => Promise<ApiResponse>) {
-  await inOneWindow();
-  for (let i = 0; i < count; i++) {
-    const res = await send(i);
-    if (res.status === 429) return { res, after: i };
+  for (let attempt = 0; attempt < 2; attempt++) {
+    await inOneWindow();
+    const window = Math.floor(Date.now() / 60_000);
+    for (let i = 0; i < count; i++) {
+      const res = await send(i);
+      if (res.status === 429) return { res, after: i };
+    }
+    if (Math.floor(Date.now() / 60_000) === window) return undefined;
+    await new Promise((resolve) => setTimeout(resolve, 60_000 - (Date.now() % 60_000) + 50));
   }
   return undefined;
 }
@@ -34,7 +43,11 @@ const expectLimited = (res: ApiResponse, limit: number) => {
   expect(retryAfter).toBeLessThanOrEqual(60);
 };
 
-describe('keyed limits', () => {
+// A count that ran into the next window is sent again from the start of a fresh one (firstLimited):
+// on a busy machine, up to two rounds of requests and a minute's wait.
+const COUNTING = { timeout: 180_000 };
+
+describe('keyed limits', COUNTING, () => {
   it('counts every key of a workspace against its 600 a minute: minting keys buys nothing', async () => {
     const owner = await createUser();
     const keys = [owner.key];
@@ -70,7 +83,7 @@ describe('keyed limits', () => {
   });
 });
 
-describe('public routes, per client address', () => {
+describe('public routes, per client address', COUNTING, () => {
   it('admits 10 waitlist sign-ups a minute from one address, then 429; other addresses go on', async () => {
     const from = { 'CF-Connecting-IP': '203.0.113.10' };
     const limited = await firstLimited(11, (i) => call('POST', '/api/waitlist', { headers: from, body: { email: `w${i}@example.com` } }));
@@ -95,12 +108,13 @@ describe('public routes, per client address', () => {
     const first = await call('GET', '/v1/gigs', { headers: from });
     expect(first.headers.get('RateLimit-Limit')).toBe('300');
     const limited = await firstLimited(301, () => call('GET', '/v1/gigs?limit=1', { headers: from }));
-    expect(limited?.after).toBe(299);
+    // 299 after the first read; 300 when the count started again in a fresh window.
+    expect([299, 300]).toContain(limited?.after);
     expectLimited(limited!.res, 300);
   });
 });
 
-describe('hosted invoice pages', () => {
+describe('hosted invoice pages', COUNTING, () => {
   it('admits 60 page and PDF opens a minute from one address; another address goes on', async () => {
     const from = { 'CF-Connecting-IP': '203.0.113.60' };
     const limited = await firstLimited(61, (i) => call('GET', `/i/unknown-token-${i}${i % 2 ? '/pdf' : ''}`, { headers: from }));

@@ -1,7 +1,8 @@
-// /docs in a real browser: it renders the operations, asks nothing of any host but this one,
-// and "Try it out" on GET /health shows a 200.
+// /docs in a real browser: it renders the operations within 3 s (§8), each once, with a filter box
+// and a description for every tag, fills "Try it out" bodies with realistic examples, asks nothing
+// of any host but this one, and "Try it out" on GET /health shows a 200.
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 
@@ -22,10 +23,37 @@ export async function checkDocsInBrowser(base, executablePath) {
     page.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) blocked.push(message.text());
     });
-    await page.goto(`${base}/docs`, { waitUntil: 'networkidle' });
+    // Time to operations, by the page's own clock from the start of navigation. §8's 3 s holds on an
+    // idle 2-core machine; on one already running more than a job per core (a second test run beside
+    // this one), the figure is reported against a budget four times as long.
+    const busy = loadavg()[0] > availableParallelism();
+    const budget = busy ? 12_000 : 3_000;
+    await page.goto(`${base}/docs`);
     await page.waitForSelector('.opblock', { timeout: 30_000 });
+    const shownAfter = Math.round(await page.evaluate(() => performance.now()));
+    if (shownAfter > budget) throw new Error(`/docs showed its operations after ${shownAfter} ms (budget ${budget} ms${busy ? ', machine busy' : ''})`);
+    await page.waitForLoadState('networkidle');
     const operations = await page.locator('.opblock').count();
     if (operations < 40) throw new Error(`/docs rendered only ${operations} operations`);
+    // Each operation once: no path of /api/workflow that /v1 also serves, and no method+path twice.
+    const listed = await page.locator('.opblock-summary').evaluateAll((blocks) =>
+      blocks.map((b) => `${b.querySelector('.opblock-summary-method')?.textContent} ${b.querySelector('[data-path]')?.getAttribute('data-path')}`));
+    const twice = listed.filter((entry, i) => listed.indexOf(entry) !== i);
+    if (twice.length) throw new Error(`/docs lists operations more than once: ${twice.join(', ')}`);
+    const both = listed.filter((entry) => entry.includes(' /api/workflow/') && listed.includes(entry.replace(' /api/workflow/', ' /v1/')));
+    if (both.length) throw new Error(`/docs lists both listings of: ${both.join(', ')}`);
+    if (!(await page.locator('input.operation-filter-input').isVisible())) throw new Error('/docs has no filter box');
+    const tags = await page.locator('.opblock-tag-section').evaluateAll((sections) =>
+      sections.map((s) => [s.querySelector('.opblock-tag')?.getAttribute('data-tag'), s.querySelector('.opblock-tag small')?.textContent?.trim() ?? '']));
+    const bare = tags.filter(([, description]) => !description).map(([tag]) => tag);
+    if (bare.length) throw new Error(`/docs shows tags without a description: ${bare.join(', ')}`);
+
+    // "Try it out" on creating a client starts from a realistic body.
+    const createClient = page.locator('.opblock-post', { has: page.locator('[data-path="/v1/clients"]') }).first();
+    await createClient.locator('.opblock-summary').click();
+    const bodyText = await createClient.locator('textarea.body-param__text').first().inputValue({ timeout: 15_000 });
+    if (!bodyText.includes('Acme GmbH')) throw new Error(`"Try it out" on POST /v1/clients starts from ${bodyText.slice(0, 200)}`);
+    await createClient.locator('.opblock-summary').click();
 
     const health = page.locator('.opblock-get', { has: page.locator('[data-path="/health"]') }).first();
     await health.locator('.opblock-summary').click();
@@ -47,7 +75,7 @@ export async function checkDocsInBrowser(base, executablePath) {
     if (stored.includes('wsk_') || stored.includes('authorized')) throw new Error(`/docs kept credentials in localStorage: ${stored}`);
     const foreign = requested.filter((url) => !url.startsWith(base) && !url.startsWith('data:') && !url.startsWith('blob:'));
     if (foreign.length) throw new Error(`/docs requested other hosts: ${foreign.join(', ')}`);
-    console.log(`e2e: /docs rendered ${operations} operations, made ${requested.length} requests (all to ${base}), "Try it out" on /health showed 200; screenshot ${screenshot}`);
+    console.log(`e2e: /docs showed its operations after ${shownAfter} ms (budget ${budget} ms, load ${loadavg()[0].toFixed(1)}), ${operations} of them, each once, made ${requested.length} requests (all to ${base}), "Try it out" on /health showed 200; screenshot ${screenshot}`);
   } finally {
     await browser.close();
   }

@@ -28,6 +28,28 @@ describe('the event record', () => {
     expect(one.body.data.object).toMatchObject({ id: client.id, name: 'First' });
   });
 
+  it('carries the payment beside the invoice on invoice.payment_recorded', async () => {
+    const user = await createUser();
+    const client = await createClient(user.key);
+    const invoice = (await call('POST', '/v1/invoices', {
+      key: user.key,
+      body: { client_id: client.id, line_items: [{ description: 'Design work', quantity: 1, unit_amount: 10_000, tax_rate: 19 }] },
+    })).body;
+    await call('POST', `/v1/invoices/${invoice.id}/send`, { key: user.key, body: { email: false } });
+    const pay = (amount: number, extra = {}) => call('POST', `/v1/invoices/${invoice.id}/payments`, { key: user.key, body: { amount, paid_on: '2026-01-15', ...extra } });
+    await pay(4_000, { method: 'bank_transfer', reference: 'SEPA 123' });
+    await pay(7_900);
+    const recorded = (await call('GET', '/api/events?type=invoice.payment_recorded', { key: user.key })).body.data;
+    expect(recorded.map((e: { data: { payment: unknown } }) => e.data.payment)).toEqual([
+      { id: expect.stringMatching(/^pay_/), invoice_id: invoice.id, amount: 7_900, tax: 1_261, currency: 'USD', paid_on: '2026-01-15', method: null, reference: null, created_at: expect.any(String) },
+      { id: expect.stringMatching(/^pay_/), invoice_id: invoice.id, amount: 4_000, tax: 639, currency: 'USD', paid_on: '2026-01-15', method: 'bank_transfer', reference: 'SEPA 123', created_at: expect.any(String) },
+    ]);
+    expect(recorded[0].data.object).toMatchObject({ id: invoice.id, status: 'paid', amount_paid: 11_900 });
+    // Other events carry no payment.
+    const paid = (await call('GET', '/api/events?type=invoice.paid', { key: user.key })).body.data[0];
+    expect(Object.keys(paid.data)).toEqual(['object']);
+  });
+
   it('pages newest first with a cursor', async () => {
     const user = await createUser();
     for (const name of ['a', 'b', 'c']) await createClient(user.key, { name });

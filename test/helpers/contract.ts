@@ -7,7 +7,7 @@ import { Validator } from '@cfworker/json-schema';
 import { exports } from 'cloudflare:workers';
 
 type Schema = Record<string, unknown>;
-type Operation = { responses: Record<string, { content?: { 'application/json'?: { schema: Schema } } }> };
+type Operation = { responses: Record<string, { $ref?: string; content?: { 'application/json'?: { schema: Schema } } }> };
 type Document = { paths: Record<string, Record<string, Operation>>; components: Record<string, unknown> };
 type Route = { path: string; pattern: RegExp; literals: number };
 
@@ -71,7 +71,9 @@ export async function checkAgainstDocument(
     return;
   }
   const label = `${method} ${template}`;
-  const declared = operation.responses[String(status)] ?? operation.responses.default;
+  const answer = operation.responses[String(status)] ?? operation.responses.default;
+  // Error responses every operation shares are references to components.responses.
+  const declared = answer && '$ref' in answer ? (doc.components.responses as Record<string, Operation['responses'][string]>)[String(answer.$ref).split('/').pop()!] : answer;
   if (!declared) throw new Error(`${label} answered ${status}, which /openapi.json does not document (documented: ${Object.keys(operation.responses).join(', ')})\n${JSON.stringify(body).slice(0, 500)}`);
   const schema = declared.content?.['application/json']?.schema;
   // A page or a file (text/html, application/pdf) is checked for its declared type only.

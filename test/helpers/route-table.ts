@@ -23,7 +23,14 @@ export async function routeTable(): Promise<{ routes: Route[]; doc: any }> {
   const doc = (await call('GET', '/openapi.json')).body;
   const routes: Route[] = [];
   for (const [path, operations] of Object.entries(doc.paths as Record<string, Record<string, Route['operation']>>)) {
-    for (const [method, operation] of Object.entries(operations)) routes.push({ method: method.toUpperCase(), path, operation });
+    for (const [method, operation] of Object.entries(operations)) {
+      // Parameters every operation shares (Idempotency-Key) are references to components.parameters.
+      // and bodies two operations take alike (/v1 and /api/workflow) to components.requestBodies.
+      const parameters = operation.parameters?.map((p) => ('$ref' in p ? doc.components.parameters[String(p.$ref).split('/').pop()!] : p));
+      const body = operation.requestBody as { $ref?: string } | undefined;
+      const requestBody = body?.$ref ? doc.components.requestBodies[body.$ref.split('/').pop()!] : body;
+      routes.push({ method: method.toUpperCase(), path, operation: { ...operation, ...(parameters ? { parameters } : {}), ...(requestBody ? { requestBody } : {}) } });
+    }
   }
   return { routes, doc };
 }

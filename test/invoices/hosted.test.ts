@@ -147,7 +147,8 @@ describe('the hosted page', () => {
     expect(events[0].actor).toEqual({ type: 'system', id: null, name: 'hosted_page' });
   });
 
-  it('serves the PDF inline, named by the number, for the client and (drafts too) for a key', async () => {
+  // Rendering a PDF takes seconds of CPU, several times that on a busy machine.
+  it('serves the PDF inline, named by the number, for the client and (drafts too) for a key', { timeout: 120_000 }, async () => {
     const { owner, client } = await studio();
     const invoice = await createInvoice(owner.key, { client_id: client.id, number: 'INV-PDF-1' });
     const keyed = await call('GET', `/v1/invoices/${invoice.id}/pdf`, { key: owner.key });
@@ -161,7 +162,7 @@ describe('the hosted page', () => {
     expect(new TextDecoder().decode(bytes.slice(0, 5))).toBe('%PDF-');
   });
 
-  it('prints characters the font lacks as a replacement glyph, and a 100-line invoice on several pages', async () => {
+  it('prints characters the font lacks as a replacement glyph, and a 100-line invoice on several pages', { timeout: 120_000 }, async () => {
     const { owner, client } = await studio();
     const lines = Array.from({ length: 100 }, (_, i) => ({ description: `Line ${i + 1} 漢字 🙂 ${'long words '.repeat(i % 7)}`, quantity: 1, unit_amount: 1_000 }));
     const invoice = await createInvoice(owner.key, { client_id: client.id, line_items: lines });

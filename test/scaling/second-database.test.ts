@@ -160,7 +160,8 @@ describe('the directory and a workspace on the second database', () => {
     expect((await call('GET', '/api/workspace', { key: w.key })).body.invoice_prefix).toBe('W2-');
   });
 
-  it('serves the hosted page and PDF of an invoice on the second database', async () => {
+  // Rendering the PDF takes a few seconds of CPU; on a busy machine several times that.
+  it('serves the hosted page and PDF of an invoice on the second database', { timeout: 120_000 }, async () => {
     const w = await workspaceOn(SECOND);
     const sent = await createSentInvoice(w.key);
     const path = new URL(sent.hosted_url).pathname;

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { call, errorPaths, expectError } from '../helpers/api';
 import { addMember, createClient, createUser } from '../helpers/factories';
+import { putRates } from '../helpers/rates';
 
 describe('workspace settings', () => {
   it('shows the defaults, merges top-level fields and replaces nested objects whole', async () => {
@@ -79,6 +80,37 @@ describe('workspace settings', () => {
     const invoice = await call('POST', '/v1/invoices', { key: owner.key, body: { client_id: client.id, line_items: [{ description: 'Work', quantity: 1, unit_amount: 100 }] } });
     const kiritimatiToday = new Intl.DateTimeFormat('en-CA', { timeZone: 'Pacific/Kiritimati' }).format(new Date());
     expect(invoice.body.issue_date).toBe(kiritimatiToday);
+  });
+});
+
+describe('default currency', () => {
+  it('is USD until set, and is the currency of a new client that names none', async () => {
+    await putRates({ EUR: 0.92, GBP: 0.79 });
+    const owner = await createUser();
+    expect((await call('GET', '/api/workspace', { key: owner.key })).body.default_currency).toBe('USD');
+    expect((await createClient(owner.key)).currency).toBe('USD');
+    const patched = await call('PATCH', '/api/workspace', { key: owner.key, body: { default_currency: 'EUR' } });
+    expect(patched.status).toBe(200);
+    expect(patched.body.default_currency).toBe('EUR');
+    expect((await createClient(owner.key)).currency).toBe('EUR');
+    expect((await createClient(owner.key, { currency: 'GBP' })).currency).toBe('GBP');
+    // A workspace made later may live in the other database: its own copy of the settings follows.
+    const studio = (await call('POST', '/api/workspaces', { key: owner.key, body: { name: 'Second Studio' } })).body;
+    await call('PATCH', '/api/workspace', { key: studio.api_key.key, body: { default_currency: 'GBP' } });
+    expect((await createClient(studio.api_key.key)).currency).toBe('GBP');
+  });
+
+  it.each([
+    ['an unknown code', 'XYZ'],
+    ['lower case', 'eur'],
+    ['a currency the rates do not contain', 'SEK'],
+  ])('refuses %s with a 422 naming default_currency', async (_what, default_currency) => {
+    await putRates({ EUR: 0.92 });
+    const owner = await createUser();
+    const res = await call('PATCH', '/api/workspace', { key: owner.key, body: { default_currency } });
+    expectError(res, 422, 'validation_failed');
+    expect(errorPaths(res)).toEqual(['default_currency']);
+    expect((await call('GET', '/api/workspace', { key: owner.key })).body.default_currency).toBe('USD');
   });
 });
 

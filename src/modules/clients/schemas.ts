@@ -31,7 +31,7 @@ const clientFields = {
   company: text(200).nullish(),
   phone: text(50).nullish(),
   address: AddressInput.nullish(),
-  currency: currencySchema.optional().openapi({ description: 'Default currency of this client\'s invoices. Defaults to USD.' }),
+  currency: currencySchema.optional().openapi({ description: 'Default currency of this client\'s invoices. Defaults to the workspace\'s `default_currency` (USD unless set).' }),
   tax_id: text(50).nullish(),
   notes: longText(5000).nullish(),
   status: ClientStatus.optional(),

@@ -9,6 +9,7 @@ import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { recordEvent } from '../events/record';
 import { updateWithEvent } from '../events/update-with-event';
+import { getWorkspace } from '../workspaces/settings';
 import type { ClientFilter, CreateClientInput, UpdateClientInput } from './schemas';
 
 export type ClientRow = typeof clients.$inferSelect;
@@ -63,10 +64,13 @@ function toColumns(input: UpdateClientInput): Partial<ClientRow> {
 
 export async function createClient(ctx: ServiceContext, input: CreateClientInput): Promise<ClientRow> {
   const now = nowIso();
+  // The workspace's copy in its own database holds its settings (workspaces/mirror.ts); read only
+  // when the body leaves the currency to the workspace.
+  const currency = input.currency ?? (await getWorkspace(ctx)).defaultCurrency;
   const row: ClientRow = {
     id: newId('client'), userId: ctx.userId, workspaceId: ctx.workspaceId, name: input.name, email: null, company: null,
     phone: null, addressLine1: null, addressLine2: null, addressCity: null, addressRegion: null, addressPostalCode: null,
-    addressCountry: null, currency: 'USD', taxId: null, notes: null, status: 'active', createdAt: now, updatedAt: now,
+    addressCountry: null, currency, taxId: null, notes: null, status: 'active', createdAt: now, updatedAt: now,
     ...toColumns(input),
   };
   await ctx.db.batch([ctx.db.insert(clients).values(row), recordEvent(ctx, 'client.created', serializeClient(row))]);

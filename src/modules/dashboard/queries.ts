@@ -48,6 +48,13 @@ export function dashboardQueries(ctx: WorkspaceContext, period: Period, today: s
       sql`(SELECT workspace_id, paid_on, currency, amount FROM payments UNION ALL SELECT workspace_id, refunded_on, currency, -amount FROM refunds WHERE status != 'failed')`,
       sql`paid_on`,
     ),
+    // The tax share of each payment (payments.tax, kept per month beside `collected`).
+    periodSum(
+      db, workspaceId, parts,
+      sql`(SELECT workspace_id, month, currency, tax_collected AS amount FROM workspace_payment_monthly_totals)`,
+      sql`(SELECT workspace_id, paid_on, currency, coalesce(tax, 0) AS amount FROM payments)`,
+      sql`paid_on`,
+    ),
     db
       .select({
         currency: invoices.currency,

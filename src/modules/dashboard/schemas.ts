@@ -17,10 +17,11 @@ export const Dashboard = z
     totals: z.object({
       invoiced: money('Totals of open and paid invoices issued in the period.'),
       collected: money('Payments dated in the period.'),
+      tax_collected: money('The tax share of `collected`: each payment split between net and tax in its invoice\'s proportion (payment × invoice tax / invoice total, half away from zero).'),
       outstanding: money('Amount due now on open invoices.'),
       overdue: money('Amount due now on open invoices past their due date.'),
       expenses: money('Expenses incurred in the period.'),
-      profit: money('collected − expenses.'),
+      profit: money('collected − tax_collected − expenses: tax collected is owed to the state, not earned.'),
     }),
     counts: z.object({
       clients: z.number().int(),

@@ -13,23 +13,26 @@ import { dashboardQueries, type Period } from './queries';
 // Sums stay BigInt until they are answered, and are answered only when exact (money.ts, sums).
 type Figures = { invoiced: bigint; collected: bigint; outstanding: bigint; expenses: bigint };
 const FIGURES = ['invoiced', 'collected', 'outstanding', 'expenses'] as const;
+// Converted into the totals but not shown per currency.
+type Converted = Figures & { tax_collected: bigint };
 
 export async function buildDashboard(ctx: WorkspaceContext, period: Period, currency: string) {
   const today = todayUtc();
   // The rates are read beside the batch, so `rates` always shows what is cached.
-  const [[invoiced, collected, open, spent, statusCounts, clientCount, activeProjects, recent], snapshot] = await Promise.all([
+  const [[invoiced, collected, taxCollected, open, spent, statusCounts, clientCount, activeProjects, recent], snapshot] = await Promise.all([
     dashboardQueries(ctx, period, today),
     getRatesSnapshot(ctx.env),
   ]);
 
-  const byCurrency = new Map<string, Figures>();
-  const add = (code: string, field: keyof Figures, amount: string) => {
-    const row = byCurrency.get(code) ?? { invoiced: 0n, collected: 0n, outstanding: 0n, expenses: 0n };
+  const byCurrency = new Map<string, Converted>();
+  const add = (code: string, field: keyof Converted, amount: string) => {
+    const row = byCurrency.get(code) ?? { invoiced: 0n, collected: 0n, tax_collected: 0n, outstanding: 0n, expenses: 0n };
     row[field] += sumFromSql(amount);
     byCurrency.set(code, row);
   };
   invoiced.forEach((r) => add(r.currency, 'invoiced', r.amount));
   collected.forEach((r) => add(r.currency, 'collected', r.amount));
+  taxCollected.forEach((r) => add(r.currency, 'tax_collected', r.amount));
   open.forEach((r) => add(r.currency, 'outstanding', r.outstanding));
   spent.forEach((r) => add(r.currency, 'expenses', r.amount));
 
@@ -45,10 +48,11 @@ export async function buildDashboard(ctx: WorkspaceContext, period: Period, curr
   const missing = [...byCurrency.keys()].filter((code) => !convertible(code)).sort();
   const convert = (amount: bigint, from: string) => (convertible(from) ? convertSumAtSnapshot(snapshot, amount, from, currency) : 0n);
 
-  const sums = { invoiced: 0n, collected: 0n, outstanding: 0n, overdue: 0n, expenses: 0n, profit: 0n };
-  for (const [code, figures] of byCurrency) for (const field of FIGURES) sums[field] += convert(figures[field], code);
+  const sums = { invoiced: 0n, collected: 0n, tax_collected: 0n, outstanding: 0n, overdue: 0n, expenses: 0n, profit: 0n };
+  for (const [code, figures] of byCurrency) for (const field of [...FIGURES, 'tax_collected'] as const) sums[field] += convert(figures[field], code);
   for (const r of open) sums.overdue += convert(sumFromSql(r.overdue), r.currency);
-  sums.profit = sums.collected - sums.expenses;
+  // Tax collected is owed to the state, not earned (§5).
+  sums.profit = sums.collected - sums.tax_collected - sums.expenses;
   // A converted total past 2^53 − 1 is a 422 on `currency` (one with a smaller unit may carry it);
   // a sum in its own currency past it, on `from` (a shorter period).
   const totals = Object.fromEntries(

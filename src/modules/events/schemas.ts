@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { idSchema, listQuery, pageOf, timestampSchema } from '../../lib/schemas';
+import { Payment } from '../invoices/schemas';
 import { EventTypeSchema } from './types';
 
 export const ActorSchema = z
@@ -20,7 +21,7 @@ export const Event = z
     data: z.object({
       object: z.object({ id: z.string() }).catchall(z.unknown()).openapi({ description: 'The record as the API returned it right after the change.' }),
       previous_attributes: z.record(z.string(), z.unknown()).optional().openapi({ description: 'On `*.updated` and `member.role_changed`: the changed fields\' values before the change.' }),
-      payment: z.object({ id: z.string() }).catchall(z.unknown()).optional().openapi({ description: 'On an online payment\'s `invoice.payment_recorded`: the payment.' }),
+      payment: Payment.optional().openapi({ description: 'On `invoice.payment_recorded`: the payment just recorded.' }),
       refund: z.object({ id: z.string() }).catchall(z.unknown()).optional().openapi({ description: 'On `invoice.payment_refunded`: the refund.' }),
     }),
   })

@@ -10,13 +10,14 @@ import { ApiError, invalidState } from '../../errors';
 import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
 import { changedRows, insertIf, previousChanged, retryOnRace } from '../../lib/guarded-write';
 import { newId } from '../../lib/ids';
+import { taxShare } from '../../lib/money';
 import { nowIso, todayIn } from '../../lib/time';
 import { recordEvent } from '../events/record';
 import { enqueueEmailsQuietly, outboxRow } from '../emails/outbox';
 import { billToOf, issuerSnapshotOf } from './client-snapshot';
 import { linkHash, linkToken } from './links';
 import type { PaymentInput, SendInvoiceInput } from './schemas';
-import type { InvoiceRow, InvoiceWithLines } from './serialize';
+import { serializePayment, type InvoiceRow, type InvoiceWithLines } from './serialize';
 import { getInvoice, getInvoiceWithParties, invoiceObject } from './service';
 
 const refusal = (row: InvoiceRow, action: string) =>
@@ -100,11 +101,13 @@ export async function recordPayment(ctx: ServiceContext, id: string, input: Paym
     const payment = {
       id: newId('payment'), userId: ctx.userId, workspaceId: ctx.workspaceId, invoiceId: id, amount: input.amount, currency: before.row.currency,
       paidOn: input.paid_on ?? todayIn(ctx.timeZone), method: input.method ?? null, reference: input.reference ?? null, createdAt: now,
+      tax: taxShare(input.amount, before.row.tax, before.row.total),
     };
+    const data = { payment: serializePayment(payment) };
     const [updated] = await ctx.db.batch([
       transition(ctx, before.row, set),
       insertIf(ctx.db, payments, payment, previousChanged),
-      recordEvent(ctx, 'invoice.payment_recorded', invoiceObject(ctx, after), { ifChanged: true }),
+      recordEvent(ctx, 'invoice.payment_recorded', invoiceObject(ctx, after), { ifChanged: true, data }),
       ...(settles ? [recordEvent(ctx, 'invoice.paid', invoiceObject(ctx, after), { ifChanged: true })] : []),
     ]);
     return changedRows(updated) > 0 ? after : undefined;

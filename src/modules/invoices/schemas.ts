@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { lineAmount, MAX_MINOR_AMOUNT, toScaledInteger } from '../../lib/money';
-import { currencySchema, dateSchema, emailSchema, idSchema, listQuery, longText, minorAmount, pageOf, text, timestampSchema } from '../../lib/schemas';
+import { currencySchema, dateSchema, emailSchema, idSchema, listQuery, longText, minorAmount, moneyNumber, pageOf, text, timestampSchema } from '../../lib/schemas';
 import { addDays, todayUtc } from '../../lib/time';
 
 export const InvoiceStatus = z.enum(['draft', 'open', 'paid', 'void']);
@@ -83,9 +83,7 @@ export const UpdateInvoiceBody = z
 
 export const PaymentBody = z
   .strictObject({
-    amount: z
-      .number()
-      .int()
+    amount: moneyNumber()
       .min(1)
       .max(MAX_MINOR_AMOUNT)
       .openapi({ description: 'Amount received, in minor units of the invoice currency; at most amount_due.', example: 150000 }),
@@ -97,6 +95,20 @@ export const PaymentBody = z
     reference: text(200).nullish(),
   })
   .openapi('RecordPayment');
+
+export const Payment = z
+  .object({
+    id: idSchema('payment'),
+    invoice_id: idSchema('invoice'),
+    amount: z.number().int().openapi({ description: 'Minor units of the invoice currency.', example: 150000 }),
+    tax: z.number().int().nullable().openapi({ description: 'The tax share of `amount`: amount × invoice tax / invoice total, half away from zero.', example: 23950 }),
+    currency: z.string().openapi({ example: 'EUR' }),
+    paid_on: z.string().openapi({ format: 'date', example: '2026-11-22' }),
+    method: z.string().nullable().openapi({ example: 'bank_transfer' }),
+    reference: z.string().nullable(),
+    created_at: timestampSchema,
+  })
+  .openapi('Payment');
 
 export const LineItem = z
   .object({

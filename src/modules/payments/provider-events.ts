@@ -17,6 +17,7 @@ import { invoiceObject, readInvoiceWithParties } from '../invoices/service';
 import type { ProviderRow } from './connection';
 import type { ProviderEvent } from './providers/provider';
 import { afterMoney, type PaymentRow, serializePayment } from './serialize';
+import { taxShare } from '../../lib/money';
 
 /** The system actor of what a payment provider reports. */
 export const PAYMENTS_JOB = 'payments';
@@ -66,6 +67,7 @@ async function recordOnlinePayment(
     const payment: PaymentRow = {
       id: newId('payment'), userId: before.userId, workspaceId: ctx.workspaceId, invoiceId, amount: event.amount, currency: event.currency,
       paidOn: todayIn(ctx.timeZone), method: event.method, reference: event.checkoutId, createdAt: now,
+      tax: taxShare(event.amount, before.tax, before.total),
       source: 'online', provider: providerRow.provider, providerPaymentId: event.paymentId,
     };
     const object = invoiceObject(ctx, after);

@@ -2,8 +2,16 @@
 // receiver gets, with the Standard Webhooks headers and the event as its body.
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { z } from '@hono/zod-openapi';
+import { Client } from '../clients/schemas';
 import { Event } from '../events/schemas';
 import { EVENT_TYPES } from '../events/types';
+import { Expense } from '../expenses/schemas';
+import { Invoice, Payment } from '../invoices/schemas';
+import { Project } from '../projects/schemas';
+import { RecurringInvoice } from '../recurring-invoices/schemas';
+import { Suggestion } from '../suggestions/schemas';
+import { Transfer } from '../transfers/schemas';
+import { Member } from '../workspaces/schemas';
 
 const headers = z.object({
   'webhook-id': z.string().openapi({ description: 'The event id (`evt_…`), the same on every retry: deduplicate on it.' }),
@@ -17,7 +25,56 @@ const RECEIVER_ANSWER = {
   200: { description: 'Any 2xx within 15 s is a success. Anything else, redirects included, is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (plus up to 20 % jitter, or your Retry-After, at least 5 s and at most 10 h); 410 disables the endpoint at once.' },
 };
 
+/** The record each kind of event carries in `data.object`, by the part of its type before the dot. */
+const OBJECTS: Record<string, [string, z.ZodType]> = {
+  client: ['Client', Client], project: ['Project', Project], invoice: ['Invoice', Invoice], expense: ['Expense', Expense],
+  transfer: ['Transfer', Transfer], suggestion: ['Suggestion', Suggestion], recurring_invoice: ['RecurringInvoice', RecurringInvoice],
+  member: ['Member', Member],
+};
+
+const pascal = (type: string) => type.split(/[._]/).map((part) => part[0]!.toUpperCase() + part.slice(1)).join('');
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/**
+ * (An invoice in an event has `hosted_url` and `pdf_url` null: the links act as keys to the
+ * client's page, and events go to other systems.)
+ *
+ * One payload schema per event type (`InvoicePaidEvent`): the Event, with `type` fixed and
+ * `data.object` the record it carries; `data.payment` on invoice.payment_recorded and
+ * `previous_attributes` where §11 says they are present. A type not mapped here carries an Event.
+ */
+function payloadSchema(registry: OpenAPIHono['openAPIRegistry'], type: string): z.ZodType | { $ref: string } {
+  const [objectName] = OBJECTS[type.split('.')[0]!] ?? [];
+  if (!objectName) return Event;
+  const previous = type.endsWith('.updated') || type === 'member.role_changed';
+  const required = ['object', ...(type === 'invoice.payment_recorded' ? ['payment'] : []), ...(previous ? ['previous_attributes'] : [])];
+  const name = `${pascal(type)}Event`;
+  registry.registerComponent('schemas', name, {
+    allOf: [
+      ref('Event'),
+      {
+        type: 'object',
+        properties: {
+          type: { type: 'string', const: type },
+          data: {
+            type: 'object',
+            properties: {
+              object: ref(objectName),
+              ...(type === 'invoice.payment_recorded' ? { payment: ref('Payment') } : {}),
+              ...(previous ? { previous_attributes: { type: 'object' } } : {}),
+            },
+            required,
+          },
+        },
+      },
+    ],
+  } as never);
+  return ref(name);
+}
+
 export function registerWebhookEvents(registry: OpenAPIHono['openAPIRegistry']) {
+  // The records the payloads name, for the document to hold even where no operation returns them.
+  for (const [name, schema] of [...Object.values(OBJECTS), ['Payment', Payment] as const]) registry.register(name, schema);
   for (const type of [...EVENT_TYPES, 'webhook.test']) {
     registry.registerWebhook({
       method: 'post',
@@ -27,9 +84,9 @@ export function registerWebhookEvents(registry: OpenAPIHono['openAPIRegistry']) 
       operationId: `webhook${type.split(/[._]/).map((part) => part[0]!.toUpperCase() + part.slice(1)).join('')}`,
       security: [],
       summary: type === 'webhook.test' ? 'A test event, sent by POST /api/webhook-endpoints/{id}/test' : `The ${type} event`,
-      description: `Sent to every enabled endpoint subscribed to \`${type}\` (or to \`*\`) when it happens. The body is the event as GET /api/events/{id} returns it.`,
+      // What every event's delivery shares is said once, in the Webhooks tag's description.
       tags: ['Webhooks'],
-      request: { headers, body: { content: { 'application/json': { schema: Event } } } },
+      request: { headers, body: { content: { 'application/json': { schema: payloadSchema(registry, type) as z.ZodType } } } },
       responses: RECEIVER_ANSWER,
     });
   }

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { NewApiKey } from '../access/schemas';
 import { Address, AddressInput } from '../clients/schemas';
-import { emailSchema, idSchema, listQuery, longText, pageOf, RoleSchema, text, timestampSchema } from '../../lib/schemas';
+import { currencySchema, emailSchema, idSchema, listQuery, longText, pageOf, RoleSchema, text, timestampSchema } from '../../lib/schemas';
 import { LOCALE_PATTERN, timeZoneSchema } from './validation';
 
 export const Issuer = z
@@ -25,6 +25,7 @@ export const Workspace = z
     time_zone: z.string().openapi({ description: 'IANA time zone: what "today" and "overdue" mean for this workspace.', example: 'Europe/Berlin' }),
     locale: z.string().openapi({ description: 'BCP 47 tag used to format amounts and dates for clients, and whose language their invoice pages, PDFs and emails speak (en, de, fr, es, it, nl, pt; any other reads English). Copied onto each invoice when it is sent, with `payment_instructions`.', example: 'en-US' }),
     invoice_prefix: z.string().openapi({ example: 'INV-' }),
+    default_currency: z.string().openapi({ description: 'ISO 4217: the currency a new client gets when none is sent.', example: 'USD' }),
     issuer: Issuer.openapi({ description: 'Who invoices: printed on every invoice this workspace sends.' }),
     payment_instructions: z.string().nullable(),
     reminders: Reminders,
@@ -71,6 +72,7 @@ export const UpdateWorkspaceBody = z
       .string()
       .regex(/^[A-Za-z0-9\-_/.#]{1,20}$/, 'Use 1 to 20 letters, digits or - _ / . #')
       .optional(),
+    default_currency: currencySchema.optional().openapi({ description: 'A new client\'s currency when none is sent. Default USD; a currency the current rates do not contain is a 422.' }),
     issuer: IssuerInput.nullable().optional().openapi({ description: 'Replaced whole when sent; null clears it.' }),
     payment_instructions: longText(2000).nullable().optional(),
     reminders: RemindersInput.optional().openapi({ description: 'Replaced whole when sent: a field left out takes its default.' }),

@@ -7,6 +7,7 @@ import type { Role, ServiceContext, WorkspaceContext } from '../../lib/context';
 import { DIRECTORY } from '../../lib/databases';
 import { nowIso } from '../../lib/time';
 import { forgetWorkspaceKeys } from '../../middleware/key-lookup';
+import { assertConvertible } from '../rates/convertible';
 import { mirrorWorkspace } from './mirror';
 import type { UpdateWorkspaceInput } from './types';
 
@@ -35,6 +36,7 @@ export const serializeWorkspace = (row: WorkspaceRow, role: Role) => ({
   time_zone: row.timeZone,
   locale: row.locale,
   invoice_prefix: row.invoicePrefix,
+  default_currency: row.defaultCurrency,
   issuer: issuerOf(row),
   payment_instructions: row.paymentInstructions,
   reminders: { enabled: row.remindersEnabled, days_after_due: JSON.parse(row.reminderDays) as number[] },
@@ -58,6 +60,10 @@ export async function updateWorkspace(ctx: ServiceContext, input: UpdateWorkspac
   if (input.time_zone !== undefined) set.timeZone = input.time_zone;
   if (input.locale !== undefined) set.locale = Intl.getCanonicalLocales(input.locale)[0]!;
   if (input.invoice_prefix !== undefined) set.invoicePrefix = input.invoice_prefix;
+  if (input.default_currency !== undefined) {
+    await assertConvertible(ctx.env, input.default_currency, 'default_currency');
+    set.defaultCurrency = input.default_currency;
+  }
   if (input.payment_instructions !== undefined) set.paymentInstructions = input.payment_instructions;
   if (input.payments_allow_partial !== undefined) set.paymentsAllowPartial = input.payments_allow_partial;
   if (input.issuer !== undefined) {

@@ -1,0 +1,134 @@
+// What every operation repeats is written once, under `components`, and referenced: the error
+// responses (the same per status on every operation), shared headers (Idempotency-Key, the
+// webhook signature headers), and the long
+// enumerations (currencies, countries, time zones) that request bodies, written out in place for
+// generated clients (openapi-request-bodies.ts), would otherwise repeat on every field that takes
+// one. Written out, they made /openapi.json some 600 KB, slow to load in /docs; referenced, it stays
+// well under 250 KB. Generated clients read the references as they read any other.
+import { COUNTRY_CODES } from './lib/countries';
+import { CURRENCY_CODES } from './lib/currencies';
+import { ID_PREFIXES } from './lib/ids';
+import { TIME_ZONES } from './modules/workspaces/validation';
+
+type Json = Record<string, unknown>;
+type Doc = { paths?: Record<string, Record<string, Json>>; webhooks?: Record<string, Record<string, Json>>; components?: Record<string, Record<string, unknown>> };
+
+const ENUMERATIONS: { name: string; values: readonly string[]; description: string; example: string }[] = [
+  { name: 'CurrencyCode', values: CURRENCY_CODES, description: 'ISO 4217 currency code, upper case.', example: 'EUR' },
+  { name: 'CountryCode', values: COUNTRY_CODES, description: 'An assigned ISO 3166-1 alpha-2 code, upper case (not XX or another user-assigned one).', example: 'DE' },
+  { name: 'TimeZone', values: TIME_ZONES, description: 'An IANA time zone name.', example: 'Europe/Berlin' },
+];
+
+const RESPONSE_NAMES: Record<string, string> = {
+  400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 405: 'MethodNotAllowed', 409: 'Conflict', 410: 'Gone',
+  413: 'PayloadTooLarge', 415: 'UnsupportedMediaType', 422: 'ValidationFailed', 429: 'RateLimited', 500: 'InternalError', 503: 'RatesUnavailable',
+};
+
+const KIND_OF_PREFIX = new Map<string, string>(Object.entries(ID_PREFIXES).map(([kind, prefix]) => [prefix, kind]));
+
+/** A parameter several operations take alike, as a reference to components.parameters. */
+function shareParameter(param: Json, parameters: Record<string, unknown>, counts: Map<string, number>): Json {
+  const text = JSON.stringify(param);
+  if (typeof param.name !== 'string' || (counts.get(text) ?? 0) < 2) return param;
+  // `id` in a path is named after what it identifies (`ClientId`); a required Idempotency-Key apart from the optional one.
+  const kind = param.in === 'path' ? KIND_OF_PREFIX.get(String((param.schema as Json | undefined)?.pattern ?? '').match(/^\^([a-z]+)_/)?.[1] ?? '') : undefined;
+  const base = kind ? `${pascal(kind)}Id` : pascal(param.name);
+  const name = param.name === 'Idempotency-Key' && param.required ? `${base}Required` : base;
+  parameters[name] ??= param;
+  return JSON.stringify(parameters[name]) === text ? { $ref: `#/components/parameters/${name}` } : param;
+}
+
+/** `webhook-id` → `WebhookId`. */
+const pascal = (name: string) => name.split(/[^A-Za-z0-9]+/).map((part) => part[0]!.toUpperCase() + part.slice(1)).join('');
+
+const sameSet = (a: readonly unknown[], b: readonly string[]) => a.length === b.length && b.every((value) => a.includes(value));
+
+/** A schema that is one of the enumerations (or it or null), as a reference keeping its own description. */
+function asReference(schema: Json): Json | undefined {
+  const values = schema.enum;
+  if (!Array.isArray(values) || values.length < 50) return undefined;
+  const nullable = values.includes(null);
+  const named = ENUMERATIONS.find((e) => sameSet(values.filter((v) => v !== null), e.values));
+  if (!named) return undefined;
+  const ref = { $ref: `#/components/schemas/${named.name}` };
+  const own = typeof schema.description === 'string' && schema.description !== named.description ? { description: schema.description } : {};
+  return nullable ? { anyOf: [ref, { type: 'null' }], ...own } : { ...ref, ...own };
+}
+
+function referenceEnumerations(value: unknown, used: Set<string>): unknown {
+  if (Array.isArray(value)) return value.map((item) => referenceEnumerations(item, used));
+  if (!value || typeof value !== 'object') return value;
+  const ref = asReference(value as Json);
+  if (ref) {
+    used.add(JSON.stringify(ref).match(/schemas\/(\w+)/)![1]!);
+    return ref;
+  }
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, referenceEnumerations(inner, used)]));
+}
+
+export function withSharedComponents<T extends object>(document: T): T {
+  const doc = document as Doc;
+  const components = (doc.components ??= {});
+  const schemas = (components.schemas ??= {}) as Record<string, unknown>;
+  const responses = (components.responses ??= {}) as Record<string, unknown>;
+  const parameters = (components.parameters ??= {}) as Record<string, unknown>;
+
+  const counts = new Map<string, number>();
+  for (const operation of [...Object.values(doc.paths ?? {}), ...Object.values(doc.webhooks ?? {})].flatMap((item) => Object.values(item))) {
+    for (const param of (operation.parameters as Json[] | undefined) ?? []) counts.set(JSON.stringify(param), (counts.get(JSON.stringify(param)) ?? 0) + 1);
+  }
+  const used = new Set<string>();
+  doc.paths = referenceEnumerations(doc.paths, used) as Doc['paths'];
+  doc.webhooks = referenceEnumerations(doc.webhooks, used) as Doc['webhooks'];
+  for (const name of Object.keys(schemas)) schemas[name] = referenceEnumerations(schemas[name], used);
+  for (const e of ENUMERATIONS) if (used.has(e.name)) schemas[e.name] = { type: 'string', enum: [...e.values], description: e.description, example: e.example };
+
+  // The first error response of each status is the shared one; any operation's that differs stays its own.
+  const shared = new Map<string, string>();
+  const webhooks = new Set(Object.values(doc.webhooks ?? {}).flatMap((item) => Object.values(item)));
+  for (const operation of [...Object.values(doc.paths ?? {}).flatMap((item) => Object.values(item)), ...webhooks]) {
+    {
+      const webhook = webhooks.has(operation);
+      const answers = operation.responses as Record<string, unknown> | undefined;
+      for (const [status, answer] of Object.entries(answers ?? {})) {
+        // What a receiver answers is the same for every event type.
+        const name = webhook ? 'WebhookReceived' : RESPONSE_NAMES[status];
+        if (!name || (answer as Json).$ref) continue;
+        const key = `${name}:${status}`;
+        const text = JSON.stringify(answer);
+        if (!shared.has(key)) {
+          shared.set(key, text);
+          responses[name] = answer;
+        }
+        if (shared.get(key) === text) answers![status] = { $ref: `#/components/responses/${name}` };
+      }
+      const params = operation.parameters as Json[] | undefined;
+      if (params) operation.parameters = params.map((param) => shareParameter(param, parameters, counts));
+    }
+  }
+  shareRequestBodies(doc);
+  return document;
+}
+
+/**
+ * A body two operations take alike (the same operation under /v1 and /api/workflow) is written out
+ * once, in components.requestBodies, named after the operation (`CreateClient`). openapi-typescript
+ * reads a schema there as it reads one under a requestBody: a defaulted field stays optional.
+ */
+function shareRequestBodies(doc: Doc) {
+  const byText = new Map<string, Json[]>();
+  for (const operation of Object.values(doc.paths ?? {}).flatMap((item) => Object.values(item))) {
+    if (!operation.requestBody || (operation.requestBody as Json).$ref) continue;
+    const text = JSON.stringify(operation.requestBody);
+    byText.set(text, [...(byText.get(text) ?? []), operation]);
+  }
+  const bodies = (doc.components!.requestBodies ??= {}) as Record<string, unknown>;
+  for (const operations of byText.values()) {
+    if (operations.length < 2) continue;
+    const schema = (operations[0]!.requestBody as { content?: Record<string, { schema?: Json }> }).content?.['application/json']?.schema;
+    const name = !Object.keys((schema?.properties as Json | undefined) ?? {}).length ? 'NoFields' : pascal(String(operations.find((o) => !String(o.operationId).startsWith('workflow'))?.operationId ?? operations[0]!.operationId));
+    if (bodies[name]) continue;
+    bodies[name] = operations[0]!.requestBody;
+    for (const operation of operations) operation.requestBody = { $ref: `#/components/requestBodies/${name}` };
+  }
+}

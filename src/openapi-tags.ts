@@ -1,0 +1,29 @@
+// What each group of operations in /openapi.json is for: the headings of the reference at /docs.
+const TAGS: Record<string, string> = {
+  Meta: 'Whether the service is up, and its version.',
+  Access: 'Joining by invitation, who you are, and your API keys.',
+  Admin: 'The operator\'s own routes (ADMIN_TOKEN): the waitlist and invitations to join.',
+  Workspaces: 'Workspaces, their settings (issuer, currency, time zone, reminders), members and invitations.',
+  Clients: 'The people and companies a workspace bills. The same operations under /v1 and /api/workflow.',
+  Projects: 'Work for a client, with a budget, an hourly rate and totals. The same operations under /v1 and /api/workflow.',
+  Invoices: 'Invoices from draft to paid: lines, sending, the client\'s page and PDF, payments, voiding. The same operations under /v1 and /api/workflow.',
+  'Recurring invoices': 'Invoices issued on a schedule, as drafts or sent by themselves.',
+  Expenses: 'What the business or a project spent.',
+  Dashboard: 'Invoiced, collected, tax collected, outstanding, expenses and profit over a period, in one currency.',
+  Rates: 'The cached exchange rates every conversion uses.',
+  Events: 'The record of every change, with who made it (kept 30 days).',
+  Webhooks: 'Endpoints that receive events as they happen, signed by the Standard Webhooks scheme, and their deliveries. Each event type below is POSTed to every enabled endpoint subscribed to it (or to `*`) when it happens; its body is the event as GET /api/events/{id} returns it, with the record it is about in `data.object`.',
+  Gigs: 'The public gig board.',
+  Transfers: 'Money sent abroad, quoted at the cached rates and paid out through a queue.',
+  'Co-pilot': 'Plans, estimates, pricing and messages suggested from a task and your own records.',
+};
+
+type Doc = { paths?: Record<string, Record<string, { tags?: string[] }>>; webhooks?: Record<string, Record<string, { tags?: string[] }>>; tags?: { name: string; description?: string }[] };
+
+/** The document's `tags`: every tag an operation or webhook uses, in the order first used, each with its description. */
+export function withTagDescriptions<T extends object>(document: T): T {
+  const doc = document as Doc;
+  const used = [...Object.values(doc.paths ?? {}), ...Object.values(doc.webhooks ?? {})].flatMap((item) => Object.values(item).flatMap((o) => o.tags ?? []));
+  doc.tags = [...new Set(used)].map((name) => ({ name, ...(TAGS[name] ? { description: TAGS[name] } : {}) }));
+  return document;
+}

@@ -1,0 +1,124 @@
+// §8: the document behind /docs. Under 250 KB, with the long enumerations written once; a
+// description for every tag; a realistic example for every request body that valid requests
+// match; each operation listed once in the reference's view; a payload schema per event type
+// that the events themselves match.
+import { Validator } from '@cfworker/json-schema';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { docsView } from '../../src/docs-page';
+import { COUNTRY_CODES } from '../../src/lib/countries';
+import { CURRENCY_CODES } from '../../src/lib/currencies';
+import { EVENT_TYPES } from '../../src/modules/events/types';
+import { call } from '../helpers/api';
+import { createClient, createUser } from '../helpers/factories';
+
+type Doc = Record<string, any>;
+let doc: Doc;
+let text: string;
+beforeAll(async () => {
+  const res = await call('GET', '/openapi.json');
+  doc = res.body;
+  text = JSON.stringify(doc);
+});
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+const operations = (d: Doc) =>
+  Object.entries(d.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
+    Object.entries(item).filter(([method]) => METHODS.includes(method)).map(([method, operation]) => ({ path, method, operation })));
+const bodyOf = (operation: any) => {
+  const ref: string | undefined = operation.requestBody?.$ref;
+  return ref ? doc.components.requestBodies[ref.split('/').pop()!] : operation.requestBody;
+};
+const matches = (schema: unknown, value: unknown) => new Validator({ ...(schema as object), components: doc.components } as never, '2020-12', false).validate(value);
+
+describe('the document', () => {
+  it('stays under 250 KB, with currencies, countries and time zones written once', async () => {
+    expect(new TextEncoder().encode(text).length).toBeLessThan(250 * 1024);
+    for (const [name, values] of [['CurrencyCode', CURRENCY_CODES], ['CountryCode', COUNTRY_CODES]] as const) {
+      expect(doc.components.schemas[name].enum).toEqual([...values]);
+      expect(text.split(JSON.stringify([...values]).slice(1, -1)).length - 1).toBe(1);
+    }
+    expect(doc.components.schemas.TimeZone.enum).toContain('Pacific/Kiritimati');
+    expect(text.split('"Pacific/Kiritimati"').length - 1).toBe(1);
+    // Fields still say what they take, through the reference.
+    const createClientBody = bodyOf(doc.paths['/v1/clients'].post).content['application/json'].schema;
+    expect(createClientBody.properties.currency.$ref).toBe('#/components/schemas/CurrencyCode');
+    expect(createClientBody.properties.address.properties.country.anyOf[0].$ref).toBe('#/components/schemas/CountryCode');
+  });
+
+  it('describes every tag it uses', () => {
+    const used = new Set([...operations(doc), ...Object.values(doc.webhooks).map((item: any) => ({ operation: item.post }))].flatMap(({ operation }) => operation.tags ?? []));
+    const described = Object.fromEntries((doc.tags as { name: string; description?: string }[]).map((t) => [t.name, t.description]));
+    for (const tag of used) expect(described[tag], tag).toMatch(/\w{3,}/);
+  });
+
+  it('gives every request body a realistic example that the body schema accepts', () => {
+    const checked: string[] = [];
+    for (const { path, method, operation } of operations(doc)) {
+      const media = bodyOf(operation)?.content?.['application/json'];
+      if (!media || !Object.keys(media.schema.properties ?? {}).length) continue;
+      const where = `${method.toUpperCase()} ${path}`;
+      expect(media.example, where).toBeDefined();
+      const result = matches(media.schema, media.example);
+      expect(result.errors.map((e) => `${where} ${e.instanceLocation}: ${e.error}`)).toEqual([]);
+      // Never the generator's placeholder text.
+      expect(JSON.stringify(media.example), where).not.toMatch(/"string"|"stringst/);
+      checked.push(where);
+    }
+    expect(checked.length).toBeGreaterThan(25);
+    const example = (path: string, method: string) => bodyOf(doc.paths[path][method]).content['application/json'].example;
+    expect(example('/v1/clients', 'post').name).toBe('Acme GmbH');
+    expect(example('/v1/invoices', 'post').line_items[0].description).toBe('Design work');
+    // The server numbers invoices: an example with a fixed number would fail the second time.
+    expect(example('/v1/invoices', 'post')).not.toHaveProperty('number');
+    expect(example('/api/workflow/invoices', 'post')).toEqual(example('/v1/invoices', 'post'));
+  });
+
+  it('lists each operation once in the reference: the /api/workflow copy is named on the /v1 entry', () => {
+    const view = docsView(structuredClone(doc) as never) as Doc;
+    const listed = operations(view).map(({ path, method }) => `${method} ${path}`);
+    expect(new Set(listed).size).toBe(listed.length);
+    expect(listed.filter((entry) => entry.includes(' /api/workflow/') && listed.includes(entry.replace(' /api/workflow/', ' /v1/')))).toEqual([]);
+    expect(listed).toContain('post /v1/clients');
+    expect(listed).not.toContain('post /api/workflow/clients');
+    // Operations only one listing serves stay.
+    expect(listed).toEqual(expect.arrayContaining(['get /api/workflow/dashboard', 'post /api/workflow/expenses', 'get /v1/gigs']));
+    expect(view.paths['/v1/clients'].post.summary).toContain('/api/workflow/clients');
+    expect(operations(view).length).toBeLessThan(operations(doc).length);
+  });
+});
+
+describe('webhook payloads', () => {
+  it('has a schema of its own for every event type, naming the record it carries', () => {
+    const names = new Set<string>();
+    for (const type of EVENT_TYPES) {
+      const ref: string = doc.webhooks[type].post.requestBody.content['application/json'].schema.$ref;
+      names.add(ref);
+      const schema = doc.components.schemas[ref.split('/').pop()!];
+      expect(schema.allOf[1].properties.type.const, type).toBe(type);
+    }
+    expect(names.size).toBe(EVENT_TYPES.length);
+    expect(doc.components.schemas.InvoicePaidEvent.allOf[1].properties.data.properties.object.$ref).toBe('#/components/schemas/Invoice');
+    expect(doc.components.schemas.InvoicePaymentRecordedEvent.allOf[1].properties.data.required).toEqual(['object', 'payment']);
+    expect(doc.components.schemas.ClientUpdatedEvent.allOf[1].properties.data.properties.object.$ref).toBe('#/components/schemas/Client');
+  });
+
+  it('describes the events as they are written', async () => {
+    const user = await createUser();
+    const client = await createClient(user.key, { name: 'Acme GmbH' });
+    await call('PATCH', `/v1/clients/${client.id}`, { key: user.key, body: { email: 'billing@acme.example' } });
+    const invoice = (await call('POST', '/v1/invoices', { key: user.key, body: { client_id: client.id, line_items: [{ description: 'Design work', quantity: 2, unit_amount: 9_500, tax_rate: 19 }] } })).body;
+    await call('POST', `/v1/invoices/${invoice.id}/send`, { key: user.key, body: { email: false } });
+    await call('POST', `/v1/invoices/${invoice.id}/payments`, { key: user.key, body: { amount: invoice.total } });
+    const events = (await call('GET', '/api/events?limit=100', { key: user.key })).body.data as { type: string }[];
+    const types = ['client.created', 'client.updated', 'invoice.created', 'invoice.sent', 'invoice.payment_recorded', 'invoice.paid'];
+    expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(types));
+    for (const event of events) {
+      const ref: string = doc.webhooks[event.type].post.requestBody.content['application/json'].schema.$ref;
+      const result = matches({ $ref: ref }, event);
+      expect(result.errors.map((e) => `${event.type} ${e.instanceLocation}: ${e.error}`)).toEqual([]);
+    }
+    // And one that is not what the type says is refused.
+    const paid = events.find((e) => e.type === 'invoice.paid')!;
+    expect(matches({ $ref: '#/components/schemas/InvoicePaidEvent' }, { ...paid, type: 'invoice.sent' }).valid).toBe(false);
+  });
+});
