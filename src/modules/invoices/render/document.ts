@@ -3,7 +3,7 @@
 // formatted here, once, by money.ts in the workspace's locale with the currency's own minor unit.
 import { formatMoney, fromScaledInteger } from '../../../lib/money';
 import type { LineRow } from '../lines';
-import { type BillToSnapshot, type InvoiceRow, type IssuerSnapshot, isOverdue } from '../serialize';
+import { type BillToSnapshot, invoiceSubtotal, type InvoiceRow, type IssuerSnapshot, isOverdue } from '../serialize';
 
 export type DocumentLine = { description: string; quantity: string; unitPrice: string; taxRate: string; tax: string; amount: string };
 
@@ -82,7 +82,7 @@ export function invoiceDocument(input: {
       tax: money(line.tax),
       amount: money(line.amount),
     })),
-    subtotal: money(row.subtotal),
+    subtotal: money(invoiceSubtotal(row)),
     tax: money(row.tax),
     total: money(row.total),
     amountPaid: money(row.amountPaid),
