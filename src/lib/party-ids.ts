@@ -9,11 +9,14 @@ const compact = (v: string) => v.replace(/[\s.-]/g, '').toUpperCase();
 /** Two letters (the country prefix, EL for Greece) and 2–13 letters or digits. */
 export const VAT_ID_PATTERN = /^[A-Z]{2}[A-Z0-9]{2,13}$/;
 
+// As typed: the same, with a space, dot or dash allowed between characters.
+const VAT_ID_TYPED = /^[A-Za-z]{2}(?:[ .-]?[A-Za-z0-9]){2,13}$/;
+
 export const vatIdSchema = z
   .string()
-  .max(30)
+  .trim()
+  .regex(VAT_ID_TYPED, 'A VAT id is two letters and 2 to 13 letters or digits, such as DE123456789.')
   .transform(compact)
-  .pipe(z.string().regex(VAT_ID_PATTERN, 'A VAT id is two letters and 2 to 13 letters or digits, such as DE123456789.'))
   .openapi({ description: 'VAT identifier: two letters and 2–13 letters or digits (spaces, dots and dashes are dropped).', example: 'DE123456789' });
 
 /** "<4-digit scheme>:<id>", e.g. 0088:5790000435975 (GLN) or 9930:DE123456789. */
@@ -32,6 +35,7 @@ export const ibanSchema = z
 
 export const bicSchema = z
   .string()
+  .trim()
+  .regex(/^[A-Za-z]{6}[A-Za-z0-9]{2}(?:[A-Za-z0-9]{3})?$/, 'A BIC is 8 or 11 letters and digits, such as COBADEFFXXX.')
   .transform(compact)
-  .pipe(z.string().regex(/^[A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?$/, 'A BIC is 8 or 11 letters and digits, such as COBADEFFXXX.'))
   .openapi({ description: 'BIC (SWIFT code), 8 or 11 characters.', example: 'COBADEFFXXX' });

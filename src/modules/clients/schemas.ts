@@ -41,8 +41,9 @@ const clientFields = {
   status: ClientStatus.optional(),
 };
 
-const oneTaxId = (v: { tax_id?: unknown; vat_id?: unknown }) => v.tax_id === undefined || v.vat_id === undefined;
-const oneTaxIdIssue = { message: 'tax_id and vat_id are the same field: send one of them.', path: ['vat_id'] };
+// Both may be sent only when they say the same.
+const oneTaxId = (v: { tax_id?: string | null; vat_id?: string | null }) => v.tax_id === undefined || v.vat_id === undefined || v.tax_id === v.vat_id;
+const oneTaxIdIssue = { message: 'tax_id and vat_id are the same field: send one of them (or the same value in both).', path: ['vat_id'] };
 
 export const CreateClientBody = z.strictObject(clientFields).refine(oneTaxId, oneTaxIdIssue).openapi('CreateClient');
 export const UpdateClientBody = z

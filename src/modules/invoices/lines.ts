@@ -8,7 +8,7 @@ import { type DocumentLineInput, type DocumentTotals, documentTotals, type TaxBr
 import { fromScaledInteger, toScaledInteger } from '../../lib/money';
 import { newId } from '../../lib/ids';
 import { DEFAULT_UNIT } from '../../lib/units';
-import type { DiscountInputValue, LineItemInputValue } from './schemas';
+import { type DiscountInputValue, discountRecord, type LineItemInputValue } from './schemas';
 
 export type LineRow = typeof invoiceLineItems.$inferSelect;
 
@@ -48,7 +48,7 @@ export function documentColumns(content: DocumentContent, figures: DocumentTotal
     tax: figures.tax,
     total: figures.total,
     discountTotal: figures.discount_total,
-    discount: d ? JSON.stringify({ percent: d.percent ?? null, amount: d.amount ?? null, reason: d.reason ?? null }) : null,
+    discount: d ? JSON.stringify(discountRecord(d)) : null,
     taxBreakdown: JSON.stringify(figures.tax_breakdown),
     taxExemptionReason: content.tax_exemption_reason ?? null,
     taxExemptionCode: content.tax_exemption_code ?? null,

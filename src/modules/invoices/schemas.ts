@@ -32,9 +32,9 @@ export const TaxCategory = z.enum(TAX_CATEGORIES).openapi('TaxCategory', {
   description: 'EN 16931 VAT category: `S` standard rate (tax_rate > 0), `Z` zero-rated, `E` exempt, `AE` reverse charge, `K` intra-community supply, `G` export outside the EU, `O` not subject to VAT; all but `S` have tax_rate 0 (422 otherwise). Default: `S` when tax_rate > 0; for rate 0, `O` when the workspace\'s issuer has no `vat_id` and no line of the invoice has a rate above 0, else `Z`. `E`, `AE`, `K`, `G` and `O` need an exemption reason on the invoice (`tax_exemption_reason` and/or `tax_exemption_code`): `AE` defaults to "Reverse charge", `K` to "Intra-community supply", `G` to "Export outside the EU", `O` to "Not subject to VAT"; `E` has none (an `E` line without one is a 422). `O` cannot be mixed with other categories on one invoice (422).',
 });
 
-export const TaxRounding = z.enum(TAX_ROUNDING_MODES).openapi('TaxRounding', {
-  description: '`line`: each line\'s tax is rounded, then summed; a tax group\'s share of the document discount lowers its tax by round(share × rate / 100), never below 0. `group`: tax is rounded once per tax group (category, rate): round(taxable_amount × rate / 100), and line `tax` is null.',
-});
+/** The rounding mode with a description of its own use (a registered component cannot take one). */
+export const taxRoundingField = (use: string) => z.enum(TAX_ROUNDING_MODES).openapi({ description: `${use} ${TAX_ROUNDING_TEXT}` });
+const TAX_ROUNDING_TEXT = '`line`: each line\'s tax is rounded, then summed; a tax group\'s share of the document discount lowers its tax by round(share × rate / 100), never below 0. `group`: tax is rounded once per tax group (category, rate): round(taxable_amount × rate / 100), and line `tax` is null.';
 
 export const unitSchema = z.enum(UNIT_CODES).openapi({ description: `UN/ECE Recommendation 20 unit code; default \`${DEFAULT_UNIT}\`. Accepted: ${UNIT_LIST_TEXT}.`, example: 'HUR' });
 
@@ -56,16 +56,23 @@ export const LineItemInput = z
 
 const lineItems = z.array(LineItemInput).min(1).max(MAX_LINE_ITEMS);
 
+const discountReason = text(200).nullish().openapi({ example: 'Loyalty discount' });
+
 export const DiscountInput = z
-  .strictObject({
-    percent: percent('Percent of the subtotal: `discount_total = round(subtotal × percent / 100)`.').optional(),
-    amount: minorAmount('A fixed amount in minor units; at most the subtotal (422 otherwise).').optional(),
-    reason: text(200).nullish().openapi({ example: 'Loyalty discount' }),
-  })
-  .refine((d) => (d.percent === undefined) !== (d.amount === undefined), { message: 'Give either percent or amount.', path: ['percent'] })
+  .union([
+    z.strictObject({ percent: percent('Percent of the subtotal: `discount_total = round(subtotal × percent / 100)`.'), reason: discountReason }),
+    z.strictObject({ amount: minorAmount('A fixed amount in minor units; at most the subtotal (422 otherwise).'), reason: discountReason }),
+  ])
   .openapi('DiscountInput', {
-    description: 'A document discount, before tax: split over the tax groups (category, rate) in proportion to their nets, largest remainder first (ties to the group whose first line comes first), so the parts add up exactly; each part lowers its group\'s taxable amount. null for none.',
+    description: 'A document discount before tax, `{percent}` or `{amount}` with an optional `reason`: split over the tax groups (category, rate) in proportion to their nets, largest remainder first (ties to the group whose first line comes first), so the parts add up exactly; each part lowers its group\'s taxable amount. null for none.',
   });
+
+/** A discount as stored and returned: both keys present, the one not given null. */
+export const discountRecord = (d: DiscountInputValue) => ({
+  percent: 'percent' in d ? d.percent : null,
+  amount: 'amount' in d ? d.amount : null,
+  reason: d.reason ?? null,
+});
 
 export const Discount = z
   .object({ percent: z.number().nullable(), amount: z.number().int().nullable(), reason: z.string().nullable() })
@@ -240,7 +247,7 @@ export const Invoice = z
     discount_total: z.number().int().openapi({ description: 'What the document discount takes off: its `amount`, or round(subtotal × percent / 100).' }),
     tax: z.number().int().openapi({ description: 'Σ tax_breakdown tax_amount.' }),
     total: z.number().int().openapi({ description: 'subtotal − discount_total + tax.' }),
-    tax_rounding: TaxRounding.openapi({ description: 'The workspace\'s `tax_rounding` when the invoice was created; never changes on it.' }),
+    tax_rounding: taxRoundingField('The workspace\'s `tax_rounding` when the invoice was created; never changes on it.'),
     tax_breakdown: z.array(TaxBreakdownEntry).openapi({ description: 'One entry per tax group (category, rate), in the order of each group\'s first line; Σ taxable_amount = subtotal − discount_total, Σ tax_amount = tax.' }),
     tax_exemption_reason: z.string().nullable(),
     tax_exemption_code: z.string().nullable(),

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { currencySchema, dateSchema, idSchema, listQuery, longText, pageOf, timestampSchema } from '../../lib/schemas';
-import { Discount, documentFields, LineItem, LineItemInput, MAX_LINE_ITEMS, TaxBreakdownEntry, TaxRounding } from '../invoices/schemas';
+import { Discount, documentFields, LineItem, LineItemInput, MAX_LINE_ITEMS, TaxBreakdownEntry, taxRoundingField } from '../invoices/schemas';
 import { TIME_ZONES } from '../workspaces/validation';
 
 const Status = z.enum(['active', 'paused', 'completed', 'canceled']);
@@ -58,7 +58,7 @@ export const RecurringInvoice = z
     discount_total: z.number().int(),
     tax: z.number().int(),
     total: z.number().int(),
-    tax_rounding: TaxRounding.openapi({ description: 'The workspace\'s `tax_rounding` when the recurring invoice was created; every invoice it issues rounds this way.' }),
+    tax_rounding: taxRoundingField('The workspace\'s `tax_rounding` when the recurring invoice was created; every invoice it issues rounds this way.'),
     tax_breakdown: z.array(TaxBreakdownEntry).openapi({ description: 'What each issued invoice\'s breakdown will be.' }),
     tax_exemption_reason: z.string().nullable(),
     tax_exemption_code: z.string().nullable(),

@@ -17,6 +17,7 @@ import { issuerHasVatId } from '../invoices/service';
 import { assertConvertible } from '../rates/convertible';
 import { firstPeriodOnOrAfter, issueDate, periodExists, type Schedule, startOfDayIn, todayIn, upcomingDates } from './schedule';
 import type { CreateRecurringInput, UpdateRecurringInput } from './schemas';
+import { discountRecord } from '../invoices/schemas';
 
 export type RecurringRow = typeof recurringInvoices.$inferSelect;
 type LineInputs = CreateRecurringInput['line_items'];
@@ -80,7 +81,7 @@ function templateColumns(content: DocumentContent, settings: DocumentSettings) {
   const d = content.discount;
   return {
     lineItems: JSON.stringify(content.line_items.map((line, i) => ({ ...line, tax_category: figures.lines[i]!.tax_category }))),
-    discount: d ? JSON.stringify({ percent: d.percent ?? null, amount: d.amount ?? null, reason: d.reason ?? null }) : null,
+    discount: d ? JSON.stringify(discountRecord(d)) : null,
     taxExemptionReason: content.tax_exemption_reason ?? null,
     taxExemptionCode: content.tax_exemption_code ?? null,
   };

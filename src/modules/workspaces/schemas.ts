@@ -4,7 +4,7 @@ import { Address, AddressInput } from '../clients/schemas';
 import { emailSchema, idSchema, listQuery, longText, pageOf, RoleSchema, text, timestampSchema } from '../../lib/schemas';
 import { LOCALE_PATTERN, TIME_ZONES } from './validation';
 import { bicSchema, ibanSchema, peppolIdSchema, vatIdSchema } from '../../lib/party-ids';
-import { TaxRounding } from '../invoices/schemas';
+import { taxRoundingField } from '../invoices/schemas';
 
 export const Issuer = z
   .object({
@@ -32,7 +32,7 @@ export const Workspace = z
     time_zone: z.string().openapi({ description: 'IANA time zone: what "today" and "overdue" mean for this workspace.', example: 'Europe/Berlin' }),
     locale: z.string().openapi({ description: 'BCP 47 tag used to format amounts and dates for clients.', example: 'en-US' }),
     invoice_prefix: z.string().openapi({ example: 'INV-' }),
-    tax_rounding: TaxRounding.openapi({ description: 'How new invoices round their tax (`line` or `group`); each invoice keeps the mode it was created with.' }),
+    tax_rounding: taxRoundingField('How new invoices round their tax; each invoice keeps the mode it was created with.'),
     issuer: Issuer.openapi({ description: 'Who invoices: printed on every invoice this workspace sends.' }),
     payment_instructions: z.string().nullable(),
     reminders: Reminders,
@@ -83,7 +83,7 @@ export const UpdateWorkspaceBody = z
       .string()
       .regex(/^[A-Za-z0-9\-_/.#]{1,20}$/, 'Use 1 to 20 letters, digits or - _ / . #')
       .optional(),
-    tax_rounding: TaxRounding.optional().openapi({ description: 'Default `line`. Copied onto each invoice when it is created; changing it leaves existing invoices as they are.' }),
+    tax_rounding: taxRoundingField('Default `line`. Copied onto each invoice when it is created; changing it leaves existing invoices as they are.').optional(),
     issuer: IssuerInput.nullable().optional().openapi({ description: 'Replaced whole when sent; null clears it.' }),
     payment_instructions: longText(2000).nullable().optional(),
     reminders: RemindersInput.optional().openapi({ description: 'Replaced whole when sent: a field left out takes its default.' }),
