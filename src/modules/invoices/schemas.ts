@@ -36,7 +36,10 @@ export const TaxCategory = z.enum(TAX_CATEGORIES).openapi('TaxCategory', {
 export const taxRoundingField = (use: string) => z.enum(TAX_ROUNDING_MODES).openapi({ description: `${use} ${TAX_ROUNDING_TEXT}` });
 const TAX_ROUNDING_TEXT = '`line`: each line\'s tax is rounded, then summed; a tax group\'s share of the document discount lowers its tax by round(share × rate / 100), never below 0. `group`: tax is rounded once per tax group (category, rate): round(taxable_amount × rate / 100), and line `tax` is null.';
 
-export const unitSchema = z.enum(UNIT_CODES).openapi({ description: `UN/ECE Recommendation 20 unit code; default \`${DEFAULT_UNIT}\`. Accepted: ${UNIT_LIST_TEXT}.`, example: 'HUR' });
+// Request bodies are inlined in the document, so what they repeat is kept short: the long texts live
+// on the response components (TaxCategory, LineItem) and the operations' descriptions.
+export const unitSchema = z.enum(UNIT_CODES).openapi({ description: `UN/ECE Rec. 20 unit code, default \`${DEFAULT_UNIT}\` (one); \`HUR\` hour, \`DAY\` day, \`MON\` month, \`E48\` service unit.`, example: 'HUR' });
+const taxCategoryInput = z.enum(TAX_CATEGORIES).openapi({ description: 'EN 16931 VAT category (see `TaxCategory`); defaults from the rate.' });
 
 export const LineItemInput = z
   .strictObject({
@@ -44,8 +47,8 @@ export const LineItemInput = z
     quantity,
     unit: unitSchema.default(DEFAULT_UNIT),
     unit_amount: minorAmount('Price of one unit in minor units of the invoice currency (no negative lines).'),
-    discount_percent: percent('Line discount, percent 0..100, at most 3 decimals; default 0. `discount_amount = round(gross × discount_percent / 100)`.').default(0),
-    tax_category: TaxCategory.optional(),
+    discount_percent: percent('Line discount in percent (≤ 3 decimals), default 0.').default(0),
+    tax_category: taxCategoryInput.optional(),
     tax_rate: taxRate.default(0),
   })
   .refine((line) => lineAmount(toScaledInteger(line.quantity, 3) ?? 0, line.unit_amount) <= MAX_MINOR_AMOUNT, {
@@ -64,7 +67,7 @@ export const DiscountInput = z
     z.strictObject({ amount: minorAmount('A fixed amount in minor units; at most the subtotal (422 otherwise).'), reason: discountReason }),
   ])
   .openapi('DiscountInput', {
-    description: 'A document discount before tax, `{percent}` or `{amount}` with an optional `reason`: split over the tax groups (category, rate) in proportion to their nets, largest remainder first (ties to the group whose first line comes first), so the parts add up exactly; each part lowers its group\'s taxable amount. null for none.',
+    description: 'A document discount before tax, `{percent}` or `{amount}`, with an optional `reason`; split over the tax groups as the operation says. null for none.',
   });
 
 /** A discount as stored and returned: both keys present, the one not given null. */
@@ -91,22 +94,22 @@ export const TaxBreakdownEntry = z
   .openapi('TaxBreakdownEntry');
 
 const exemptionFields = {
-  tax_exemption_reason: text(300).nullish().openapi({ description: 'BT-120: why E, AE, K, G or O lines carry no tax (required with an E line, unless `tax_exemption_code` is given).', example: 'Exempt under Article 132(1)(c) of Directive 2006/112/EC' }),
+  tax_exemption_reason: text(300).nullish().openapi({ description: 'BT-120: why E, AE, K, G or O lines carry no tax (an E line needs it or a code).', example: 'Exempt under Article 132(1)(c) of Directive 2006/112/EC' }),
   tax_exemption_code: z
     .string()
     .trim()
     .toUpperCase()
     .regex(VATEX_PATTERN, 'A VATEX code such as VATEX-EU-AE or VATEX-EU-132-1C.')
     .nullish()
-    .openapi({ description: 'BT-121: a VATEX code (`VATEX-EU-…`, or a national one such as `VATEX-FR-FRANCHISE`).', example: 'VATEX-EU-132-1C' }),
+    .openapi({ description: 'BT-121: a VATEX code (`VATEX-EU-…`).', example: 'VATEX-EU-132-1C' }),
 };
 
 /** The §15 fields an invoice and a recurring template share beside their lines. */
 export const documentFields = {
   discount: DiscountInput.nullish(),
   ...exemptionFields,
-  buyer_reference: text(100).nullish().openapi({ description: 'BT-10, the reference the buyer asked for (a German Leitweg-ID). Defaults to the client\'s `buyer_reference`.' }),
-  purchase_order: text(100).nullish().openapi({ description: 'BT-13, the buyer\'s purchase order number.' }),
+  buyer_reference: text(100).nullish().openapi({ description: 'BT-10 (a Leitweg-ID); default the client\'s.' }),
+  purchase_order: text(100).nullish().openapi({ description: 'BT-13, purchase order number.' }),
 };
 
 // Its own pattern: no controls, no spaces (text()'s pattern would hide it in the document).
@@ -173,7 +176,7 @@ export const LineItem = z
     id: idSchema('lineItem'),
     description: z.string(),
     quantity: z.number(),
-    unit: z.string().openapi({ description: 'UN/ECE Rec. 20 unit code.', example: 'HUR' }),
+    unit: z.string().openapi({ description: `UN/ECE Recommendation 20 unit code; a line takes one of: ${UNIT_LIST_TEXT}.`, example: 'HUR' }),
     unit_amount: z.number().int(),
     gross: z.number().int().openapi({ description: 'round(quantity × unit_amount), half away from zero.' }),
     discount_percent: z.number(),
