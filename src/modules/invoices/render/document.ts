@@ -19,6 +19,8 @@ export type InvoiceDocument = {
   currency: string;
   lines: DocumentLine[];
   subtotal: string;
+  /** The document discount taken off the subtotal, formatted as a negative amount; null when there is none. */
+  discount: string | null;
   tax: string;
   total: string;
   amountPaid: string;
@@ -83,6 +85,7 @@ export function invoiceDocument(input: {
       amount: money(line.amount),
     })),
     subtotal: money(invoiceSubtotal(row)),
+    discount: row.discountTotal ? money(-row.discountTotal) : null,
     tax: money(row.tax),
     total: money(row.total),
     amountPaid: money(row.amountPaid),

@@ -107,6 +107,7 @@ export const InvoicePage: FC<{ doc: InvoiceDocument; nonce: string; countView: b
           </table>
           <div class="totals">
             <div><span>Subtotal</span><span>{doc.subtotal}</span></div>
+            {doc.discount && <div><span>Discount</span><span>{doc.discount}</span></div>}
             <div><span>Tax</span><span>{doc.tax}</span></div>
             <div><span>Total</span><span>{doc.total}</span></div>
             <div><span>Paid</span><span>{doc.amountPaid}</span></div>

@@ -108,7 +108,7 @@ export async function renderInvoicePdf(doc: InvoiceDocument): Promise<Uint8Array
   }
 
   const totals: [string, string, number][] = [
-    ['Subtotal', doc.subtotal, 10], ['Tax', doc.tax, 10], ['Total', doc.total, 10], ['Paid', doc.amountPaid, 10], ['Amount due', doc.amountDue, 13],
+    ['Subtotal', doc.subtotal, 10], ...(doc.discount ? [['Discount', doc.discount, 10] as [string, string, number]] : []), ['Tax', doc.tax, 10], ['Total', doc.total, 10], ['Paid', doc.amountPaid, 10], ['Amount due', doc.amountDue, 13],
   ];
   if (pen.y - totals.length * 18 < MARGIN + 20) pen = newPage();
   pen.y -= 6;
