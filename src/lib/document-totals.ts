@@ -1,7 +1,8 @@
 // The one line and tax model (contract §15) shared by invoices, recurring templates, quotes and
 // credit notes: a pure function from lines, a document discount and a rounding mode to every amount
 // a document prints and its tax breakdown. No D1, no Hono: the API, the PDF, the page and the
-// e-invoice XML (CII, UBL) are all renderers of what this returns, so they cannot disagree.
+// e-invoice XML (CII, UBL) are all renderers of what this returns, so they cannot disagree. A stored
+// invoice gives this same value back, read from its columns (invoices/lines.ts storedDocumentTotals).
 //
 // Every figure is an integer count of the currency's minor unit, computed in BigInt (quantity ×
 // unit_amount reaches 10^22) and rounded half away from zero. The currency's exponent never enters

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors';
 import { type DocumentLineInput, documentTotals, type DocumentTotalsInput } from '../../src/lib/document-totals';
+import { buildLines, storedDocumentTotals } from '../../src/modules/invoices/lines';
 
 const doc = (lines: DocumentLineInput[], more: Partial<DocumentTotalsInput> = {}) =>
   documentTotals({ lines, tax_rounding: 'line', issuer_has_vat_id: true, ...more });
@@ -182,5 +183,20 @@ describe('tax categories', () => {
 
   it('E with only a code is enough', () => {
     expect(doc([{ ...zero, tax_category: 'E' }], { tax_exemption_code: 'VATEX-EU-132' }).tax_breakdown[0]!.exemption_reason).toBeNull();
+  });
+});
+
+describe('a stored invoice reads back as the engine answered', () => {
+  it.each(['line', 'group'] as const)('with tax_rounding %s', (taxRounding) => {
+    const content = {
+      line_items: [
+        { description: 'Design', quantity: 1.5, unit: 'HUR' as const, unit_amount: 9_999, discount_percent: 12.5, tax_rate: 19 },
+        { description: 'Course', quantity: 2, unit_amount: 333, tax_category: 'E' as const, tax_rate: 0 },
+      ],
+      discount: { percent: 7.5, reason: 'Early payment' },
+      tax_exemption_reason: 'Education',
+    };
+    const built = buildLines('inv_test', content, { taxRounding, issuerHasVatId: true });
+    expect(storedDocumentTotals({ ...built.columns, taxRounding }, built.rows)).toEqual(built.figures);
   });
 });

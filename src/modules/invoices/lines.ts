@@ -107,6 +107,39 @@ export const serializeLine = (row: LineRow, taxRounding: TaxRounding = 'line') =
   tax: taxRounding === 'group' ? null : row.tax,
 });
 
+/**
+ * A stored invoice as the engine's answer (lib/document-totals.ts `DocumentTotals`), read from what
+ * was stored, never recomputed: the value the e-invoice writers, the PDF and the page render, so an
+ * invoice reads as it was issued whatever the engine later becomes.
+ */
+export function storedDocumentTotals(row: InvoiceColumnsForTotals, lines: LineRow[]): DocumentTotals {
+  const discount = row.discount ? (JSON.parse(row.discount) as { percent: number | null; amount: number | null; reason: string | null }) : null;
+  return {
+    lines: lines.map((line) => ({
+      quantity: fromScaledInteger(line.quantityMilli, 3),
+      unit_amount: line.unitAmount,
+      gross: line.amount + line.discountAmount,
+      discount_percent: fromScaledInteger(line.discountPercentMilli, 3),
+      discount_amount: line.discountAmount,
+      amount: line.amount,
+      tax_category: line.taxCategory,
+      tax_rate: fromScaledInteger(line.taxRateMilli, 3),
+      tax: row.taxRounding === 'group' ? null : line.tax,
+    })),
+    subtotal: row.taxableAmount + row.discountTotal,
+    discount: discount ? { percent: discount.percent, amount: row.discountTotal, reason: discount.reason } : null,
+    discount_total: row.discountTotal,
+    tax: row.tax,
+    total: row.total,
+    tax_rounding: row.taxRounding,
+    tax_breakdown: parseBreakdown(row.taxBreakdown),
+  };
+}
+
+type InvoiceColumnsForTotals = {
+  taxableAmount: number; discountTotal: number; discount: string | null; tax: number; total: number; taxRounding: TaxRounding; taxBreakdown: string | null;
+};
+
 export const parseBreakdown = (json: string | null): TaxBreakdownEntry[] => (json ? (JSON.parse(json) as TaxBreakdownEntry[]) : []);
 
 // D1 allows 100 bound parameters per statement; a line has 13 columns, plus one for the guard.
