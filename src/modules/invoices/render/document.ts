@@ -81,7 +81,8 @@ export function invoiceDocument(input: {
       quantity: number.format(fromScaledInteger(line.quantityMilli, 3)),
       unitPrice: money(line.unitAmount),
       taxRate: `${number.format(fromScaledInteger(line.taxRateMilli, 3))} %`,
-      tax: money(line.tax),
+      // Rounded per tax group, a line has no tax of its own (§15).
+      tax: row.taxRounding === 'group' ? '—' : money(line.tax),
       amount: money(line.amount),
     })),
     subtotal: money(invoiceSubtotal(row)),
