@@ -20,7 +20,7 @@ const printable = {
   issueDate: doc.issue_date, dueDate: doc.due_date, currency: doc.currency,
   lines: doc.lines.map((line) => ({ description: line.description, quantity: decimalNumber(line.quantity), unitPrice: money(line.unit_amount), taxRate: `${decimalNumber(line.tax_rate)} %`, tax: '', amount: money(line.amount) })),
   subtotal: money(doc.subtotal), tax: money(doc.tax), total: money(doc.total), amountPaid: money(doc.amount_paid), amountDue: money(doc.amount_due),
-  notes: doc.notes, paymentInstructions: doc.payment_instructions, locale: 'en-US', hostedUrl: null, pdfUrl: null, bannerText: null, labels: invoiceLabels('en-US'),
+  notes: doc.notes, paymentInstructions: doc.payment_instructions, locale: 'en-US', hostedUrl: null, pdfUrl: null, bannerText: null, discount: null, labels: invoiceLabels('en-US'),
 };
 
 async function cpuMs(name, fn, { calls, rounds = 7 }) {

@@ -23,9 +23,14 @@ money and manages people and settings; \`owner\` also grants owner. Each operati
 record as the API returned it and who did it.
 
 **Money.** Every money field is an integer count of the currency's minor unit (cents; yen for JPY; fils for
-KWD). Currencies are ISO 4217 codes. Quantities and tax rates have at most 3 decimals. Rounding: a line's
-\`amount = round(quantity × unit_amount)\`, its \`tax = round(amount × tax_rate / 100)\`, both half away from zero
-in integer arithmetic; \`subtotal = Σ amount\`, \`tax = Σ line tax\`, \`total = subtotal + tax\`. Currency conversions
+KWD). Currencies are ISO 4217 codes. Quantities, tax rates and discount percents have at most 3 decimals.
+Rounding, half away from zero in integer arithmetic: a line's \`gross = round(quantity × unit_amount)\`,
+\`discount_amount = round(gross × discount_percent / 100)\`, \`amount = gross − discount_amount\`;
+\`subtotal = Σ amount\`; a document discount is its \`amount\` or \`round(subtotal × percent / 100)\`, split over the
+tax groups (category, rate) in proportion to their nets by largest remainder (ties to the earlier group). With
+\`tax_rounding: "line"\` each line's \`tax = round(amount × tax_rate / 100)\` and a group's discount share lowers its
+tax by \`round(share × rate / 100)\`; with \`"group"\` each group's tax is \`round(taxable_amount × rate / 100)\`.
+\`tax = Σ tax_breakdown tax_amount\`, \`total = subtotal − discount_total + tax\`. Currency conversions
 round half away from zero into the target's minor unit; a transfer's \`target_amount\` rounds down.
 
 **Read your writes.** Every answer carries \`X-D1-Bookmark\`. Send it back on a later request and its reads are at

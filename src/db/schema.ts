@@ -52,6 +52,8 @@ export const workspaces = sqliteTable(
     database: text('database'),
     /** Whether the hosted page's pay button lets the client choose an amount below what is due (§16). */
     paymentsAllowPartial: integer('payments_allow_partial', { mode: 'boolean' }).notNull().default(false),
+    // §15: how a new invoice rounds its tax (copied onto it, and never changed on it after).
+    taxRounding: text('tax_rounding', { enum: ['line', 'group'] }).notNull().default('line'),
   },
 );
 
@@ -155,6 +157,10 @@ export const clients = sqliteTable(
     notes: text('notes'),
     status: text('status', { enum: ['active', 'archived'] }).notNull().default('active'),
     ...timestamps,
+    // §15: the client's Peppol participant id ("0088:5790000435975") and the reference its invoices
+    // quote (BT-10, a German Leitweg-ID). Its VAT id is tax_id.
+    peppolId: text('peppol_id'),
+    buyerReference: text('buyer_reference'),
   },
   (t) => [index('clients_workspace_idx').on(t.workspaceId, t.id), index('clients_workspace_status_idx').on(t.workspaceId, t.status, t.id)],
 );
@@ -199,7 +205,10 @@ export const invoices = sqliteTable(
     currency: text('currency').notNull(),
     issueDate: text('issue_date').notNull(),
     dueDate: text('due_date').notNull(),
-    subtotal: integer('subtotal').notNull(),
+    // What tax is charged on: Σ line amount − discount_total. The column kept its first name (and its
+    // CHECK, total = subtotal + tax, which a document discount would otherwise break); the invoice's
+    // subtotal as the API shows it is this + discount_total.
+    taxableAmount: integer('subtotal').notNull(),
     tax: integer('tax').notNull(),
     total: integer('total').notNull(),
     amountPaid: integer('amount_paid').notNull().default(0),
@@ -231,6 +240,16 @@ export const invoices = sqliteTable(
     // Money received beyond the total (two paid checkouts, §16), to be refunded. amount_paid stays
     // within the total (its CHECK), so payments − refunds = amount_paid + overpaid_amount.
     overpaidAmount: integer('overpaid_amount').notNull().default(0),
+    // §15. JSON {percent, amount, reason} as given, or null; discount_total is what it took off.
+    discount: text('discount'),
+    discountTotal: integer('discount_total').notNull().default(0),
+    taxRounding: text('tax_rounding', { enum: ['line', 'group'] }).notNull().default('line'),
+    /** JSON [{category, rate, taxable_amount, tax_amount, discount_amount, exemption_reason, exemption_code}] */
+    taxBreakdown: text('tax_breakdown'),
+    taxExemptionReason: text('tax_exemption_reason'),
+    taxExemptionCode: text('tax_exemption_code'),
+    buyerReference: text('buyer_reference'),
+    purchaseOrder: text('purchase_order'),
   },
   (t) => [
     uniqueIndex('invoices_workspace_number_uq').on(t.workspaceId, t.number),
@@ -245,7 +264,7 @@ export const invoices = sqliteTable(
     index('invoices_workspace_open_due_idx').on(t.workspaceId, t.status, t.currency, t.dueDate, t.total, t.amountPaid),
     index('invoices_workspace_client_idx').on(t.workspaceId, t.clientId, t.id),
     index('invoices_workspace_project_idx').on(t.workspaceId, t.projectId, t.id),
-    check('invoices_amounts_valid', sql`${t.subtotal} >= 0 AND ${t.tax} >= 0 AND ${t.total} = ${t.subtotal} + ${t.tax}`),
+    check('invoices_amounts_valid', sql`${t.taxableAmount} >= 0 AND ${t.tax} >= 0 AND ${t.total} = ${t.taxableAmount} + ${t.tax}`),
     check('invoices_paid_within_total', sql`${t.amountPaid} >= 0 AND ${t.amountPaid} <= ${t.total}`),
     check('invoices_dates_ordered', sql`${t.dueDate} >= ${t.issueDate}`),
   ],
@@ -301,8 +320,17 @@ export const invoiceLineItems = sqliteTable(
     quantityMilli: integer('quantity_milli').notNull(),
     unitAmount: integer('unit_amount').notNull(),
     taxRateMilli: integer('tax_rate_milli').notNull().default(0),
+    /** The line's net: gross − discount_amount. */
     amount: integer('amount').notNull(),
+    /** 0 on an invoice whose tax_rounding is "group", where a line has no tax of its own. */
     tax: integer('tax').notNull(),
+    // §15, added later: columns are in table order, which insertLineStatements' VALUES follow.
+    /** UN/ECE Rec. 20 code (lib/units.ts). */
+    unit: text('unit').notNull().default('C62'),
+    discountPercentMilli: integer('discount_percent_milli').notNull().default(0),
+    discountAmount: integer('discount_amount').notNull().default(0),
+    /** EN 16931 VAT category; the migration set old lines' from their rate and their invoice. */
+    taxCategory: text('tax_category', { enum: ['S', 'Z', 'E', 'AE', 'K', 'G', 'O'] }).notNull().default('S'),
   },
   (t) => [index('line_items_invoice_idx').on(t.invoiceId, t.position)],
 );
@@ -705,6 +733,14 @@ export const recurringInvoices = sqliteTable(
     /** Where the hosted links of invoices it sends point (the origin of the request that created it). */
     linkOrigin: text('link_origin').notNull(),
     ...timestamps,
+    // §15, passed on to every invoice it issues: the workspace's tax_rounding when it was created,
+    // the document discount (JSON, as on invoices), the exemption, and the buyer's references.
+    taxRounding: text('tax_rounding', { enum: ['line', 'group'] }).notNull().default('line'),
+    discount: text('discount'),
+    taxExemptionReason: text('tax_exemption_reason'),
+    taxExemptionCode: text('tax_exemption_code'),
+    buyerReference: text('buyer_reference'),
+    purchaseOrder: text('purchase_order'),
   },
   (t) => [
     index('recurring_invoices_workspace_idx').on(t.workspaceId, t.id),

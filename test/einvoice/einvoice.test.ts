@@ -171,7 +171,7 @@ describe('Factur-X', () => {
       issueDate: doc.issue_date, dueDate: doc.due_date!, currency: 'EUR',
       lines: [{ description: 'Website redesign', quantity: '1', unitPrice: '2,500.00', taxRate: '19 %', tax: '', amount: '2,250.00' }],
       subtotal: '1', tax: '1', total: '1', amountPaid: '0', amountDue: '1', notes: null, paymentInstructions: null,
-      locale: 'en-US', hostedUrl: null, pdfUrl: null, bannerText: null, labels: invoiceLabels('en-US'),
+      locale: 'en-US', hostedUrl: null, pdfUrl: null, bannerText: null, discount: null, labels: invoiceLabels('en-US'),
     });
     const pdf = await PDFDocument.load(await toFacturX(plain, cii), { updateMetadata: false });
     const catalog = pdf.catalog;

@@ -129,6 +129,7 @@ function printable(doc) {
     hostedUrl: null,
     pdfUrl: null,
     bannerText: null,
+    discount: null,
     labels: invoiceLabels('en-US'),
   };
 }

@@ -36,9 +36,17 @@ describe.each(['/api/workflow', '/v1'])('creating invoices under %s', (base) => 
       sent_at: null,
     });
     expect(res.body.line_items).toEqual([
-      { id: expect.stringMatching(/^li_/), description: 'Design', quantity: 1.5, unit_amount: 9_999, tax_rate: 8.25, amount: 14_999, tax: 1_237 },
-      { id: expect.stringMatching(/^li_/), description: 'Hosting', quantity: 1, unit_amount: 2_500, tax_rate: 0, amount: 2_500, tax: 0 },
+      { id: expect.stringMatching(/^li_/), description: 'Design', quantity: 1.5, unit: 'C62', unit_amount: 9_999, gross: 14_999, discount_percent: 0, discount_amount: 0, tax_category: 'S', tax_rate: 8.25, amount: 14_999, tax: 1_237 },
+      // Rate 0 beside a taxed line is zero-rated (§15).
+      { id: expect.stringMatching(/^li_/), description: 'Hosting', quantity: 1, unit: 'C62', unit_amount: 2_500, gross: 2_500, discount_percent: 0, discount_amount: 0, tax_category: 'Z', tax_rate: 0, amount: 2_500, tax: 0 },
     ]);
+    expect(res.body).toMatchObject({
+      discount: null, discount_total: 0, tax_rounding: 'line', tax_exemption_reason: null, tax_exemption_code: null, buyer_reference: null, purchase_order: null,
+      tax_breakdown: [
+        { category: 'S', rate: 8.25, taxable_amount: 14_999, tax_amount: 1_237, discount_amount: 0, exemption_reason: null, exemption_code: null },
+        { category: 'Z', rate: 0, taxable_amount: 2_500, tax_amount: 0, discount_amount: 0, exemption_reason: null, exemption_code: null },
+      ],
+    });
     expect((await call('GET', `${base}/invoices/${res.body.id}`, { key: user.key })).body).toEqual(res.body);
   });
 

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { countrySchema, currencySchema, emailSchema, idSchema, listQuery, longText, pageOf, searchText, text, timestampSchema } from '../../lib/schemas';
+import { peppolIdSchema, vatIdSchema } from '../../lib/party-ids';
 
 export const ClientStatus = z.enum(['active', 'archived']);
 
@@ -32,14 +33,22 @@ const clientFields = {
   phone: text(50).nullish(),
   address: AddressInput.nullish(),
   currency: currencySchema.optional().openapi({ description: 'Default currency of this client\'s invoices. Defaults to the workspace\'s `default_currency` (USD unless set).' }),
-  tax_id: text(50).nullish(),
+  tax_id: text(50).nullish().openapi({ description: 'The client\'s tax or VAT id, any text. The same value as `vat_id`.' }),
+  vat_id: vatIdSchema.nullish().openapi({ description: 'The client\'s VAT id (BT-48): `tax_id` under its EN 16931 name, but checked: two letters and 2–13 letters or digits. Send one of the two.' }),
+  peppol_id: peppolIdSchema.nullish(),
+  buyer_reference: text(100).nullish().openapi({ description: 'BT-10, the reference the client asks its invoices to quote (a German Leitweg-ID); their default `buyer_reference`.' }),
   notes: longText(5000).nullish(),
   status: ClientStatus.optional(),
 };
 
-export const CreateClientBody = z.strictObject(clientFields).openapi('CreateClient');
+// Both may be sent only when they say the same.
+const oneTaxId = (v: { tax_id?: string | null; vat_id?: string | null }) => v.tax_id === undefined || v.vat_id === undefined || v.tax_id === v.vat_id;
+const oneTaxIdIssue = { message: 'tax_id and vat_id are the same field: send one of them (or the same value in both).', path: ['vat_id'] };
+
+export const CreateClientBody = z.strictObject(clientFields).refine(oneTaxId, oneTaxIdIssue).openapi('CreateClient');
 export const UpdateClientBody = z
   .strictObject({ ...clientFields, name: clientFields.name.optional() })
+  .refine(oneTaxId, oneTaxIdIssue)
   .openapi('UpdateClient');
 
 export const Client = z
@@ -52,6 +61,9 @@ export const Client = z
     address: Address,
     currency: z.string(),
     tax_id: z.string().nullable(),
+    vat_id: z.string().nullable().openapi({ description: 'The same value as `tax_id`.' }),
+    peppol_id: z.string().nullable(),
+    buyer_reference: z.string().nullable(),
     notes: z.string().nullable(),
     status: ClientStatus,
     created_at: timestampSchema,

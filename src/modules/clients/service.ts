@@ -30,6 +30,9 @@ export const serializeClient = (row: ClientRow) => ({
   },
   currency: row.currency,
   tax_id: row.taxId,
+  vat_id: row.taxId,
+  peppol_id: row.peppolId,
+  buyer_reference: row.buyerReference,
   notes: row.notes,
   status: row.status,
   created_at: row.createdAt,
@@ -45,6 +48,9 @@ function toColumns(input: UpdateClientInput): Partial<ClientRow> {
   if (input.phone !== undefined) columns.phone = input.phone;
   if (input.currency !== undefined) columns.currency = input.currency;
   if (input.tax_id !== undefined) columns.taxId = input.tax_id;
+  if (input.vat_id !== undefined) columns.taxId = input.vat_id;
+  if (input.peppol_id !== undefined) columns.peppolId = input.peppol_id;
+  if (input.buyer_reference !== undefined) columns.buyerReference = input.buyer_reference;
   if (input.notes !== undefined) columns.notes = input.notes;
   if (input.status !== undefined) columns.status = input.status;
   if (input.address !== undefined) {
@@ -70,7 +76,7 @@ export async function createClient(ctx: ServiceContext, input: CreateClientInput
   const row: ClientRow = {
     id: newId('client'), userId: ctx.userId, workspaceId: ctx.workspaceId, name: input.name, email: null, company: null,
     phone: null, addressLine1: null, addressLine2: null, addressCity: null, addressRegion: null, addressPostalCode: null,
-    addressCountry: null, currency, taxId: null, notes: null, status: 'active', createdAt: now, updatedAt: now,
+    addressCountry: null, currency, taxId: null, peppolId: null, buyerReference: null, notes: null, status: 'active', createdAt: now, updatedAt: now,
     ...toColumns(input),
   };
   await ctx.db.batch([ctx.db.insert(clients).values(row), recordEvent(ctx, 'client.created', serializeClient(row))]);

@@ -48,6 +48,8 @@ export async function sendInvoice(ctx: WorkspaceContext, id: string, input: Send
       status: settled ? 'paid' : 'open', sentAt: now, paidAt: settled ? now : null, updatedAt: now,
       issuer: JSON.stringify(issuerSnapshotOf(workspace)), billTo: JSON.stringify(billToOf(client)),
       locale: workspace.locale, paymentInstructions: workspace.paymentInstructions,
+      // A draft with no buyer reference of its own quotes the client's as it is now (§15).
+      buyerReference: before.row.buyerReference ?? client.buyerReference,
       linkVersion: 1, linkHash: await linkHash(await linkToken(ctx.env, id, 1)), linkOrigin,
     };
     const after = { ...before, row: { ...before.row, ...set } };

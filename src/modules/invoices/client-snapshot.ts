@@ -14,6 +14,9 @@ export function billToOf(client: typeof clients.$inferSelect): BillToSnapshot {
       postal_code: client.addressPostalCode, country: client.addressCountry,
     },
     tax_id: client.taxId,
+    vat_id: client.taxId,
+    peppol_id: client.peppolId,
+    buyer_reference: client.buyerReference,
   };
 }
 

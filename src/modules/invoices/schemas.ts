@@ -1,6 +1,8 @@
 import { z } from '@hono/zod-openapi';
+import { TAX_CATEGORIES, TAX_ROUNDING_MODES, VATEX_PATTERN } from '../../lib/document-totals';
 import { lineAmount, MAX_MINOR_AMOUNT, toScaledInteger } from '../../lib/money';
 import { currencySchema, dateSchema, emailSchema, idSchema, listQuery, longText, minorAmount, moneyNumber, pageOf, text, timestampSchema } from '../../lib/schemas';
+import { DEFAULT_UNIT, UNIT_CODES, UNIT_LIST_TEXT } from '../../lib/units';
 import { addDays, todayUtc } from '../../lib/time';
 
 export const InvoiceStatus = z.enum(['draft', 'open', 'paid', 'void']);
@@ -23,11 +25,30 @@ const taxRate = z
   .refine(threeDecimals, { message: 'At most 3 decimals.' })
   .openapi({ description: 'Percent, 0..100, at most 3 decimals (8.25).', example: 8.25 });
 
+const percent = (description: string) =>
+  z.number().min(0).max(100).refine(threeDecimals, { message: 'At most 3 decimals.' }).openapi({ description, example: 10 });
+
+export const TaxCategory = z.enum(TAX_CATEGORIES).openapi('TaxCategory', {
+  description: 'EN 16931 VAT category: `S` standard rate (tax_rate > 0), `Z` zero-rated, `E` exempt, `AE` reverse charge, `K` intra-community supply, `G` export outside the EU, `O` not subject to VAT; all but `S` have tax_rate 0 (422 otherwise). Default: `S` when tax_rate > 0; for rate 0, `O` when the workspace\'s issuer has no `vat_id` and no line of the invoice has a rate above 0, else `Z`. `E`, `AE`, `K`, `G` and `O` need an exemption reason on the invoice (`tax_exemption_reason` and/or `tax_exemption_code`): `AE` defaults to "Reverse charge", `K` to "Intra-community supply", `G` to "Export outside the EU", `O` to "Not subject to VAT"; `E` has none (an `E` line without one is a 422). `O` cannot be mixed with other categories on one invoice (422).',
+});
+
+/** The rounding mode with a description of its own use (a registered component cannot take one). */
+export const taxRoundingField = (use: string) => z.enum(TAX_ROUNDING_MODES).openapi({ description: `${use} ${TAX_ROUNDING_TEXT}` });
+const TAX_ROUNDING_TEXT = '`line`: each line\'s tax is rounded, then summed; a tax group\'s share of the document discount lowers its tax by round(share × rate / 100), never below 0. `group`: tax is rounded once per tax group (category, rate): round(taxable_amount × rate / 100), and line `tax` is null.';
+
+// Request bodies are inlined in the document, so what they repeat is kept short: the long texts live
+// on the response components (TaxCategory, LineItem) and the operations' descriptions.
+export const unitSchema = z.enum(UNIT_CODES).openapi({ description: `UN/ECE Rec. 20 unit code, default \`${DEFAULT_UNIT}\` (one); \`HUR\` hour, \`DAY\` day, \`MON\` month, \`E48\` service unit.`, example: 'HUR' });
+const taxCategoryInput = z.enum(TAX_CATEGORIES).openapi({ description: 'EN 16931 VAT category (see `TaxCategory`); defaults from the rate.' });
+
 export const LineItemInput = z
   .strictObject({
     description: longText(500).min(1),
     quantity,
+    unit: unitSchema.default(DEFAULT_UNIT),
     unit_amount: minorAmount('Price of one unit in minor units of the invoice currency (no negative lines).'),
+    discount_percent: percent('Line discount in percent (≤ 3 decimals), default 0.').default(0),
+    tax_category: taxCategoryInput.optional(),
     tax_rate: taxRate.default(0),
   })
   .refine((line) => lineAmount(toScaledInteger(line.quantity, 3) ?? 0, line.unit_amount) <= MAX_MINOR_AMOUNT, {
@@ -37,6 +58,59 @@ export const LineItemInput = z
   .openapi('LineItemInput');
 
 const lineItems = z.array(LineItemInput).min(1).max(MAX_LINE_ITEMS);
+
+const discountReason = text(200).nullish().openapi({ example: 'Loyalty discount' });
+
+export const DiscountInput = z
+  .union([
+    z.strictObject({ percent: percent('Percent of the subtotal: `discount_total = round(subtotal × percent / 100)`.'), reason: discountReason }),
+    z.strictObject({ amount: minorAmount('A fixed amount in minor units; at most the subtotal (422 otherwise).'), reason: discountReason }),
+  ])
+  .openapi('DiscountInput', {
+    description: 'A document discount before tax, `{percent}` or `{amount}`, with an optional `reason`; split over the tax groups as the operation says. null for none.',
+  });
+
+/** A discount as stored and returned: both keys present, the one not given null. */
+export const discountRecord = (d: DiscountInputValue) => ({
+  percent: 'percent' in d ? d.percent : null,
+  amount: 'amount' in d ? d.amount : null,
+  reason: d.reason ?? null,
+});
+
+export const Discount = z
+  .object({ percent: z.number().nullable(), amount: z.number().int().nullable(), reason: z.string().nullable() })
+  .openapi('Discount', { description: 'The document discount as given (`percent` or `amount`); what it took off is `discount_total`.' });
+
+export const TaxBreakdownEntry = z
+  .object({
+    category: TaxCategory,
+    rate: z.number().openapi({ description: 'Percent; 0 for every category but S.' }),
+    taxable_amount: z.number().int().openapi({ description: 'The group\'s Σ line amount minus its share of the document discount.' }),
+    tax_amount: z.number().int(),
+    discount_amount: z.number().int().openapi({ description: 'The group\'s share of the document discount.' }),
+    exemption_reason: z.string().nullable().openapi({ description: 'BT-120: the invoice\'s `tax_exemption_reason` (on its E group when it has one, else on every exempt group), or the category\'s default; null for S and Z.' }),
+    exemption_code: z.string().nullable().openapi({ description: 'BT-121: the invoice\'s `tax_exemption_code`, on the same groups as the reason.' }),
+  })
+  .openapi('TaxBreakdownEntry');
+
+const exemptionFields = {
+  tax_exemption_reason: text(300).nullish().openapi({ description: 'BT-120: why E, AE, K, G or O lines carry no tax (an E line needs it or a code).', example: 'Exempt under Article 132(1)(c) of Directive 2006/112/EC' }),
+  tax_exemption_code: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(VATEX_PATTERN, 'A VATEX code such as VATEX-EU-AE or VATEX-EU-132-1C.')
+    .nullish()
+    .openapi({ description: 'BT-121: a VATEX code (`VATEX-EU-…`).', example: 'VATEX-EU-132-1C' }),
+};
+
+/** The §15 fields an invoice and a recurring template share beside their lines. */
+export const documentFields = {
+  discount: DiscountInput.nullish(),
+  ...exemptionFields,
+  buyer_reference: text(100).nullish().openapi({ description: 'BT-10 (a Leitweg-ID); default the client\'s.' }),
+  purchase_order: text(100).nullish().openapi({ description: 'BT-13, purchase order number.' }),
+};
 
 // Its own pattern: no controls, no spaces (text()'s pattern would hide it in the document).
 const invoiceNumber = z
@@ -63,6 +137,7 @@ export const CreateInvoiceBody = z
     number: invoiceNumber.optional(),
     notes: longText(5000).nullish(),
     line_items: lineItems,
+    ...documentFields,
   })
   .refine(datesOrdered, datesIssue)
   .openapi('CreateInvoice');
@@ -77,6 +152,7 @@ export const UpdateInvoiceBody = z
     number: invoiceNumber.optional(),
     notes: longText(5000).nullish(),
     line_items: lineItems.optional().openapi({ description: 'Replaces all line items.' }),
+    ...documentFields,
   })
   .refine(datesOrdered, datesIssue)
   .openapi('UpdateInvoice');
@@ -115,10 +191,15 @@ export const LineItem = z
     id: idSchema('lineItem'),
     description: z.string(),
     quantity: z.number(),
+    unit: z.string().openapi({ description: `UN/ECE Recommendation 20 unit code; a line takes one of: ${UNIT_LIST_TEXT}.`, example: 'HUR' }),
     unit_amount: z.number().int(),
+    gross: z.number().int().openapi({ description: 'round(quantity × unit_amount), half away from zero.' }),
+    discount_percent: z.number(),
+    discount_amount: z.number().int().openapi({ description: 'round(gross × discount_percent / 100), half away from zero.' }),
+    amount: z.number().int().openapi({ description: 'The line\'s net: gross − discount_amount.' }),
+    tax_category: TaxCategory,
     tax_rate: z.number(),
-    amount: z.number().int().openapi({ description: 'round(quantity × unit_amount), half away from zero.' }),
-    tax: z.number().int().openapi({ description: 'round(amount × tax_rate / 100), half away from zero.' }),
+    tax: z.number().int().nullable().openapi({ description: 'round(amount × tax_rate / 100), half away from zero; null when the invoice\'s `tax_rounding` is `group`.' }),
   })
   .openapi('LineItem');
 
@@ -126,12 +207,20 @@ const SnapshotAddress = z
   .object({ line1: z.string().nullable(), line2: z.string().nullable(), city: z.string().nullable(), region: z.string().nullable(), postal_code: z.string().nullable(), country: z.string().nullable() })
   .openapi('SnapshotAddress');
 
+// The §15 parties' fields are optional here: invoices sent before they existed have snapshots without them.
 export const IssuerSnapshot = z
-  .object({ name: z.string(), legal_name: z.string().nullable(), email: z.string().nullable(), address: SnapshotAddress, tax_id: z.string().nullable() })
+  .object({
+    name: z.string(), legal_name: z.string().nullable(), email: z.string().nullable(), address: SnapshotAddress, tax_id: z.string().nullable(),
+    vat_id: z.string().nullable().optional(), registration_id: z.string().nullable().optional(), peppol_id: z.string().nullable().optional(),
+    iban: z.string().nullable().optional(), bic: z.string().nullable().optional(),
+  })
   .openapi('InvoiceIssuer');
 
 export const BillToSnapshot = z
-  .object({ name: z.string(), email: z.string().nullable(), company: z.string().nullable(), address: SnapshotAddress, tax_id: z.string().nullable() })
+  .object({
+    name: z.string(), email: z.string().nullable(), company: z.string().nullable(), address: SnapshotAddress, tax_id: z.string().nullable(),
+    vat_id: z.string().nullable().optional(), peppol_id: z.string().nullable().optional(), buyer_reference: z.string().nullable().optional(),
+  })
   .openapi('InvoiceBillTo');
 
 export const SendInvoiceBody = z
@@ -171,9 +260,17 @@ export const Invoice = z
     issue_date: z.string(),
     due_date: z.string(),
     line_items: z.array(LineItem),
-    subtotal: z.number().int(),
-    tax: z.number().int(),
-    total: z.number().int(),
+    subtotal: z.number().int().openapi({ description: 'Σ line amount.' }),
+    discount: Discount.nullable(),
+    discount_total: z.number().int().openapi({ description: 'What the document discount takes off: its `amount`, or round(subtotal × percent / 100).' }),
+    tax: z.number().int().openapi({ description: 'Σ tax_breakdown tax_amount.' }),
+    total: z.number().int().openapi({ description: 'subtotal − discount_total + tax.' }),
+    tax_rounding: taxRoundingField('The workspace\'s `tax_rounding` when the invoice was created; never changes on it.'),
+    tax_breakdown: z.array(TaxBreakdownEntry).openapi({ description: 'One entry per tax group (category, rate), in the order of each group\'s first line; Σ taxable_amount = subtotal − discount_total, Σ tax_amount = tax.' }),
+    tax_exemption_reason: z.string().nullable(),
+    tax_exemption_code: z.string().nullable(),
+    buyer_reference: z.string().nullable(),
+    purchase_order: z.string().nullable(),
     amount_paid: z.number().int(),
     amount_due: z.number().int(),
     overpaid_amount: z.number().int().openapi({ description: 'Money received beyond the total (two paid checkouts), to be refunded; `amount_paid + overpaid_amount` is payments minus refunds.' }),
@@ -208,7 +305,8 @@ export const InvoicePage = pageOf(InvoiceSummary, 'InvoicePage');
 
 export type CreateInvoiceInput = z.infer<typeof CreateInvoiceBody>;
 export type UpdateInvoiceInput = z.infer<typeof UpdateInvoiceBody>;
-export type LineItemInputValue = z.infer<typeof LineItemInput>;
+export type LineItemInputValue = z.input<typeof LineItemInput>;
+export type DiscountInputValue = z.infer<typeof DiscountInput>;
 export type PaymentInput = z.infer<typeof PaymentBody>;
 export type SendInvoiceInput = z.infer<typeof SendInvoiceBody>;
 export type InvoiceFilter = z.infer<typeof InvoiceQuery>;

@@ -3,15 +3,21 @@
 import type { z } from '@hono/zod-openapi';
 import type { invoices, payments } from '../../db/schema';
 import type { InvoiceAction } from './schemas';
-import { type LineRow, serializeLine } from './lines';
+import { type LineRow, parseBreakdown, serializeLine } from './lines';
 
 export type InvoiceRow = typeof invoices.$inferSelect;
 
 type Address = { line1: string | null; line2: string | null; city: string | null; region: string | null; postal_code: string | null; country: string | null };
-/** Who bills, as it was when the invoice was sent. */
-export type IssuerSnapshot = { name: string; legal_name: string | null; email: string | null; address: Address; tax_id: string | null };
+/** Who bills, as it was when the invoice was sent. The §15 ids are absent from snapshots taken before they existed. */
+export type IssuerSnapshot = {
+  name: string; legal_name: string | null; email: string | null; address: Address; tax_id: string | null;
+  vat_id?: string | null; registration_id?: string | null; peppol_id?: string | null; iban?: string | null; bic?: string | null;
+};
 /** Who pays, as the client was when the invoice was sent. */
-export type BillToSnapshot = { name: string; email: string | null; company: string | null; address: Address; tax_id: string | null };
+export type BillToSnapshot = {
+  name: string; email: string | null; company: string | null; address: Address; tax_id: string | null;
+  vat_id?: string | null; peppol_id?: string | null; buyer_reference?: string | null;
+};
 type InvoiceActionValue = z.infer<typeof InvoiceAction>;
 
 /** Open and due before `today`, which is the workspace's today (its time zone). */
@@ -40,9 +46,17 @@ export function serializeInvoiceSummary(row: InvoiceRow, today: string) {
     currency: row.currency,
     issue_date: row.issueDate,
     due_date: row.dueDate,
-    subtotal: row.subtotal,
+    subtotal: invoiceSubtotal(row),
+    discount: row.discount ? (JSON.parse(row.discount) as { percent: number | null; amount: number | null; reason: string | null }) : null,
+    discount_total: row.discountTotal,
     tax: row.tax,
     total: row.total,
+    tax_rounding: row.taxRounding,
+    tax_breakdown: parseBreakdown(row.taxBreakdown),
+    tax_exemption_reason: row.taxExemptionReason,
+    tax_exemption_code: row.taxExemptionCode,
+    buyer_reference: row.buyerReference,
+    purchase_order: row.purchaseOrder,
     amount_paid: row.amountPaid,
     amount_due: row.total - row.amountPaid,
     overpaid_amount: row.overpaidAmount,
@@ -64,8 +78,11 @@ export function serializeInvoiceSummary(row: InvoiceRow, today: string) {
   };
 }
 
+/** Σ line amount: the stored column is what is taxed, after the document discount (schema.ts). */
+export const invoiceSubtotal = (row: Pick<InvoiceRow, 'taxableAmount' | 'discountTotal'>) => row.taxableAmount + row.discountTotal;
+
 export function serializeInvoice(row: InvoiceRow, lines: LineRow[], today: string) {
-  return { ...serializeInvoiceSummary(row, today), line_items: lines.map(serializeLine) };
+  return { ...serializeInvoiceSummary(row, today), line_items: lines.map((line) => serializeLine(line, row.taxRounding)) };
 }
 
 /** An invoice with its lines, as read or as a change leaves it. */

@@ -10,13 +10,14 @@ import type { Db } from '../../lib/db';
 import { changedRows, insertIf, retryOnRace } from '../../lib/guarded-write';
 import { newId } from '../../lib/ids';
 import { assertProjectOfClient, referencedClient, referencedProject } from '../../lib/references';
+import { issuerOf } from '../workspaces/settings';
 import { addDays, nowIso, todayIn } from '../../lib/time';
 import { assertOrderedRange } from '../../lib/validation';
 import { LATEST_DATE } from '../../lib/schemas';
 import { assertDocumentTotal } from '../../lib/money';
 import { changedAttributes, recordEvent } from '../events/record';
 import { assertConvertible } from '../rates/convertible';
-import { buildLines, insertLineStatements } from './lines';
+import { buildLines, type DocumentContent, insertLineStatements, lineInputOf } from './lines';
 import { numberIsFree, numberTaken, withInvoiceNumber } from './numbering';
 import type { CreateInvoiceInput, InvoiceFilter, UpdateInvoiceInput } from './schemas';
 import { type InvoiceRow, type InvoiceWithLines, serializeInvoice } from './serialize';
@@ -30,8 +31,29 @@ export const invoiceObject = (ctx: WorkspaceContext, { row, lines }: InvoiceWith
 export const wroteInvoice = (ctx: WorkspaceContext, id: string, updatedAt: string): SQL =>
   exists(ctx.db.select({ one: sql`1` }).from(invoices).where(and(eq(invoices.id, id), eq(invoices.updatedAt, updatedAt))));
 
+/** The workspace's row in the records' database (its settings: tax rounding, the issuer). */
+async function workspaceRow(ctx: WorkspaceContext) {
+  const workspace = await ctx.db.query.workspaces.findFirst({ where: eq(workspaces.id, ctx.workspaceId) });
+  if (!workspace) throw notFound('Workspace');
+  return workspace;
+}
+
+/** Whether the workspace's issuer has a VAT id: rate-0 lines then default to Z rather than O (§15). */
+export const issuerHasVatId = (workspace: typeof workspaces.$inferSelect) => Boolean(issuerOf(workspace).vat_id);
+
+/** The client a request names and the workspace, in one round trip. */
+async function clientAndWorkspace(ctx: WorkspaceContext, clientId: string) {
+  const [[client], [workspace]] = await ctx.db.batch([
+    ctx.db.select().from(clients).where(and(eq(clients.id, clientId), inWorkspace(ctx, clients))),
+    ctx.db.select().from(workspaces).where(eq(workspaces.id, ctx.workspaceId)),
+  ]);
+  if (!client) throw invalidField('client_id', 'No such client.');
+  if (!workspace) throw notFound('Workspace');
+  return { client, workspace };
+}
+
 export async function createInvoice(ctx: ServiceContext, input: CreateInvoiceInput): Promise<InvoiceWithLines> {
-  const client = await referencedClient(ctx, input.client_id);
+  const { client, workspace } = await clientAndWorkspace(ctx, input.client_id);
   await assertProjectOfClient(ctx, input.project_id, client.id);
   const issueDate = input.issue_date ?? todayIn(ctx.timeZone);
   const dueDate = input.due_date ?? addDays(issueDate, INVOICE_DUE_DAYS);
@@ -41,14 +63,17 @@ export async function createInvoice(ctx: ServiceContext, input: CreateInvoiceInp
   await assertConvertible(ctx.env, currency);
 
   const id = newId('invoice');
-  const { rows: lines, totals } = buildLines(id, input.line_items);
-  assertDocumentTotal(totals.total);
+  // The workspace's rounding mode is the invoice's from now on, whatever the setting becomes.
+  const taxRounding = workspace.taxRounding;
+  const { rows: lines, columns } = buildLines(id, input, { taxRounding, issuerHasVatId: issuerHasVatId(workspace) });
+  assertDocumentTotal(columns.total);
   const now = nowIso();
   return withInvoiceNumber(ctx, input.number, async (number) => {
     // The number is filled in by the batch (a default one comes from the workspace's counter).
     const row: InvoiceRow = {
       id, userId: ctx.userId, workspaceId: ctx.workspaceId, number: '', status: 'draft', clientId: client.id,
-      projectId: input.project_id ?? null, currency, issueDate, dueDate, ...totals,
+      projectId: input.project_id ?? null, currency, issueDate, dueDate, ...columns, taxRounding,
+      buyerReference: input.buyer_reference ?? client.buyerReference, purchaseOrder: input.purchase_order ?? null,
       amountPaid: 0, notes: input.notes ?? null, sentAt: null, paidAt: null, voidedAt: null, createdAt: now, updatedAt: now,
       issuer: null, billTo: null, locale: null, paymentInstructions: null, linkVersion: null, linkHash: null, viewedAt: null, linkOrigin: null,
       recurringInvoiceId: null, recurringPeriod: null, overdueNotifiedAt: null,
@@ -142,9 +167,11 @@ export async function updateInvoice(ctx: ServiceContext, id: string, input: Upda
   if (input.currency) await assertConvertible(ctx.env, input.currency);
   return retryOnRace('invoice', async () => {
     const before = await draftInvoice(ctx, id);
-    const replaced = input.line_items ? buildLines(id, input.line_items) : null;
-    if (replaced) assertDocumentTotal(replaced.totals.total);
-    const set: Partial<InvoiceRow> = { updatedAt: nowIso(), ...replaced?.totals };
+    const replaced = await recomputed(ctx, before, input);
+    if (replaced) assertDocumentTotal(replaced.columns.total);
+    const set: Partial<InvoiceRow> = { updatedAt: nowIso(), ...replaced?.columns };
+    if (input.buyer_reference !== undefined) set.buyerReference = input.buyer_reference;
+    if (input.purchase_order !== undefined) set.purchaseOrder = input.purchase_order;
     if (input.client_id !== undefined) set.clientId = input.client_id;
     if (input.project_id !== undefined) set.projectId = input.project_id;
     if (input.currency !== undefined) set.currency = input.currency;
@@ -152,7 +179,7 @@ export async function updateInvoice(ctx: ServiceContext, id: string, input: Upda
     if (input.notes !== undefined) set.notes = input.notes;
     if (input.issue_date !== undefined) set.issueDate = input.issue_date;
     if (input.due_date !== undefined) set.dueDate = input.due_date;
-    const after = { row: { ...before.row, ...set }, lines: replaced?.rows ?? before.lines };
+    const after = { row: { ...before.row, ...set }, lines: input.line_items && replaced ? replaced.rows : before.lines };
     if (after.row.dueDate < after.row.issueDate) throw invalidField('due_date', 'due_date must not be before issue_date.');
     // Either side may change alone: the project kept must belong to the client kept, and the other way round.
     if (input.client_id !== undefined || input.project_id !== undefined) await assertProjectOfClient(ctx, after.row.projectId, after.row.clientId);
@@ -167,7 +194,7 @@ export async function updateInvoice(ctx: ServiceContext, id: string, input: Upda
         previous: changedAttributes(invoiceObject(ctx, before), invoiceObject(ctx, after)),
         ifChanged: true,
       }),
-      ...(replaced
+      ...(input.line_items && replaced
         ? [ctx.db.delete(invoiceLineItems).where(and(eq(invoiceLineItems.invoiceId, id), written)), ...insertLineStatements(ctx.db, replaced.rows, written)]
         : []),
     ]);
@@ -177,6 +204,25 @@ export async function updateInvoice(ctx: ServiceContext, id: string, input: Upda
     if (input.number !== undefined && now.row.updatedAt === before.row.updatedAt && now.row.status === 'draft') throw numberTaken(input.number);
     return undefined;
   });
+}
+
+/**
+ * A draft's lines and amounts again when a change touches what they are computed from (its lines,
+ * its discount, its exemption); null when it does not. Kept lines keep their categories as
+ * resolved, and the invoice keeps its rounding mode.
+ */
+async function recomputed(ctx: WorkspaceContext, before: InvoiceWithLines, input: UpdateInvoiceInput) {
+  const touches = input.line_items !== undefined || input.discount !== undefined || input.tax_exemption_reason !== undefined || input.tax_exemption_code !== undefined;
+  if (!touches) return null;
+  const content: DocumentContent = {
+    line_items: input.line_items ?? before.lines.map(lineInputOf),
+    discount: input.discount !== undefined ? input.discount : before.row.discount ? JSON.parse(before.row.discount) : null,
+    tax_exemption_reason: input.tax_exemption_reason !== undefined ? input.tax_exemption_reason : before.row.taxExemptionReason,
+    tax_exemption_code: input.tax_exemption_code !== undefined ? input.tax_exemption_code : before.row.taxExemptionCode,
+  };
+  // Only new lines may need the issuer's VAT id for their default category.
+  const hasVatId = input.line_items ? issuerHasVatId(await workspaceRow(ctx)) : true;
+  return buildLines(before.row.id, content, { taxRounding: before.row.taxRounding, issuerHasVatId: hasVatId });
 }
 
 export async function deleteInvoice(ctx: ServiceContext, id: string): Promise<void> {

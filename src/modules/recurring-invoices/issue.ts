@@ -6,7 +6,7 @@
 // on (status, next_issue_at), the moment the issue date begins in the schedule's zone, a chunk at a
 // time and a bounded number a run (lib/chunked.ts): the next run carries on.
 import { and, asc, eq, exists, gt, lte, or, sql } from 'drizzle-orm';
-import { invoices, recurringInvoices } from '../../db/schema';
+import { clients, invoices, recurringInvoices, workspaces } from '../../db/schema';
 import { config } from '../../config';
 import { systemContext, type WorkspaceContext } from '../../lib/context';
 import { budgetSpent, CRON_CHUNK, inChunks } from '../../lib/chunked';
@@ -20,9 +20,8 @@ import { sendInvoice } from '../invoices/actions';
 import { buildLines, insertLineStatements } from '../invoices/lines';
 import { bumpCounter, currentDefaultNumber, numberIsFree, skipNumbersInUse } from '../invoices/numbering';
 import type { InvoiceRow } from '../invoices/serialize';
-import { invoiceObject, wroteInvoice } from '../invoices/service';
-import { positionAt, type RecurringRow, serializeRecurring } from './service';
-import type { CreateRecurringInput } from './schemas';
+import { invoiceObject, issuerHasVatId, wroteInvoice } from '../invoices/service';
+import { positionAt, type RecurringRow, serializeRecurring, templateContent } from './service';
 
 export const RECURRING_JOB = 'recurring';
 const SCHEDULES_PER_RUN = 1000;
@@ -67,13 +66,20 @@ async function issuePeriod(env: Env, schedule: RecurringRow): Promise<RecurringR
   const n = schedule.nextPeriod;
   const issueDate = schedule.nextIssueDate!;
   const id = newId('invoice');
-  const { rows: lines, totals } = buildLines(id, JSON.parse(schedule.lineItems) as CreateRecurringInput['line_items']);
+  // The workspace's issuer (for lines written before categories were resolved) and the client's
+  // buyer reference (when the template has none), as they are today.
+  const [[workspace], [client]] = await ctx.db.batch([
+    ctx.db.select().from(workspaces).where(eq(workspaces.id, schedule.workspaceId)),
+    ctx.db.select({ buyerReference: clients.buyerReference }).from(clients).where(eq(clients.id, schedule.clientId)),
+  ]);
+  const { rows: lines, columns } = buildLines(id, templateContent(schedule), { taxRounding: schedule.taxRounding, issuerHasVatId: workspace ? issuerHasVatId(workspace) : false });
   const at = nowIso();
   const issuedNow = { ...schedule, invoicesCreated: schedule.invoicesCreated + 1, lastInvoiceId: id, updatedAt: at };
   const after: RecurringRow = { ...issuedNow, ...positionAt(issuedNow, n + 1) };
   const row: InvoiceRow = {
     id, userId: schedule.userId, workspaceId: schedule.workspaceId, number: '', status: 'draft', clientId: schedule.clientId, projectId: schedule.projectId,
-    currency: schedule.currency, issueDate, dueDate: addDays(issueDate, schedule.dueInDays), ...totals, amountPaid: 0, notes: schedule.notes,
+    currency: schedule.currency, issueDate, dueDate: addDays(issueDate, schedule.dueInDays), ...columns, taxRounding: schedule.taxRounding,
+    buyerReference: schedule.buyerReference ?? client?.buyerReference ?? null, purchaseOrder: schedule.purchaseOrder, amountPaid: 0, notes: schedule.notes,
     sentAt: null, paidAt: null, voidedAt: null, createdAt: at, updatedAt: at, issuer: null, billTo: null, locale: null, paymentInstructions: null, linkVersion: null, linkHash: null,
     viewedAt: null, linkOrigin: null, recurringInvoiceId: schedule.id, recurringPeriod: n, overdueNotifiedAt: null,
     overpaidAmount: 0,

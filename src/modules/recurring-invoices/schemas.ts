@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { currencySchema, dateSchema, idSchema, listQuery, longText, pageOf, timestampSchema } from '../../lib/schemas';
-import { LineItem, LineItemInput, MAX_LINE_ITEMS } from '../invoices/schemas';
+import { Discount, documentFields, LineItem, LineItemInput, MAX_LINE_ITEMS, TaxBreakdownEntry, taxRoundingField } from '../invoices/schemas';
 import { timeZoneSchema } from '../workspaces/validation';
 
 const Status = z.enum(['active', 'paused', 'completed', 'canceled']);
@@ -16,6 +16,8 @@ const fields = {
   end_date: dateSchema.nullish().openapi({ description: 'No invoice is issued after this date; the schedule then completes.' }),
   max_occurrences: z.number().int().min(1).max(1000).nullish().openapi({ description: 'The schedule completes after this many invoices.' }),
   auto_send: z.boolean().openapi({ description: 'Send (and email) each invoice as it is issued; otherwise it is issued as a draft. Default false.' }),
+  // Passed on to every invoice it issues, as the invoice fields of the same names.
+  ...documentFields,
 };
 
 export const CreateRecurringBody = z
@@ -50,7 +52,18 @@ export const RecurringInvoice = z
     client_id: z.string(),
     project_id: z.string().nullable(),
     currency: z.string(),
-    line_items: z.array(LineItem.omit({ id: true })),
+    line_items: z.array(LineItem.omit({ id: true })).openapi({ description: 'The lines each invoice gets; a line\'s `tax_category` is resolved when the template is written (§15 defaults, from the workspace then).' }),
+    subtotal: z.number().int(),
+    discount: Discount.nullable(),
+    discount_total: z.number().int(),
+    tax: z.number().int(),
+    total: z.number().int(),
+    tax_rounding: taxRoundingField('The workspace\'s `tax_rounding` when the recurring invoice was created; every invoice it issues rounds this way.'),
+    tax_breakdown: z.array(TaxBreakdownEntry).openapi({ description: 'What each issued invoice\'s breakdown will be.' }),
+    tax_exemption_reason: z.string().nullable(),
+    tax_exemption_code: z.string().nullable(),
+    buyer_reference: z.string().nullable().openapi({ description: 'Each invoice\'s `buyer_reference`; null: the client\'s when the invoice is issued.' }),
+    purchase_order: z.string().nullable(),
     notes: z.string().nullable(),
     due_in_days: z.number().int(),
     interval: IntervalSchema,

@@ -2,7 +2,7 @@
 // canceled. Every change is one batch led by an UPDATE guarded on the state it read, with its event.
 // Issuing the invoices is the cron's (issue.ts).
 import { and, desc, eq, lt } from 'drizzle-orm';
-import { recurringInvoices } from '../../db/schema';
+import { recurringInvoices, workspaces } from '../../db/schema';
 import { invalidField, invalidState, notFound } from '../../errors';
 import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
 import { changedRows, retryOnRace } from '../../lib/guarded-write';
@@ -11,12 +11,15 @@ import { assertProjectOfClient, assertReferencedProject, referencedClient } from
 import { assertDocumentTotal } from '../../lib/money';
 import { LATEST_DATE } from '../../lib/schemas';
 import { addDays, nowIso } from '../../lib/time';
+import { DEFAULT_UNIT } from '../../lib/units';
 import { changedAttributes, recordEvent } from '../events/record';
 import type { EventType } from '../events/types';
-import { buildLines } from '../invoices/lines';
+import { computeDocument, type DocumentContent, type DocumentSettings } from '../invoices/lines';
+import { issuerHasVatId } from '../invoices/service';
 import { assertConvertible } from '../rates/convertible';
 import { firstPeriodOnOrAfter, issueDate, periodExists, type Schedule, startOfDayIn, todayIn, upcomingDates } from './schedule';
 import type { CreateRecurringInput, UpdateRecurringInput } from './schemas';
+import { discountRecord } from '../invoices/schemas';
 
 export type RecurringRow = typeof recurringInvoices.$inferSelect;
 type LineInputs = CreateRecurringInput['line_items'];
@@ -28,12 +31,35 @@ export const scheduleOf = (row: RecurringRow): Schedule => ({
 
 const running = (row: RecurringRow) => row.status === 'active' || row.status === 'paused';
 
+/** What the template's invoices are computed from. */
+export function templateContent(row: RecurringRow): DocumentContent {
+  return {
+    line_items: JSON.parse(row.lineItems) as LineInputs,
+    discount: row.discount ? JSON.parse(row.discount) : null,
+    tax_exemption_reason: row.taxExemptionReason,
+    tax_exemption_code: row.taxExemptionCode,
+  };
+}
+
+/**
+ * The template's lines as the invoices will have them. Its lines carry their categories, resolved
+ * when written; templates from before categories existed resolve them here as a workspace without a
+ * VAT id would, and when issued with the workspace as it is then.
+ */
 export function serializeRecurring(row: RecurringRow) {
-  const lines = buildLines('rin', JSON.parse(row.lineItems) as LineInputs).rows.map((line) => ({
-    description: line.description, quantity: line.quantityMilli / 1000, unit_amount: line.unitAmount, tax_rate: line.taxRateMilli / 1000, amount: line.amount, tax: line.tax,
+  const content = templateContent(row);
+  const figures = computeDocument(content, { taxRounding: row.taxRounding, issuerHasVatId: false });
+  const lines = figures.lines.map((line, i) => ({
+    description: content.line_items[i]!.description, quantity: line.quantity, unit: content.line_items[i]!.unit ?? DEFAULT_UNIT, unit_amount: line.unit_amount,
+    gross: line.gross, discount_percent: line.discount_percent, discount_amount: line.discount_amount, amount: line.amount,
+    tax_category: line.tax_category, tax_rate: line.tax_rate, tax: line.tax,
   }));
   return {
-    id: row.id, status: row.status, client_id: row.clientId, project_id: row.projectId, currency: row.currency, line_items: lines, notes: row.notes,
+    id: row.id, status: row.status, client_id: row.clientId, project_id: row.projectId, currency: row.currency, line_items: lines,
+    subtotal: figures.subtotal, discount: row.discount ? (JSON.parse(row.discount) as { percent: number | null; amount: number | null; reason: string | null }) : null,
+    discount_total: figures.discount_total, tax: figures.tax, total: figures.total, tax_rounding: row.taxRounding, tax_breakdown: figures.tax_breakdown,
+    tax_exemption_reason: row.taxExemptionReason, tax_exemption_code: row.taxExemptionCode, buyer_reference: row.buyerReference, purchase_order: row.purchaseOrder,
+    notes: row.notes,
     due_in_days: row.dueInDays, interval: row.interval, interval_count: row.intervalCount, start_date: row.startDate, end_date: row.endDate,
     max_occurrences: row.maxOccurrences, auto_send: row.autoSend, time_zone: row.timeZone,
     next_issue_date: running(row) ? row.nextIssueDate : null,
@@ -49,22 +75,45 @@ export function positionAt(row: RecurringRow, n: number): Pick<RecurringRow, 'ne
   return { nextPeriod: n, nextIssueDate: date, nextIssueAt: startOfDayIn(date, row.timeZone), status: row.status };
 }
 
+/**
+ * The template's §15 columns from a request's content: checked by the engine as an invoice would be
+ * (a 422 naming the field), its lines stored with their categories resolved against the workspace now.
+ */
+function templateColumns(content: DocumentContent, settings: DocumentSettings) {
+  const figures = computeDocument(content, settings);
+  assertDocumentTotal(figures.total);
+  const d = content.discount;
+  return {
+    lineItems: JSON.stringify(content.line_items.map((line, i) => ({ ...line, tax_category: figures.lines[i]!.tax_category }))),
+    discount: d ? JSON.stringify(discountRecord(d)) : null,
+    taxExemptionReason: content.tax_exemption_reason ?? null,
+    taxExemptionCode: content.tax_exemption_code ?? null,
+  };
+}
+
+async function workspaceOf(ctx: WorkspaceContext) {
+  const workspace = await ctx.db.query.workspaces.findFirst({ where: eq(workspaces.id, ctx.workspaceId) });
+  if (!workspace) throw notFound('Workspace');
+  return workspace;
+}
+
 export async function createRecurring(ctx: ServiceContext, input: CreateRecurringInput, linkOrigin: string): Promise<RecurringRow> {
   const client = await referencedClient(ctx, input.client_id);
-  await assertReferencedProject(ctx, input.project_id);
   await assertProjectOfClient(ctx, input.project_id, client.id);
   const currency = input.currency ?? client.currency;
   await assertConvertible(ctx.env, currency);
-  assertDocumentTotal(buildLines('rin', input.line_items).totals.total);
   const timeZone = input.time_zone ?? ctx.timeZone;
   if (input.start_date < todayIn(timeZone)) throw invalidField('start_date', `start_date must be today or later in ${timeZone} (today there is ${todayIn(timeZone)}).`);
   if (addDays(input.start_date, input.due_in_days) > LATEST_DATE) {
     throw invalidField('start_date', `The first invoice would be due after ${LATEST_DATE} (start_date + due_in_days); start earlier or give it fewer days.`);
   }
+  const workspace = await workspaceOf(ctx);
+  const taxRounding = workspace.taxRounding;
+  const columns = templateColumns(input, { taxRounding, issuerHasVatId: issuerHasVatId(workspace) });
   const now = nowIso();
   const base: RecurringRow = {
     id: newId('recurringInvoice'), userId: ctx.userId, workspaceId: ctx.workspaceId, status: 'active', clientId: client.id, projectId: input.project_id ?? null,
-    currency, lineItems: JSON.stringify(input.line_items), notes: input.notes ?? null, dueInDays: input.due_in_days, interval: input.interval,
+    currency, ...columns, taxRounding, buyerReference: input.buyer_reference ?? null, purchaseOrder: input.purchase_order ?? null, notes: input.notes ?? null, dueInDays: input.due_in_days, interval: input.interval,
     intervalCount: input.interval_count, startDate: input.start_date, endDate: input.end_date ?? null, maxOccurrences: input.max_occurrences ?? null,
     autoSend: input.auto_send, timeZone, nextPeriod: 0, nextIssueDate: input.start_date, nextIssueAt: startOfDayIn(input.start_date, timeZone), invoicesCreated: 0, lastInvoiceId: null, linkOrigin, createdAt: now, updatedAt: now,
   };
@@ -118,10 +167,18 @@ export async function updateRecurring(ctx: ServiceContext, id: string, input: Up
     const set: Partial<RecurringRow> = {};
     if (input.project_id !== undefined) set.projectId = input.project_id;
     if (input.currency !== undefined) set.currency = input.currency;
-    if (input.line_items !== undefined) {
-      assertDocumentTotal(buildLines('rin', input.line_items).totals.total);
-      set.lineItems = JSON.stringify(input.line_items);
+    if (input.line_items !== undefined || input.discount !== undefined || input.tax_exemption_reason !== undefined || input.tax_exemption_code !== undefined) {
+      const kept = templateContent(before);
+      const content: DocumentContent = {
+        line_items: input.line_items ?? kept.line_items,
+        discount: input.discount !== undefined ? input.discount : kept.discount,
+        tax_exemption_reason: input.tax_exemption_reason !== undefined ? input.tax_exemption_reason : kept.tax_exemption_reason,
+        tax_exemption_code: input.tax_exemption_code !== undefined ? input.tax_exemption_code : kept.tax_exemption_code,
+      };
+      Object.assign(set, templateColumns(content, { taxRounding: before.taxRounding, issuerHasVatId: issuerHasVatId(await workspaceOf(ctx)) }));
     }
+    if (input.buyer_reference !== undefined) set.buyerReference = input.buyer_reference;
+    if (input.purchase_order !== undefined) set.purchaseOrder = input.purchase_order;
     if (input.notes !== undefined) set.notes = input.notes;
     if (input.due_in_days !== undefined) set.dueInDays = input.due_in_days;
     if (input.end_date !== undefined) set.endDate = input.end_date;

@@ -34,7 +34,7 @@ export async function createWorkspace(ctx: ServiceContext, name: string) {
   const id = newId('workspace');
   const workspace: WorkspaceRow = {
     id, name, personalUserId: null, invoiceSeq: 0, invoicePrefix: 'INV-', timeZone: 'UTC', locale: 'en-US',
-    issuer: null, paymentInstructions: null, remindersEnabled: false, reminderDays: '[3,10]', defaultCurrency: 'USD', createdAt: now, updatedAt: now,
+    issuer: null, paymentInstructions: null, remindersEnabled: false, reminderDays: '[3,10]', defaultCurrency: 'USD', createdAt: now, updatedAt: now, taxRounding: 'line',
     database: placeNewWorkspace(ctx.env, id),
     paymentsAllowPartial: false,
   };

@@ -3,6 +3,8 @@ import { NewApiKey } from '../access/schemas';
 import { Address, AddressInput } from '../clients/schemas';
 import { currencySchema, emailSchema, idSchema, listQuery, longText, pageOf, RoleSchema, text, timestampSchema } from '../../lib/schemas';
 import { LOCALE_PATTERN, timeZoneSchema } from './validation';
+import { bicSchema, ibanSchema, peppolIdSchema, vatIdSchema } from '../../lib/party-ids';
+import { taxRoundingField } from '../invoices/schemas';
 
 export const Issuer = z
   .object({
@@ -10,6 +12,11 @@ export const Issuer = z
     email: z.string().nullable(),
     address: Address,
     tax_id: z.string().nullable(),
+    vat_id: z.string().nullable().openapi({ description: 'BT-31, the seller\'s VAT identifier.' }),
+    registration_id: z.string().nullable().openapi({ description: 'BT-30, the seller\'s legal registration id (trade register number).' }),
+    peppol_id: z.string().nullable().openapi({ description: 'The seller\'s Peppol participant id, `<scheme>:<id>`.' }),
+    iban: z.string().nullable().openapi({ description: 'The account invoices are paid into (credit transfer).' }),
+    bic: z.string().nullable(),
   })
   .openapi('Issuer');
 
@@ -26,6 +33,7 @@ export const Workspace = z
     locale: z.string().openapi({ description: 'BCP 47 tag used to format amounts and dates for clients, and whose language their invoice pages, PDFs and emails speak (en, de, fr, es, it, nl, pt; any other reads English). Copied onto each invoice when it is sent, with `payment_instructions`.', example: 'en-US' }),
     invoice_prefix: z.string().openapi({ example: 'INV-' }),
     default_currency: z.string().openapi({ description: 'ISO 4217: the currency a new client gets when none is sent.', example: 'USD' }),
+    tax_rounding: taxRoundingField('How new invoices round their tax; each invoice keeps the mode it was created with.'),
     issuer: Issuer.openapi({ description: 'Who invoices: printed on every invoice this workspace sends.' }),
     payment_instructions: z.string().nullable(),
     reminders: Reminders,
@@ -43,6 +51,11 @@ const IssuerInput = z
     email: emailSchema.nullish(),
     address: AddressInput.nullish(),
     tax_id: text(50).nullish(),
+    vat_id: vatIdSchema.nullish(),
+    registration_id: text(50).nullish().openapi({ description: 'BT-30: trade register or other legal registration number.' }),
+    peppol_id: peppolIdSchema.nullish(),
+    iban: ibanSchema.nullish(),
+    bic: bicSchema.nullish(),
   })
   .openapi('IssuerInput');
 
@@ -73,6 +86,7 @@ export const UpdateWorkspaceBody = z
       .regex(/^[A-Za-z0-9\-_/.#]{1,20}$/, 'Use 1 to 20 letters, digits or - _ / . #')
       .optional(),
     default_currency: currencySchema.optional().openapi({ description: 'A new client\'s currency when none is sent. Default USD; a currency the current rates do not contain is a 422.' }),
+    tax_rounding: taxRoundingField('Default `line`. Copied onto each invoice when it is created; changing it leaves existing invoices as they are.').optional(),
     issuer: IssuerInput.nullable().optional().openapi({ description: 'Replaced whole when sent; null clears it.' }),
     payment_instructions: longText(2000).nullable().optional(),
     reminders: RemindersInput.optional().openapi({ description: 'Replaced whole when sent: a field left out takes its default.' }),

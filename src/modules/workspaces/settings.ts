@@ -15,7 +15,11 @@ export type WorkspaceRow = typeof workspaces.$inferSelect;
 
 const ADDRESS_FIELDS = ['line1', 'line2', 'city', 'region', 'postal_code', 'country'] as const;
 type AddressValue = Record<(typeof ADDRESS_FIELDS)[number], string | null>;
-export type IssuerValue = { legal_name: string | null; email: string | null; address: AddressValue; tax_id: string | null };
+export type IssuerValue = {
+  legal_name: string | null; email: string | null; address: AddressValue; tax_id: string | null;
+  // §15: VAT id (BT-31), registration id (BT-30), Peppol participant id, and the account paid into.
+  vat_id: string | null; registration_id: string | null; peppol_id: string | null; iban: string | null; bic: string | null;
+};
 
 const emptyAddress = () => Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, null])) as AddressValue;
 
@@ -26,6 +30,11 @@ export function issuerOf(row: WorkspaceRow): IssuerValue {
     email: stored.email ?? null,
     address: { ...emptyAddress(), ...stored.address },
     tax_id: stored.tax_id ?? null,
+    vat_id: stored.vat_id ?? null,
+    registration_id: stored.registration_id ?? null,
+    peppol_id: stored.peppol_id ?? null,
+    iban: stored.iban ?? null,
+    bic: stored.bic ?? null,
   };
 }
 
@@ -37,6 +46,7 @@ export const serializeWorkspace = (row: WorkspaceRow, role: Role) => ({
   locale: row.locale,
   invoice_prefix: row.invoicePrefix,
   default_currency: row.defaultCurrency,
+  tax_rounding: row.taxRounding,
   issuer: issuerOf(row),
   payment_instructions: row.paymentInstructions,
   reminders: { enabled: row.remindersEnabled, days_after_due: JSON.parse(row.reminderDays) as number[] },
@@ -64,12 +74,16 @@ export async function updateWorkspace(ctx: ServiceContext, input: UpdateWorkspac
     await assertConvertible(ctx.env, input.default_currency, 'default_currency');
     set.defaultCurrency = input.default_currency;
   }
+  if (input.tax_rounding !== undefined) set.taxRounding = input.tax_rounding;
   if (input.payment_instructions !== undefined) set.paymentInstructions = input.payment_instructions;
   if (input.payments_allow_partial !== undefined) set.paymentsAllowPartial = input.payments_allow_partial;
   if (input.issuer !== undefined) {
     const issuer = input.issuer;
     set.issuer = issuer
-      ? JSON.stringify({ legal_name: issuer.legal_name ?? null, email: issuer.email ?? null, address: { ...emptyAddress(), ...issuer.address }, tax_id: issuer.tax_id ?? null })
+      ? JSON.stringify({
+        legal_name: issuer.legal_name ?? null, email: issuer.email ?? null, address: { ...emptyAddress(), ...issuer.address }, tax_id: issuer.tax_id ?? null,
+        vat_id: issuer.vat_id ?? null, registration_id: issuer.registration_id ?? null, peppol_id: issuer.peppol_id ?? null, iban: issuer.iban ?? null, bic: issuer.bic ?? null,
+      })
       : null;
   }
   if (input.reminders !== undefined) {

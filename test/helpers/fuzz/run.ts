@@ -49,6 +49,10 @@ const BUSINESS_RULES: Rule[] = [
   { route: /\/webhook-endpoints$/, status: 409, code: 'conflict', why: 'a workspace has at most 16 webhook endpoints' },
   { route: /\/api\/workspaces$/, status: 409, code: 'conflict', why: 'a person owns at most 10 workspaces' },
   { status: 422, code: 'validation_failed', message: /too large to be exact/, why: 'a conversion beyond 2^53 minor units is refused, not rounded' },
+  { status: 422, field: /^discount\.amount$/, why: 'a document discount is at most the subtotal (§15)' },
+  { status: 422, field: /^(line_items\.\d+\.(tax_rate|tax_category)|tax_exemption_reason)$/, why: 'a tax category fits its rate, O stands alone, E needs an exemption reason (§15)' },
+  { status: 422, field: /^issuer\.iban$/, inSchema: true, why: 'an IBAN has its country\'s length and a valid checksum' },
+  { status: 422, field: /^vat_id$/, inSchema: true, why: 'tax_id and vat_id name one field: two different values are refused (§15)' },
 ];
 
 /** Operations whose success generated input cannot reach, and where their success is tested. */

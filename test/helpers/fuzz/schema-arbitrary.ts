@@ -130,6 +130,34 @@ function inOrder(value: Record<string, unknown>) {
   return value;
 }
 
+type Line = { tax_category?: string; tax_rate?: number };
+
+/**
+ * The rules of §15 that tie a document's fields together, made to hold in a valid body: a category
+ * fits its rate, O stands alone, an E line has an exemption reason, a discount amount is no more than
+ * the subtotal (0 always is). Field by field these bodies were valid; this makes them valid as a whole.
+ */
+function consistentTaxes(value: Record<string, unknown>) {
+  const lines = Array.isArray(value.line_items) ? (value.line_items as Line[]).filter((l) => l && typeof l === 'object') : [];
+  if (lines.some((l) => l.tax_category === 'O') && !lines.every((l) => l.tax_category === 'O')) {
+    for (const line of lines) if (line.tax_category === 'O') line.tax_category = 'Z';
+  }
+  const named = lines.some((l) => l.tax_category !== undefined && l.tax_category !== 'O');
+  for (const line of lines) {
+    if (line.tax_category === undefined) {
+      // Rate 0 would default to O beside the named categories.
+      if (named && !(line.tax_rate! > 0)) line.tax_category = 'Z';
+      continue;
+    }
+    if (line.tax_category === 'S') line.tax_rate = line.tax_rate! > 0 ? line.tax_rate : 19;
+    else line.tax_rate = 0;
+  }
+  if (lines.some((l) => l.tax_category === 'E') && !value.tax_exemption_reason && !value.tax_exemption_code) value.tax_exemption_reason = 'Exempt';
+  const discount = value.discount as { amount?: number } | null | undefined;
+  if (discount && typeof discount === 'object' && 'amount' in discount) discount.amount = 0;
+  return value;
+}
+
 /** A value the schema accepts. */
 export function validValue(schema: Schema, components: Components, name = ''): fc.Arbitrary<unknown> {
   const s = resolve(schema, components);
@@ -157,7 +185,7 @@ export function validValue(schema: Schema, components: Components, name = ''): f
     default: {
       if (!s.properties) return fc.constant({});
       const model = Object.fromEntries(Object.entries(s.properties as Record<string, Schema>).map(([key, sub]) => [key, validValue(sub, components, key)]));
-      return fc.record(model, { requiredKeys: s.required ?? [] }).map(inOrder);
+      return fc.record(model, { requiredKeys: s.required ?? [] }).map(inOrder).map(consistentTaxes);
     }
   }
 }

@@ -14,6 +14,7 @@ export const commonLabels = defineLabels({
   tax: { en: 'Tax', de: 'USt.', fr: 'TVA', es: 'IVA', it: 'IVA', nl: 'Btw', pt: 'IVA' },
   amount: { en: 'Amount', de: 'Betrag', fr: 'Montant', es: 'Importe', it: 'Importo', nl: 'Bedrag', pt: 'Valor' },
   subtotal: { en: 'Subtotal', de: 'Zwischensumme', fr: 'Sous-total', es: 'Subtotal', it: 'Subtotale', nl: 'Subtotaal', pt: 'Subtotal' },
+  discount: { en: 'Discount', de: 'Rabatt', fr: 'Remise', es: 'Descuento', it: 'Sconto', nl: 'Korting', pt: 'Desconto' },
   total: { en: 'Total', de: 'Gesamt', fr: 'Total', es: 'Total', it: 'Totale', nl: 'Totaal', pt: 'Total' },
   notes: { en: 'Notes', de: 'Anmerkungen', fr: 'Remarques', es: 'Notas', it: 'Note', nl: 'Opmerkingen', pt: 'Observações' },
   draft: { en: 'DRAFT', de: 'ENTWURF', fr: 'BROUILLON', es: 'BORRADOR', it: 'BOZZA', nl: 'CONCEPT', pt: 'RASCUNHO' },

@@ -6,7 +6,7 @@
 import { formatMoney, fromScaledInteger } from '../../../lib/money';
 import { type InvoiceLabels, invoiceLabels } from '../../documents/labels/invoice';
 import type { LineRow } from '../lines';
-import { type BillToSnapshot, type InvoiceRow, type IssuerSnapshot, isOverdue } from '../serialize';
+import { type BillToSnapshot, invoiceSubtotal, type InvoiceRow, type IssuerSnapshot, isOverdue } from '../serialize';
 
 export type DocumentLine = { description: string; quantity: string; unitPrice: string; taxRate: string; tax: string; amount: string };
 
@@ -24,6 +24,8 @@ export type InvoiceDocument = {
   currency: string;
   lines: DocumentLine[];
   subtotal: string;
+  /** The document discount taken off the subtotal, formatted as a negative amount; null when there is none. */
+  discount: string | null;
   tax: string;
   total: string;
   amountPaid: string;
@@ -92,10 +94,12 @@ export function invoiceDocument(input: {
       quantity: number.format(fromScaledInteger(line.quantityMilli, 3)),
       unitPrice: money(line.unitAmount),
       taxRate: `${number.format(fromScaledInteger(line.taxRateMilli, 3))} %`,
-      tax: money(line.tax),
+      // Rounded per tax group, a line has no tax of its own (§15).
+      tax: row.taxRounding === 'group' ? '—' : money(line.tax),
       amount: money(line.amount),
     })),
-    subtotal: money(row.subtotal),
+    subtotal: money(invoiceSubtotal(row)),
+    discount: row.discountTotal ? money(-row.discountTotal) : null,
     tax: money(row.tax),
     total: money(row.total),
     amountPaid: money(row.amountPaid),

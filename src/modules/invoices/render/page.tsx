@@ -108,6 +108,7 @@ export const InvoicePage: FC<{ doc: InvoiceDocument; nonce: string; countView: b
           </table>
           <div class="totals">
             <div><span>{doc.labels.subtotal}</span><span>{doc.subtotal}</span></div>
+            {doc.discount && <div><span>{doc.labels.discount}</span><span>{doc.discount}</span></div>}
             <div><span>{doc.labels.tax}</span><span>{doc.tax}</span></div>
             <div><span>{doc.labels.total}</span><span>{doc.total}</span></div>
             <div><span>{doc.labels.paid}</span><span>{doc.amountPaid}</span></div>
