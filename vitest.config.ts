@@ -50,7 +50,9 @@ export default defineConfig(async () => {
       // that answers 500) and the worker logs each one: those lines are shown for a failing test,
       // where they help, and not for the hundreds that pass, so the output is the summary.
       silent: 'passed-only',
-      testTimeout: 20_000,
+      // Most tests take well under a second alone; beside another test run on this 2-core machine,
+      // some took 15-20 s, so the default limit leaves room for that (the slowest set their own).
+      testTimeout: 60_000,
       hookTimeout: 30_000,
     },
   };
