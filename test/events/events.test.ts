@@ -41,8 +41,8 @@ describe('the event record', () => {
     await pay(7_900);
     const recorded = (await call('GET', '/api/events?type=invoice.payment_recorded', { key: user.key })).body.data;
     expect(recorded.map((e: { data: { payment: unknown } }) => e.data.payment)).toEqual([
-      { id: expect.stringMatching(/^pay_/), invoice_id: invoice.id, amount: 7_900, tax: 1_261, currency: 'USD', paid_on: '2026-01-15', method: null, reference: null, created_at: expect.any(String) },
-      { id: expect.stringMatching(/^pay_/), invoice_id: invoice.id, amount: 4_000, tax: 639, currency: 'USD', paid_on: '2026-01-15', method: 'bank_transfer', reference: 'SEPA 123', created_at: expect.any(String) },
+      { id: expect.stringMatching(/^pay_/), invoice_id: invoice.id, amount: 7_900, tax: 1_261, currency: 'USD', paid_on: '2026-01-15', method: null, reference: null, source: 'manual', provider: null, provider_payment_id: null, amount_refunded: 0, created_at: expect.any(String) },
+      { id: expect.stringMatching(/^pay_/), invoice_id: invoice.id, amount: 4_000, tax: 639, currency: 'USD', paid_on: '2026-01-15', method: 'bank_transfer', reference: 'SEPA 123', source: 'manual', provider: null, provider_payment_id: null, amount_refunded: 0, created_at: expect.any(String) },
     ]);
     expect(recorded[0].data.object).toMatchObject({ id: invoice.id, status: 'paid', amount_paid: 11_900 });
     // Other events carry no payment.

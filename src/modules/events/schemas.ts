@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { idSchema, listQuery, pageOf, timestampSchema } from '../../lib/schemas';
-import { Payment } from '../invoices/schemas';
+import { Payment } from '../payments/schemas';
 import { EventTypeSchema } from './types';
 
 export const ActorSchema = z

@@ -17,7 +17,8 @@ import { enqueueEmailsQuietly, outboxRow } from '../emails/outbox';
 import { billToOf, issuerSnapshotOf } from './client-snapshot';
 import { linkHash, linkToken } from './links';
 import type { PaymentInput, SendInvoiceInput } from './schemas';
-import { serializePayment, type InvoiceRow, type InvoiceWithLines } from './serialize';
+import { serializePayment, type PaymentRow } from '../payments/serialize';
+import type { InvoiceRow, InvoiceWithLines } from './serialize';
 import { getInvoice, getInvoiceWithParties, invoiceObject } from './service';
 
 const refusal = (row: InvoiceRow, action: string) =>
@@ -100,10 +101,10 @@ export async function recordPayment(ctx: ServiceContext, id: string, input: Paym
       updatedAt: now,
     };
     const after = { ...before, row: { ...before.row, amountPaid: before.row.amountPaid + input.amount, ...(settles ? { status: 'paid' as const, paidAt: now } : {}), updatedAt: now } };
-    const payment = {
+    const payment: PaymentRow = {
       id: newId('payment'), userId: ctx.userId, workspaceId: ctx.workspaceId, invoiceId: id, amount: input.amount, currency: before.row.currency,
       paidOn: input.paid_on ?? todayIn(ctx.timeZone), method: input.method ?? null, reference: input.reference ?? null, createdAt: now,
-      tax: taxShare(input.amount, before.row.tax, before.row.total),
+      tax: taxShare(input.amount, before.row.tax, before.row.total), source: 'manual', provider: null, providerPaymentId: null,
     };
     const data = { payment: serializePayment(payment) };
     const [updated] = await ctx.db.batch([

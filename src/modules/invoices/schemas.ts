@@ -172,19 +172,7 @@ export const PaymentBody = z
   })
   .openapi('RecordPayment');
 
-export const Payment = z
-  .object({
-    id: idSchema('payment'),
-    invoice_id: idSchema('invoice'),
-    amount: z.number().int().openapi({ description: 'Minor units of the invoice currency.', example: 150000 }),
-    tax: z.number().int().nullable().openapi({ description: 'The tax share of `amount`: amount × invoice tax / invoice total, half away from zero.', example: 23950 }),
-    currency: z.string().openapi({ example: 'EUR' }),
-    paid_on: z.string().openapi({ format: 'date', example: '2026-11-22' }),
-    method: z.string().nullable().openapi({ example: 'bank_transfer' }),
-    reference: z.string().nullable(),
-    created_at: timestampSchema,
-  })
-  .openapi('Payment');
+// A payment as the API shows it is payments/schemas.ts's Payment (manual and online alike).
 
 export const LineItem = z
   .object({

@@ -1,7 +1,7 @@
 // An invoice as clients see it: stored columns plus what is derived from them and never stored
 // (amount_due, overdue, available_actions).
 import type { z } from '@hono/zod-openapi';
-import type { invoices, payments } from '../../db/schema';
+import type { invoices } from '../../db/schema';
 import type { InvoiceAction } from './schemas';
 import { type LineRow, parseBreakdown, serializeLine } from './lines';
 
@@ -88,15 +88,3 @@ export function serializeInvoice(row: InvoiceRow, lines: LineRow[], today: strin
 /** An invoice with its lines, as read or as a change leaves it. */
 export type InvoiceWithLines = { row: InvoiceRow; lines: LineRow[] };
 
-/** A payment as the API shows it (in `data.payment` of `invoice.payment_recorded`). */
-export const serializePayment = (row: typeof payments.$inferInsert) => ({
-  id: row.id,
-  invoice_id: row.invoiceId,
-  amount: row.amount,
-  tax: row.tax ?? null,
-  currency: row.currency,
-  paid_on: row.paidOn,
-  method: row.method ?? null,
-  reference: row.reference ?? null,
-  created_at: row.createdAt,
-});

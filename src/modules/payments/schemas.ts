@@ -55,9 +55,10 @@ export const Payment = z
   .object({
     id: idSchema('payment'),
     invoice_id: idSchema('invoice'),
-    amount: z.number().int(),
-    currency: z.string(),
-    paid_on: z.string(),
+    amount: z.number().int().openapi({ description: 'Minor units of the invoice currency.', example: 150000 }),
+    tax: z.number().int().nullable().openapi({ description: 'The tax share of `amount`: amount × invoice tax / invoice total, half away from zero (what the dashboard counts as `tax_collected`).', example: 23950 }),
+    currency: z.string().openapi({ example: 'EUR' }),
+    paid_on: z.string().openapi({ format: 'date', example: '2026-11-22' }),
     method: z.string().nullable().openapi({ example: 'card' }),
     reference: z.string().nullable(),
     source: z.enum(['manual', 'online']).openapi({ description: '`manual`: recorded by a member; `online`: received through the payment provider.' }),

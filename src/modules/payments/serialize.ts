@@ -7,10 +7,12 @@ export type PaymentRow = typeof payments.$inferSelect;
 export type AttemptRow = typeof paymentAttempts.$inferSelect;
 export type RefundRow = typeof refunds.$inferSelect;
 
+/** A payment as the API shows it: in lists, and in `data.payment` of `invoice.payment_recorded`. */
 export const serializePayment = (row: PaymentRow, amountRefunded = 0) => ({
   id: row.id,
   invoice_id: row.invoiceId,
   amount: row.amount,
+  tax: row.tax,
   currency: row.currency,
   paid_on: row.paidOn,
   method: row.method,
