@@ -22,6 +22,7 @@ export const ID_PREFIXES = {
   webhookDelivery: 'whd',
   emailDelivery: 'dlv',
   recurringInvoice: 'rin',
+  timeEntry: 'te',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -10,6 +10,7 @@ import { invoiceRoutes } from '../modules/invoices/routes';
 import { projectRoutes } from '../modules/projects/routes';
 import { rateRoutes } from '../modules/rates/routes';
 import { recurringInvoiceRoutes } from '../modules/recurring-invoices/routes';
+import { timeEntryRoutes } from '../modules/time-entries/routes';
 import { webhookRoutes } from '../modules/webhooks/routes';
 import { workspaceRoutes } from '../modules/workspaces/routes';
 
@@ -19,6 +20,7 @@ const workflow = createRouter()
   .route('/', invoiceRoutes)
   .route('/', recurringInvoiceRoutes)
   .route('/', expenseRoutes)
+  .route('/', timeEntryRoutes)
   .route('/', dashboardRoutes);
 
 export const apiListing = createRouter()

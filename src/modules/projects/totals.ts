@@ -1,14 +1,16 @@
-// A project's money in USD: invoiced (open and paid invoices), paid, expenses, profit = paid − expenses.
+// A project's money in USD: invoiced (open and paid invoices), paid, expenses, profit = paid − expenses,
+// and unbilled_amount: its billable time no invoice bills yet (each entry rounded, §19).
 // Sums are taken per currency in SQL, then each converted at the cached rates (half away from zero).
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { expenses, invoices } from '../../db/schema';
+import { expenses, invoices, projects, timeEntries } from '../../db/schema';
 import { inWorkspace, type WorkspaceContext } from '../../lib/context';
 import { getRatesSnapshot } from '../rates/refresh';
 import { convertAtSnapshot } from '../rates/snapshot';
+import { uninvoicedAmountSql } from '../time-entries/service';
 
 export async function projectTotals(ctx: WorkspaceContext, projectId: string) {
   const { db } = ctx;
-  const [invoiceSums, expenseSums] = await db.batch([
+  const [invoiceSums, expenseSums, timeSums] = await db.batch([
     db
       .select({
         currency: invoices.currency,
@@ -23,8 +25,14 @@ export async function projectTotals(ctx: WorkspaceContext, projectId: string) {
       .from(expenses)
       .where(and(inWorkspace(ctx, expenses), eq(expenses.projectId, projectId)))
       .groupBy(expenses.currency),
+    db
+      .select({ currency: timeEntries.currency, amount: uninvoicedAmountSql })
+      .from(timeEntries)
+      .innerJoin(projects, eq(projects.id, timeEntries.projectId))
+      .where(and(inWorkspace(ctx, timeEntries), eq(timeEntries.projectId, projectId)))
+      .groupBy(timeEntries.currency),
   ]);
-  const needsRates = [...invoiceSums, ...expenseSums].some((row) => row.currency !== 'USD');
+  const needsRates = [...invoiceSums, ...expenseSums, ...timeSums].some((row) => row.currency !== 'USD');
   const snapshot = needsRates ? await getRatesSnapshot(ctx.env) : null;
   const toUsd = (amount: number, currency: string) => convertAtSnapshot(snapshot, amount, currency, 'USD');
 
@@ -36,5 +44,7 @@ export async function projectTotals(ctx: WorkspaceContext, projectId: string) {
     paid += toUsd(row.paid, row.currency);
   }
   for (const row of expenseSums) spent += toUsd(row.amount, row.currency);
-  return { currency: 'USD' as const, invoiced, paid, expenses: spent, profit: paid - spent };
+  let unbilled = 0;
+  for (const row of timeSums) unbilled += toUsd(row.amount, row.currency);
+  return { currency: 'USD' as const, invoiced, paid, expenses: spent, profit: paid - spent, unbilled_amount: unbilled };
 }
