@@ -34,14 +34,18 @@ export function roundDuration(seconds: number, rounding: TimeRounding): number {
   return (rest * 2 >= step ? whole + 1 : whole) * step;
 }
 
-/** The same rule over columns (integer seconds, the increment in minutes, the mode), for SQL sums. */
+/**
+ * The same rule over columns (integer seconds, the increment in minutes, the mode), for SQL sums.
+ * Inputs are cast to INTEGER: D1 binds JS numbers as REAL, and `/` must be integer division.
+ */
 export function roundDurationSql(seconds: SQL | unknown, minutes: unknown, mode: unknown): SQL {
-  const step = sql`(${minutes} * 60)`;
+  const s = sql`CAST(${seconds} AS INTEGER)`;
+  const step = sql`(CAST(${minutes} AS INTEGER) * 60)`;
   return sql`(CASE
-    WHEN ${minutes} IS NULL OR ${mode} IS NULL THEN ${seconds}
-    WHEN ${mode} = 'down' THEN (${seconds} / ${step}) * ${step}
-    WHEN ${mode} = 'up' THEN ((${seconds} + ${step} - 1) / ${step}) * ${step}
-    ELSE ((${seconds} * 2 + ${step}) / (${step} * 2)) * ${step}
+    WHEN ${minutes} IS NULL OR ${mode} IS NULL THEN ${s}
+    WHEN ${mode} = 'down' THEN (${s} / ${step}) * ${step}
+    WHEN ${mode} = 'up' THEN ((${s} + ${step} - 1) / ${step}) * ${step}
+    ELSE ((${s} * 2 + ${step}) / (${step} * 2)) * ${step}
   END)`;
 }
 
@@ -55,5 +59,5 @@ export function amountFor(seconds: number, ratePerHour: number): number {
 
 /** The same in SQL, per entry: (seconds × rate + 1800) / 3600 in integer division. */
 export function amountForSql(seconds: SQL, ratePerHour: unknown): SQL {
-  return sql`((${seconds} * ${ratePerHour} + 1800) / 3600)`;
+  return sql`((CAST(${seconds} AS INTEGER) * CAST(${ratePerHour} AS INTEGER) + 1800) / 3600)`;
 }

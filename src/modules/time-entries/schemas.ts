@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { dateSchema, idSchema, listQuery, longText, minorAmount, pageOf, queryBoolean, text, timestampSchema } from '../../lib/schemas';
-import { MAX_ENTRY_SECONDS, MIN_ENTRY_SECONDS, ROUNDING_INCREMENTS, ROUNDING_MODES } from './rounding';
+import { MAX_ENTRY_SECONDS, MIN_ENTRY_SECONDS, ROUNDING_INCREMENTS, ROUNDING_MODES, type RoundingIncrement } from './rounding';
 
 /** An instant as RFC 3339 with an offset; stored and answered in UTC with milliseconds. */
 const instant = z.iso
@@ -17,7 +17,11 @@ const duration = z
 
 export const TimeRoundingSchema = z
   .strictObject({
-    increment_minutes: z.literal(ROUNDING_INCREMENTS).openapi({ description: 'The billing increment: 1, 5, 6, 10, 15, 30 or 60 minutes.' }),
+    increment_minutes: z
+      .number()
+      .int()
+      .refine((n): n is RoundingIncrement => (ROUNDING_INCREMENTS as readonly number[]).includes(n), { message: 'Use 1, 5, 6, 10, 15, 30 or 60.' })
+      .openapi({ enum: [...ROUNDING_INCREMENTS], description: 'The billing increment: 1, 5, 6, 10, 15, 30 or 60 minutes.' }),
     mode: z.enum(ROUNDING_MODES).openapi({ description: '`up`, `down`, or `nearest` (exactly halfway rounds up).' }),
   })
   .nullable()
