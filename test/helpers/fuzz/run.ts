@@ -45,6 +45,7 @@ const BUSINESS_RULES: Rule[] = [
   { route: /\/recurring-invoices/, status: 422, field: /^project_id$/, why: 'the schedule\'s project belongs to its client' },
   { route: /\/webhook-endpoints$/, status: 409, code: 'conflict', why: 'a workspace has at most 16 webhook endpoints' },
   { route: /\/api\/workspaces$/, status: 409, code: 'conflict', why: 'a person owns at most 10 workspaces' },
+  { route: /\/time-entries/, status: 422, field: /^(duration_seconds|started_at|stopped_at)$/, why: 'an entry lasts 1 s to 24 h and a timer starts no later than now: spans, starts and stops are checked against each other, the stored times and the clock' },
   { status: 422, code: 'validation_failed', message: /too large to be exact/, why: 'a conversion beyond 2^53 minor units is refused, not rounded' },
 ];
 
