@@ -16,7 +16,7 @@ import { measureCron } from './harness/cron.mjs';
 import { measureFanout } from './harness/fanout.mjs';
 import { countD1Calls } from './harness/d1-count.mjs';
 import { quantile, runLoad } from './harness/load.mjs';
-import { invoiceIdAtDepth, seed } from './harness/seed.mjs';
+import { invoiceIdAtDepth, seed, timerMembers } from './harness/seed.mjs';
 import { serve } from './harness/serve.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -85,6 +85,11 @@ async function workloads(mf, { small, large, writer }) {
     const { id } = await res.json();
     return { name: `GET /v1/invoices/{id}/pdf (${lines} lines)`, path: `/v1/invoices/${id}/pdf`, headers: auth(writer), pdf: lines };
   };
+  // Timers: each request starts one for the next of 40 members in turn, stopping that member's
+  // running one in the same batch (from the second round on, there always is one).
+  const timers = await timerMembers(mf, writer, 40);
+  let timerTurn = 0;
+  const nextTimer = () => ({ headers: { authorization: `Bearer ${timers.keys[timerTurn++ % timers.keys.length]}` } });
   return [
     { name: 'hello world (harness ceiling)', host: 'hello.bench', path: '/' },
     { name: 'GET /v1/projects (page of 25)', path: '/v1/projects', headers: auth(small), list: true },
@@ -97,6 +102,7 @@ async function workloads(mf, { small, large, writer }) {
     { name: 'POST /v1/invoices/{id}/send, Idempotency-Key', write: true, keyed: true, method: 'POST', path: '/v1/invoices/{id}/send', headers: { ...auth(writer), ...json }, body: '{"email":false}', freshRequest: () => ({ ...nextDraft(), ...keyed() }) },
     { name: 'POST /v1/invoices/{id}/payments', write: true, method: 'POST', path: '/v1/invoices/{id}/payments', headers: { ...auth(writer), ...json }, body: payment, freshRequest: nextOwed },
     { name: 'POST /v1/invoices/{id}/payments, Idempotency-Key', write: true, keyed: true, method: 'POST', path: '/v1/invoices/{id}/payments', headers: { ...auth(writer), ...json }, body: payment, freshRequest: () => ({ ...nextOwed(), ...keyed() }) },
+    { name: 'POST /v1/time-entries: start a timer, stopping the running one', write: true, method: 'POST', path: '/v1/time-entries', headers: json, body: JSON.stringify({ project_id: timers.projectId, task: 'Bench' }), freshRequest: nextTimer },
     { name: 'GET /v1/gigs?q=design (public)', path: '/v1/gigs?q=design' },
     { name: 'GET /api/rates', path: '/api/rates', headers: auth(small) },
     { name: 'GET /api/events (5,000 events)', path: '/api/events', headers: auth(large), list: true },

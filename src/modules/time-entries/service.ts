@@ -149,9 +149,43 @@ function stopStatements(ctx: WorkspaceContext, view: TimeEntryView, stoppedAt: s
 
 export async function createTimeEntry(ctx: ServiceContext, input: CreateTimeEntryInput): Promise<TimeEntryView> {
   const user = await entryUser(ctx, input.user_id);
-  const project = await referencedProject(ctx, input.project_id);
   const now = nowIso();
   const times = timesOf(input, now);
+  if (times.durationSeconds !== null) {
+    const project = await referencedProject(ctx, input.project_id);
+    const view = newEntry(ctx, input, project, user, times, now);
+    await ctx.db.batch([ctx.db.insert(timeEntries).values(view.entry), recordEvent(ctx, 'time_entry.created', serializeTimeEntry(view))]);
+    return view;
+  }
+  // A timer: the project and the user's running timer in one round trip; then stop that timer and
+  // start this one in one batch, only if none runs by then (a concurrent start may have won in
+  // between: read again and stop that one).
+  const [projectRows, runningRows] = await ctx.db.batch([
+    ctx.db.select().from(projects).where(and(eq(projects.id, input.project_id), inWorkspace(ctx, projects))).limit(1),
+    selectViews(ctx).where(runningOf(ctx, user.id)).limit(1),
+  ]);
+  const project = projectRows[0];
+  if (!project) throw invalidField('project_id', 'No such project.');
+  const view = newEntry(ctx, input, project, user, times, now);
+  let running: TimeEntryView | undefined = runningRows[0];
+  let attempt = 0;
+  return retryOnRace('timer', async () => {
+    if (attempt++ > 0) [running] = await selectViews(ctx).where(runningOf(ctx, user.id)).limit(1);
+    const stop = running ? stopStatements(ctx, running, now, now).statements : [];
+    const startIfNoneRuns = insertIf(
+      ctx.db, timeEntries, view.entry,
+      sql`NOT EXISTS (SELECT 1 FROM ${timeEntries} WHERE ${runningOf(ctx, user.id)})`,
+    );
+    const results = await ctx.db.batch([
+      ...stop,
+      startIfNoneRuns,
+      recordEvent(ctx, 'time_entry.created', serializeTimeEntry(view), { ifChanged: true }),
+    ] as unknown as Parameters<typeof ctx.db.batch>[0]);
+    return changedRows(results[stop.length]) > 0 ? view : undefined;
+  });
+}
+
+function newEntry(ctx: ServiceContext, input: CreateTimeEntryInput, project: ProjectRow, user: { id: string; name: string }, times: Times, now: string): TimeEntryView {
   const entry: TimeEntryRow = {
     id: newId('timeEntry'),
     workspaceId: ctx.workspaceId,
@@ -168,27 +202,7 @@ export async function createTimeEntry(ctx: ServiceContext, input: CreateTimeEntr
     createdAt: now,
     updatedAt: now,
   };
-  const view = viewOf(entry, project, user.name);
-  if (times.durationSeconds !== null) {
-    await ctx.db.batch([ctx.db.insert(timeEntries).values(entry), recordEvent(ctx, 'time_entry.created', serializeTimeEntry(view))]);
-    return view;
-  }
-  // A timer: stop the user's running one, then start this one only if none runs (a concurrent start
-  // may have won in between: read again and stop that one).
-  return retryOnRace('timer', async () => {
-    const [running] = await selectViews(ctx).where(runningOf(ctx, user.id)).limit(1);
-    const stop = running ? stopStatements(ctx, running, now, now).statements : [];
-    const startIfNoneRuns = insertIf(
-      ctx.db, timeEntries, entry,
-      sql`NOT EXISTS (SELECT 1 FROM ${timeEntries} WHERE ${runningOf(ctx, user.id)})`,
-    );
-    const results = await ctx.db.batch([
-      ...stop,
-      startIfNoneRuns,
-      recordEvent(ctx, 'time_entry.created', serializeTimeEntry(view), { ifChanged: true }),
-    ] as unknown as Parameters<typeof ctx.db.batch>[0]);
-    return changedRows(results[stop.length]) > 0 ? view : undefined;
-  });
+  return viewOf(entry, project, user.name);
 }
 
 export async function getTimeEntry(ctx: WorkspaceContext, id: string): Promise<TimeEntryView> {
