@@ -10,6 +10,7 @@ import { invoiceRoutes } from '../modules/invoices/routes';
 import { projectRoutes } from '../modules/projects/routes';
 import { rateRoutes } from '../modules/rates/routes';
 import { recurringInvoiceRoutes } from '../modules/recurring-invoices/routes';
+import { invoiceFromTimeRoutes } from '../modules/time-entries/invoice-routes';
 import { timeEntryRoutes } from '../modules/time-entries/routes';
 import { webhookRoutes } from '../modules/webhooks/routes';
 import { workspaceRoutes } from '../modules/workspaces/routes';
@@ -18,6 +19,7 @@ const workflow = createRouter()
   .route('/', clientRoutes)
   .route('/', projectRoutes)
   .route('/', invoiceRoutes)
+  .route('/', invoiceFromTimeRoutes)
   .route('/', recurringInvoiceRoutes)
   .route('/', expenseRoutes)
   .route('/', timeEntryRoutes)

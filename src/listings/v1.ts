@@ -7,6 +7,7 @@ import { invoiceRoutes } from '../modules/invoices/routes';
 import { projectRoutes } from '../modules/projects/routes';
 import { recurringInvoiceRoutes } from '../modules/recurring-invoices/routes';
 import { suggestionRoutes } from '../modules/suggestions/routes';
+import { invoiceFromTimeRoutes } from '../modules/time-entries/invoice-routes';
 import { timeEntryRoutes } from '../modules/time-entries/routes';
 import { transferRoutes } from '../modules/transfers/routes';
 
@@ -14,6 +15,7 @@ export const v1Listing = createRouter()
   .route('/', clientRoutes)
   .route('/', projectRoutes)
   .route('/', invoiceRoutes)
+  .route('/', invoiceFromTimeRoutes)
   .route('/', recurringInvoiceRoutes)
   .route('/', timeEntryRoutes)
   .route('/', gigRoutes)

@@ -77,6 +77,17 @@ const CASES: Record<string, Case> = {
   'PATCH /time-entries/{id}': { events: ['time_entry.updated'], setup: newEntry, act: (u, p, id) => call('PATCH', p(`/time-entries/${id}`), { key: u.key, body: { duration_seconds: 1_200 } }) },
   'DELETE /time-entries/{id}': { events: ['time_entry.deleted'], setup: newEntry, act: (u, p, id) => call('DELETE', p(`/time-entries/${id}`), { key: u.key }) },
   'POST /time-entries/{id}/stop': { events: ['time_entry.updated'], setup: newTimer, act: (u, p, id) => call('POST', p(`/time-entries/${id}/stop`), { key: u.key }) },
+  'POST /invoices/from-time': {
+    events: ['invoice.created'],
+    why: 'stamping the entries it bills is part of the invoice\'s change (one event, not one per entry)',
+    setup: async (u) => {
+      const clientId = await newClient(u);
+      const projectId = (await createProject(u.key, { client_id: clientId, hourly_rate: 10_000 })).id;
+      await call('POST', '/v1/time-entries', { key: u.key, body: { project_id: projectId, duration_seconds: 3_600 } });
+      return clientId;
+    },
+    act: (u, p, clientId) => call('POST', p('/invoices/from-time'), { key: u.key, body: { client_id: clientId } }),
+  },
   'POST /remit/transfer': {
     events: ['transfer.created'],
     act: (u, p) => call('POST', p('/remit/transfer'), { key: u.key, headers: { 'Idempotency-Key': crypto.randomUUID() }, body: { source_currency: 'USD', target_currency: 'EUR', source_amount: 100_000, recipient: transferRecipient() } }),

@@ -124,3 +124,19 @@ export type CreateTimeEntryInput = z.infer<typeof CreateTimeEntryBody>;
 export type UpdateTimeEntryInput = z.infer<typeof UpdateTimeEntryBody>;
 export type TimeEntryFilter = z.infer<typeof TimeEntryQuery>;
 export type SummaryFilter = z.infer<typeof SummaryQuery>;
+
+export const InvoiceFromTimeBody = z
+  .strictObject({
+    client_id: idSchema('client').openapi({ description: 'One of your clients; the invoice is in its currency.' }),
+    project_ids: z.array(idSchema('project')).min(1).max(50).optional().openapi({ description: 'Only these of the client\'s projects (422 for another\'s); default all of them.' }),
+    from: dateSchema.optional().openapi({ description: 'Entries with spent_date on or after.' }),
+    to: dateSchema.optional().openapi({ description: 'Entries with spent_date on or before.' }),
+    group_by: z.enum(['project', 'task', 'user', 'entry']).default('project').openapi({ description: 'One line per group and rate.' }),
+    issue_date: dateSchema.optional(),
+    due_date: dateSchema.optional(),
+    notes: longText(5000).optional(),
+  })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { message: '`from` must not be after `to`.', path: ['from'] })
+  .openapi('InvoiceFromTime');
+
+export type InvoiceFromTimeInput = z.infer<typeof InvoiceFromTimeBody>;
