@@ -16,7 +16,7 @@ import { measureCron } from './harness/cron.mjs';
 import { measureFanout } from './harness/fanout.mjs';
 import { countD1Calls } from './harness/d1-count.mjs';
 import { quantile, runLoad } from './harness/load.mjs';
-import { invoiceIdAtDepth, seed } from './harness/seed.mjs';
+import { invoiceIdAtDepth, seed, timerMembers } from './harness/seed.mjs';
 import { serve } from './harness/serve.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -104,6 +104,15 @@ async function workloads(mf, { small, large, writer }, only) {
     ({ name: `GET /v1/invoices/{id}/pdf (${long ? LONG : `${lines} lines`})`, path: `/v1/invoices/${await invoiceOf(lines, long)}/pdf`, headers: auth(writer), pdf: long ? 'long' : lines, run: DOCUMENT_RUN });
   const pageOf = async (long = false) =>
     ({ name: `GET /v1/invoices/{id}/preview (${long ? LONG : '100 lines'})`, path: `/v1/invoices/${await invoiceOf(100, long)}/preview`, headers: auth(writer), hosted: long ? 'long' : 100, run: DOCUMENT_RUN });
+  // Timers: each request starts one for the next of 40 members in turn, stopping that member's
+  // running one in the same batch (from the second round on, there always is one). The first three
+  // requests (the D1 count) are one member's, so its key is cached for the two counted, as under load.
+  const timers = await timerMembers(mf, writer, 40);
+  let timerTurn = 0;
+  const nextTimer = () => {
+    const turn = timerTurn++;
+    return { headers: { authorization: `Bearer ${timers.keys[turn < 3 ? 0 : turn % timers.keys.length]}` } };
+  };
   return [
     { name: 'hello world (harness ceiling)', host: 'hello.bench', path: '/' },
     { name: 'GET /v1/projects (page of 25)', path: '/v1/projects', headers: auth(small), list: true },
@@ -116,6 +125,7 @@ async function workloads(mf, { small, large, writer }, only) {
     { name: 'POST /v1/invoices/{id}/send, Idempotency-Key', write: true, keyed: true, method: 'POST', path: '/v1/invoices/{id}/send', headers: { ...auth(writer), ...json }, body: '{"email":false}', freshRequest: () => ({ ...nextDraft(), ...keyed() }) },
     { name: 'POST /v1/invoices/{id}/payments', write: true, method: 'POST', path: '/v1/invoices/{id}/payments', headers: { ...auth(writer), ...json }, body: payment, freshRequest: nextOwed },
     { name: 'POST /v1/invoices/{id}/payments, Idempotency-Key', write: true, keyed: true, method: 'POST', path: '/v1/invoices/{id}/payments', headers: { ...auth(writer), ...json }, body: payment, freshRequest: () => ({ ...nextOwed(), ...keyed() }) },
+    { name: 'POST /v1/time-entries: start a timer, stopping the running one', write: true, method: 'POST', path: '/v1/time-entries', headers: json, body: JSON.stringify({ project_id: timers.projectId, task: 'Bench' }), freshRequest: nextTimer },
     { name: 'GET /v1/gigs?q=design (public)', path: '/v1/gigs?q=design' },
     { name: 'GET /api/rates', path: '/api/rates', headers: auth(small) },
     { name: 'GET /api/events (5,000 events)', path: '/api/events', headers: auth(large), list: true },

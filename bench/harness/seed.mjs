@@ -170,3 +170,28 @@ export async function invoiceIdAtDepth(mf, workspaceId, depth) {
   const row = await db.prepare('SELECT id FROM invoices WHERE workspace_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?').bind(workspaceId, depth - 1).first();
   return row.id;
 }
+
+/**
+ * `count` members of `account`'s workspace, each with a key of their own, for the timer workload: a
+ * user has one running timer per workspace, so concurrent starts by one user would meet each other
+ * (and answer 409 after their retries); taken in turn, each start meets only that member's own
+ * running timer, which it stops. Answers the members' keys and an active project of the workspace.
+ */
+export async function timerMembers(mf, account, count) {
+  const db = await mf.getD1Database('DB', 'app');
+  const keys = [];
+  for (let i = 0; i < count; i++) {
+    const user = `usr_${ulid(Date.now())}`;
+    const key = `wsk_${randomBytes(32).toString('base64url')}`;
+    const at = iso(Date.now());
+    await db.batch([
+      db.prepare('INSERT INTO users (id, email, name, created_at) VALUES (?, ?, ?, ?)').bind(user, `timer${i}@bench.example`, `Timer ${i}`, at),
+      db.prepare("INSERT INTO memberships (id, workspace_id, user_id, role, created_at) VALUES (?, ?, ?, 'member', ?)").bind(`mem_${user.slice(4)}`, account.workspaceId, user, at),
+      db.prepare("INSERT INTO api_keys (id, user_id, workspace_id, name, prefix, key_hash, created_at) VALUES (?, ?, ?, 'bench', ?, ?, ?)")
+        .bind(`key_${ulid(Date.now())}`, user, account.workspaceId, key.slice(0, 12), sha256(key), at),
+    ]);
+    keys.push(key);
+  }
+  const project = await db.prepare("SELECT id FROM projects WHERE workspace_id = ? AND status = 'active' ORDER BY id LIMIT 1").bind(account.workspaceId).first();
+  return { keys, projectId: project.id };
+}

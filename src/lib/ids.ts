@@ -25,6 +25,7 @@ export const ID_PREFIXES = {
   paymentProvider: 'ppr',
   paymentAttempt: 'pat',
   refund: 'rfd',
+  timeEntry: 'te',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -11,6 +11,8 @@ import { invoicePaymentRoutes, paymentProviderRoutes } from '../modules/payments
 import { projectRoutes } from '../modules/projects/routes';
 import { rateRoutes } from '../modules/rates/routes';
 import { recurringInvoiceRoutes } from '../modules/recurring-invoices/routes';
+import { invoiceFromTimeRoutes } from '../modules/time-entries/invoice-routes';
+import { timeEntryRoutes } from '../modules/time-entries/routes';
 import { webhookRoutes } from '../modules/webhooks/routes';
 import { workspaceRoutes } from '../modules/workspaces/routes';
 
@@ -19,8 +21,10 @@ const workflow = createRouter()
   .route('/', projectRoutes)
   .route('/', invoiceRoutes)
   .route('/', invoicePaymentRoutes)
+  .route('/', invoiceFromTimeRoutes)
   .route('/', recurringInvoiceRoutes)
   .route('/', expenseRoutes)
+  .route('/', timeEntryRoutes)
   .route('/', dashboardRoutes);
 
 export const apiListing = createRouter()

@@ -1,5 +1,5 @@
 // What /v1 mounts: the versioned platform API. Clients, projects and invoices are the very same
-// routers as under /api/workflow (recurring invoices too); gigs, transfers and the co-pilot live only here.
+// routers as under /api/workflow (recurring invoices and time entries too); gigs, transfers and the co-pilot live only here.
 import { createRouter } from '../lib/router';
 import { clientRoutes } from '../modules/clients/routes';
 import { gigRoutes } from '../modules/gigs/routes';
@@ -8,6 +8,8 @@ import { invoicePaymentRoutes } from '../modules/payments/routes';
 import { projectRoutes } from '../modules/projects/routes';
 import { recurringInvoiceRoutes } from '../modules/recurring-invoices/routes';
 import { suggestionRoutes } from '../modules/suggestions/routes';
+import { invoiceFromTimeRoutes } from '../modules/time-entries/invoice-routes';
+import { timeEntryRoutes } from '../modules/time-entries/routes';
 import { transferRoutes } from '../modules/transfers/routes';
 
 export const v1Listing = createRouter()
@@ -15,7 +17,9 @@ export const v1Listing = createRouter()
   .route('/', projectRoutes)
   .route('/', invoiceRoutes)
   .route('/', invoicePaymentRoutes)
+  .route('/', invoiceFromTimeRoutes)
   .route('/', recurringInvoiceRoutes)
+  .route('/', timeEntryRoutes)
   .route('/', gigRoutes)
   .route('/', transferRoutes)
   .route('/', suggestionRoutes);

@@ -32,6 +32,9 @@ const newClient = async (u: TestUser) => (await createClient(u.key)).id;
 const newProject = async (u: TestUser) => (await createProject(u.key)).id;
 const newDraft = async (u: TestUser) => (await createInvoice(u.key)).id;
 const newOpenInvoice = async (u: TestUser) => (await createSentInvoice(u.key)).id;
+const newEntry = async (u: TestUser) => (await call('POST', '/v1/time-entries', { key: u.key, body: { project_id: await newProject(u), duration_seconds: 600 } })).body.id;
+const newTimer = async (u: TestUser) =>
+  (await call('POST', '/v1/time-entries', { key: u.key, body: { project_id: await newProject(u), started_at: new Date(Date.now() - 60_000).toISOString() } })).body.id;
 const newExpense = async (u: TestUser) => (await call('POST', '/api/workflow/expenses', { key: u.key, body: expense })).body.id;
 const newTransfer = async (u: TestUser) => (await sendTransfer(u.key)).id;
 const newGig = async (u: TestUser) => (await call('POST', '/v1/gigs', { key: u.key, body: gig })).body.id;
@@ -70,6 +73,21 @@ const CASES: Record<string, Case> = {
   'POST /expenses': { events: ['expense.created'], act: (u, p) => call('POST', p('/expenses'), { key: u.key, body: expense }) },
   'PATCH /expenses/{id}': { events: ['expense.updated'], setup: newExpense, act: (u, p, id) => call('PATCH', p(`/expenses/${id}`), { key: u.key, body: { amount: 5_100 } }) },
   'DELETE /expenses/{id}': { events: ['expense.deleted'], setup: newExpense, act: (u, p, id) => call('DELETE', p(`/expenses/${id}`), { key: u.key }) },
+  'POST /time-entries': { events: ['time_entry.created'], setup: newProject, act: (u, p, projectId) => call('POST', p('/time-entries'), { key: u.key, body: { project_id: projectId, duration_seconds: 900 } }) },
+  'PATCH /time-entries/{id}': { events: ['time_entry.updated'], setup: newEntry, act: (u, p, id) => call('PATCH', p(`/time-entries/${id}`), { key: u.key, body: { duration_seconds: 1_200 } }) },
+  'DELETE /time-entries/{id}': { events: ['time_entry.deleted'], setup: newEntry, act: (u, p, id) => call('DELETE', p(`/time-entries/${id}`), { key: u.key }) },
+  'POST /time-entries/{id}/stop': { events: ['time_entry.updated'], setup: newTimer, act: (u, p, id) => call('POST', p(`/time-entries/${id}/stop`), { key: u.key }) },
+  'POST /invoices/from-time': {
+    events: ['invoice.created'],
+    why: 'stamping the entries it bills is part of the invoice\'s change (one event, not one per entry)',
+    setup: async (u) => {
+      const clientId = await newClient(u);
+      const projectId = (await createProject(u.key, { client_id: clientId, hourly_rate: 10_000 })).id;
+      await call('POST', '/v1/time-entries', { key: u.key, body: { project_id: projectId, duration_seconds: 3_600 } });
+      return clientId;
+    },
+    act: (u, p, clientId) => call('POST', p('/invoices/from-time'), { key: u.key, body: { client_id: clientId } }),
+  },
   'POST /remit/transfer': {
     events: ['transfer.created'],
     act: (u, p) => call('POST', p('/remit/transfer'), { key: u.key, headers: { 'Idempotency-Key': crypto.randomUUID() }, body: { source_currency: 'USD', target_currency: 'EUR', source_amount: 100_000, recipient: transferRecipient() } }),

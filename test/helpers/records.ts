@@ -113,6 +113,18 @@ export const recordKinds: Record<string, RecordKind> = {
       },
     ],
   },
+  // A finished entry (editable, deletable, not stoppable) and a timer running for an hour (stoppable).
+  te: {
+    states: [
+      async (key) => created('a time entry', await call('POST', '/v1/time-entries', { key, body: { project_id: (await createProject(key, { hourly_rate: 10_000 })).id, duration_seconds: 5_400, task: 'Design' } })),
+      async (key) => {
+        const started_at = new Date(Date.now() - 3_600_000).toISOString();
+        return created('a timer', await call('POST', '/v1/time-entries', { key, body: { project_id: (await createProject(key)).id, started_at } }));
+      },
+    ],
+  },
+  // The caller themself: the one user a body's user_id can name without another member.
+  usr: { states: [async (key) => (await call('GET', '/api/me', { key })).body.user.id] },
   ivt: {
     states: [async (key) => created('a workspace invitation', await call('POST', '/api/workspace/invitations', { key, body: { email: `invitee-${crypto.randomUUID()}@example.com`, role: 'member' } }))],
   },

@@ -19,6 +19,7 @@ const validBodies: Record<string, unknown> = {
   'PATCH /invoices/{id}': { notes: 'Taken over' },
   'POST /invoices/{id}/payments': { amount: 1 },
   'PATCH /expenses/{id}': { amount: 1 },
+  'PATCH /time-entries/{id}': { notes: 'Taken over' },
   'PATCH /gigs/{id}': { title: 'Taken over' },
   'PATCH /workspace/members/{id}': { role: 'member' },
   'POST /webhook-endpoints/{id}/recover': { since: '2026-01-01T00:00:00Z' },

@@ -19,6 +19,8 @@ function label(type: EventType, object: EventObject): string {
       return `Member ${str((object.user as { name?: string } | undefined)?.name) ?? object.id}`;
     case 'transfer':
       return `Transfer of ${amount(object.source_amount, object.source_currency)}`;
+    case 'time_entry':
+      return `Time entry${str(object.task) ? ` "${str(object.task)}"` : ''} of ${str((object.user as { name?: string } | undefined)?.name) ?? 'a member'}`;
     case 'expense':
       return `Expense${str(object.vendor) ? ` at ${str(object.vendor)}` : ''} of ${amount(object.amount, object.currency)}`;
     default:

@@ -14,6 +14,7 @@ export const EVENT_TYPES = [
   'recurring_invoice.created', 'recurring_invoice.updated', 'recurring_invoice.paused', 'recurring_invoice.resumed',
   'recurring_invoice.canceled', 'recurring_invoice.completed',
   'member.added', 'member.removed', 'member.role_changed',
+  'time_entry.created', 'time_entry.updated', 'time_entry.deleted',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

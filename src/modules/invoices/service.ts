@@ -52,7 +52,14 @@ async function clientAndWorkspace(ctx: WorkspaceContext, clientId: string) {
   return { client, workspace };
 }
 
-export async function createInvoice(ctx: ServiceContext, input: CreateInvoiceInput): Promise<InvoiceWithLines> {
+/**
+ * What another room adds to a new invoice's batch (an invoice made from time): `onlyIf` must hold
+ * for the invoice to be written at all, and `alongside(id, written)` are statements that run after it,
+ * each conditional on `written` (this batch wrote the invoice).
+ */
+export type InvoiceBatchExtras = { onlyIf?: SQL; alongside?: (invoiceId: string, written: SQL) => BatchItem<'sqlite'>[] };
+
+export async function createInvoice(ctx: ServiceContext, input: CreateInvoiceInput, extras: InvoiceBatchExtras = {}): Promise<InvoiceWithLines> {
   const { client, workspace } = await clientAndWorkspace(ctx, input.client_id);
   await assertProjectOfClient(ctx, input.project_id, client.id);
   const issueDate = input.issue_date ?? todayIn(ctx.timeZone);
@@ -81,9 +88,10 @@ export async function createInvoice(ctx: ServiceContext, input: CreateInvoiceInp
     };
     const statements: BatchItem<'sqlite'>[] = [
       ...number.before,
-      insertIf(ctx.db, invoices, { ...row, number: number.value as unknown as string }, numberIsFree(ctx, number.value)),
+      insertIf(ctx.db, invoices, { ...row, number: number.value as unknown as string }, and(numberIsFree(ctx, number.value), extras.onlyIf)!),
       recordEvent(ctx, 'invoice.created', invoiceObject(ctx, { row, lines }), { ifChanged: true, fill: { number: number.value } }),
       ...insertLineStatements(ctx.db, lines, wroteInvoice(ctx, id, now)),
+      ...(extras.alongside?.(id, wroteInvoice(ctx, id, now)) ?? []),
       ctx.db.select({ number: invoices.number }).from(invoices).where(eq(invoices.id, id)),
     ];
     const results = await ctx.db.batch(statements as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);

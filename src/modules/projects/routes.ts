@@ -64,7 +64,7 @@ export const projectRoutes = createRouter()
     defineRoute({
       method: 'delete', path: '/projects/{id}', operationId: 'deleteProject', tags, access: 'user', role: 'member', errors: [409],
       summary: 'Delete a project',
-      description: '409 `conflict` while invoices or expenses reference it; archive it instead.',
+      description: '409 `conflict` while invoices, expenses or time entries reference it; archive it instead.',
       request: { params },
       responses: { 204: noContent },
     }),

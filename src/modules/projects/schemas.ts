@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { TimeRoundingSchema } from '../time-entries/schemas';
 import { currencySchema, dateSchema, idSchema, listQuery, longText, minorAmount, pageOf, searchText, text, timestampSchema } from '../../lib/schemas';
 
 export const ProjectStatus = z.enum(['active', 'on_hold', 'completed', 'archived']);
@@ -13,6 +14,7 @@ const projectFields = {
   hourly_rate: minorAmount('Hourly rate in minor units of the project currency.').nullish(),
   start_date: dateSchema.nullish(),
   due_date: dateSchema.nullish(),
+  time_rounding: TimeRoundingSchema.optional(),
 };
 
 const datesOrdered = (v: { start_date?: string | null; due_date?: string | null }) =>
@@ -37,6 +39,7 @@ export const Project = z
     hourly_rate: z.number().int().nullable(),
     start_date: z.string().nullable(),
     due_date: z.string().nullable(),
+    time_rounding: TimeRoundingSchema,
     created_at: timestampSchema,
     updated_at: timestampSchema,
   })
@@ -49,6 +52,9 @@ export const ProjectTotals = z
     paid: z.number().int().openapi({ description: 'Payments received on them, in USD cents.' }),
     expenses: z.number().int().openapi({ description: 'The project\'s expenses, in USD cents.' }),
     profit: z.number().int().openapi({ description: 'paid − expenses.' }),
+    unbilled_amount: z.number().int().openapi({
+      description: 'Billable time no invoice bills yet, in USD cents: each stopped entry\'s billable seconds × rate / 3600, rounded half away from zero per entry, summed per currency and converted.',
+    }),
   })
   .openapi('ProjectTotals');
 

@@ -1,7 +1,7 @@
 // Projects: work for a client (or for no one in particular). Every query is scoped to the
 // workspace, a client_id must name one of its clients, and every change writes its event.
 import { and, desc, eq, lt, notExists, sql } from 'drizzle-orm';
-import { expenses, invoices, projects } from '../../db/schema';
+import { expenses, invoices, projects, timeEntries } from '../../db/schema';
 import { ApiError, invalidField, notFound } from '../../errors';
 import { referencedClient } from '../../lib/references';
 import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
@@ -10,6 +10,7 @@ import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { escapeLike } from '../clients/service';
 import { recordEvent } from '../events/record';
+import { projectRounding } from '../time-entries/rounding';
 import { updateWithEvent } from '../events/update-with-event';
 import { assertConvertible } from '../rates/convertible';
 import type { CreateProjectInput, ProjectFilter, UpdateProjectInput } from './schemas';
@@ -27,6 +28,7 @@ export const serializeProject = (row: ProjectRow) => ({
   hourly_rate: row.hourlyRate,
   start_date: row.startDate,
   due_date: row.dueDate,
+  time_rounding: projectRounding(row),
   created_at: row.createdAt,
   updated_at: row.updatedAt,
 });
@@ -42,6 +44,10 @@ function toColumns(input: UpdateProjectInput): Partial<ProjectRow> {
   if (input.hourly_rate !== undefined) columns.hourlyRate = input.hourly_rate;
   if (input.start_date !== undefined) columns.startDate = input.start_date;
   if (input.due_date !== undefined) columns.dueDate = input.due_date;
+  if (input.time_rounding !== undefined) {
+    columns.timeRoundingMinutes = input.time_rounding?.increment_minutes ?? null;
+    columns.timeRoundingMode = input.time_rounding?.mode ?? null;
+  }
   return columns;
 }
 
@@ -51,7 +57,7 @@ export async function createProject(ctx: ServiceContext, input: CreateProjectInp
   const row: ProjectRow = {
     id: newId('project'), userId: ctx.userId, workspaceId: ctx.workspaceId, clientId: null, name: input.name, description: null,
     status: 'active', currency: client?.currency ?? 'USD', budget: null, hourlyRate: null, startDate: null, dueDate: null,
-    createdAt: now, updatedAt: now,
+    timeRoundingMinutes: null, timeRoundingMode: null, createdAt: now, updatedAt: now,
     ...toColumns(input),
   };
   await assertConvertible(ctx.env, row.currency);
@@ -99,7 +105,7 @@ export async function updateProject(ctx: ServiceContext, id: string, input: Upda
 
 export async function deleteProject(ctx: ServiceContext, id: string): Promise<void> {
   const before = await getProject(ctx, id);
-  // One guarded statement: invoices and expenses keep their project, so it cannot go while they exist.
+  // One guarded statement: invoices, expenses and time entries keep their project, so it cannot go while they exist.
   const [deleted] = await ctx.db.batch([
     ctx.db
       .delete(projects)
@@ -109,11 +115,12 @@ export async function deleteProject(ctx: ServiceContext, id: string): Promise<vo
           inWorkspace(ctx, projects),
           notExists(ctx.db.select({ one: sql`1` }).from(invoices).where(eq(invoices.projectId, id))),
           notExists(ctx.db.select({ one: sql`1` }).from(expenses).where(eq(expenses.projectId, id))),
+          notExists(ctx.db.select({ one: sql`1` }).from(timeEntries).where(eq(timeEntries.projectId, id))),
         ),
       ),
     recordEvent(ctx, 'project.deleted', serializeProject(before), { ifChanged: true }),
   ]);
   if (changedRows(deleted) > 0) return;
   await getProject(ctx, id); // 404 if it went meanwhile
-  throw new ApiError('conflict', 'This project has invoices or expenses; archive it instead (PATCH status "archived").');
+  throw new ApiError('conflict', 'This project has invoices, expenses or time entries; archive it instead (PATCH status "archived").');
 }

@@ -1,16 +1,18 @@
-// A project's money in USD: invoiced (open and paid invoices), paid, expenses, profit = paid − expenses.
+// A project's money in USD: invoiced (open and paid invoices), paid, expenses, profit = paid − expenses,
+// and unbilled_amount: its billable time no invoice bills yet (each entry rounded, §19).
 // Sums are taken per currency in SQL, then each converted at the cached rates (half away from zero).
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { expenses, invoices } from '../../db/schema';
+import { expenses, invoices, projects, timeEntries } from '../../db/schema';
 import { inWorkspace, type WorkspaceContext } from '../../lib/context';
 import { exactFigure, sumFromSql } from '../../lib/money';
 import { getRatesSnapshot } from '../rates/refresh';
 import { convertSumAtSnapshot } from '../rates/snapshot';
+import { uninvoicedAmountSql } from '../time-entries/service';
 
 export async function projectTotals(ctx: WorkspaceContext, projectId: string) {
   const { db } = ctx;
   // Sums as text and BigInt, answered only when exact (lib/money.ts, sums).
-  const [invoiceSums, expenseSums] = await db.batch([
+  const [invoiceSums, expenseSums, timeSums] = await db.batch([
     db
       .select({
         currency: invoices.currency,
@@ -25,8 +27,14 @@ export async function projectTotals(ctx: WorkspaceContext, projectId: string) {
       .from(expenses)
       .where(and(inWorkspace(ctx, expenses), eq(expenses.projectId, projectId)))
       .groupBy(expenses.currency),
+    db
+      .select({ currency: timeEntries.currency, amount: uninvoicedAmountSql })
+      .from(timeEntries)
+      .innerJoin(projects, eq(projects.id, timeEntries.projectId))
+      .where(and(inWorkspace(ctx, timeEntries), eq(timeEntries.projectId, projectId)))
+      .groupBy(timeEntries.currency),
   ]);
-  const needsRates = [...invoiceSums, ...expenseSums].some((row) => row.currency !== 'USD');
+  const needsRates = [...invoiceSums, ...expenseSums, ...timeSums].some((row) => row.currency !== 'USD');
   const snapshot = needsRates ? await getRatesSnapshot(ctx.env) : null;
   const toUsd = (amount: string, currency: string) => convertSumAtSnapshot(snapshot, sumFromSql(amount), currency, 'USD');
 
@@ -38,6 +46,8 @@ export async function projectTotals(ctx: WorkspaceContext, projectId: string) {
     paid += toUsd(row.paid, row.currency);
   }
   for (const row of expenseSums) spent += toUsd(row.amount, row.currency);
+  let unbilled = 0n;
+  for (const row of timeSums) unbilled += toUsd(String(row.amount), row.currency);
   const exact = (value: bigint, field: string) => exactFigure(value, 'id', `The project's totals.${field} in USD`);
   return {
     currency: 'USD' as const,
@@ -45,5 +55,6 @@ export async function projectTotals(ctx: WorkspaceContext, projectId: string) {
     paid: exact(paid, 'paid'),
     expenses: exact(spent, 'expenses'),
     profit: exact(paid - spent, 'profit'),
+    unbilled_amount: exact(unbilled, 'unbilled_amount'),
   };
 }

@@ -48,6 +48,8 @@ const BUSINESS_RULES: Rule[] = [
   { route: /\/(recurring-)?invoices/, status: 422, field: /^project_id$/, why: 'an invoice\'s (or schedule\'s) project belongs to its client' },
   { route: /\/webhook-endpoints$/, status: 409, code: 'conflict', why: 'a workspace has at most 16 webhook endpoints' },
   { route: /\/api\/workspaces$/, status: 409, code: 'conflict', why: 'a person owns at most 10 workspaces' },
+  { route: /\/time-entries/, status: 422, field: /^(duration_seconds|started_at|stopped_at)$/, why: 'an entry lasts 1 s to 24 h and a timer starts no later than now: spans, starts and stops are checked against each other, the stored times and the clock' },
+  { route: /\/invoices\/from-time$/, status: 422, field: /^(client_id|project_ids|group_by)$/, why: 'an invoice from time needs billable, priced time of the client (a generated client has none)' },
   { status: 422, code: 'validation_failed', message: /too large to be exact/, why: 'a conversion beyond 2^53 minor units is refused, not rounded' },
   { status: 422, field: /^discount\.amount$/, why: 'a document discount is at most the subtotal (§15)' },
   { status: 422, field: /^(line_items\.\d+\.(tax_rate|tax_category)|tax_exemption_reason)$/, why: 'a tax category fits its rate, O stands alone, E needs an exemption reason (§15)' },
@@ -57,6 +59,8 @@ const BUSINESS_RULES: Rule[] = [
 
 /** Operations whose success generated input cannot reach, and where their success is tested. */
 const SUCCEEDS_ELSEWHERE: Record<string, string> = {
+  'POST /api/workflow/invoices/from-time': 'needs billable time of the client: test/time-entries/from-time.test.ts',
+  'POST /v1/invoices/from-time': 'needs billable time of the client: test/time-entries/from-time.test.ts',
   'POST /api/invitations/accept': 'needs a real invitation code: every createUser() in the suite redeems one',
 };
 

@@ -1,0 +1,168 @@
+// An invoice made from unbilled time (§19): the client's billable, stopped, not yet invoiced entries
+// in a period, one line per group and rate. The entries are stamped with the invoice in the
+// invoice's own batch, by one set-based UPDATE over the same conditions that selected them (no id
+// lists: D1 binds at most 100 parameters), and the invoice is written only if those conditions
+// still select exactly what was read: two requests racing over the same entries bill them once.
+import { and, eq, gte, inArray, isNotNull, isNull, lte, type SQL, sql } from 'drizzle-orm';
+import { clients, projects, timeEntries, users } from '../../db/schema';
+import { ApiError, invalidField } from '../../errors';
+import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
+import { divRoundHalfAwayFromZero, formatMoney, lineAmount, MAX_MINOR_AMOUNT } from '../../lib/money';
+import { nowIso } from '../../lib/time';
+import { MAX_LINE_ITEMS } from '../invoices/schemas';
+import { createInvoice } from '../invoices/service';
+import type { InvoiceWithLines } from '../invoices/serialize';
+import { getRatesSnapshot } from '../rates/refresh';
+import { convertAtSnapshot } from '../rates/snapshot';
+import { projectRounding, roundDuration, roundDurationSql } from './rounding';
+import type { InvoiceFromTimeInput } from './schemas';
+
+/** Entries an invoice bills lose it when the invoice is voided (a deleted draft releases them by its foreign key). */
+export function releaseTimeEntries(ctx: WorkspaceContext, invoiceId: string) {
+  return ctx.db
+    .update(timeEntries)
+    .set({ invoiceId: null, updatedAt: nowIso() })
+    .where(and(inWorkspace(ctx, timeEntries), eq(timeEntries.invoiceId, invoiceId), sql`EXISTS (SELECT 1 FROM invoices WHERE id = ${invoiceId} AND status = 'void')`));
+}
+
+/**
+ * The entries to bill, as one SQL condition on time_entries (usable in a SELECT, in the UPDATE
+ * that stamps them and in the guard): billable, stopped, not invoiced, of the client's projects
+ * (or the ones named), in the period, billing more than 0 s after the project's rounding.
+ */
+function toBill(ctx: WorkspaceContext, input: InvoiceFromTimeInput): SQL {
+  const ofProjects = sql`EXISTS (SELECT 1 FROM ${projects} WHERE ${projects.id} = ${timeEntries.projectId}
+    AND ${projects.workspaceId} = ${ctx.workspaceId} AND ${projects.clientId} = ${input.client_id}
+    ${input.project_ids ? sql`AND ${inArray(projects.id, input.project_ids)}` : sql``}
+    AND ${roundDurationSql(timeEntries.durationSeconds, projects.timeRoundingMinutes, projects.timeRoundingMode)} > 0)`;
+  return and(
+    inWorkspace(ctx, timeEntries),
+    isNull(timeEntries.invoiceId),
+    isNotNull(timeEntries.durationSeconds),
+    eq(timeEntries.billable, true),
+    input.from ? gte(timeEntries.spentDate, input.from) : undefined,
+    input.to ? lte(timeEntries.spentDate, input.to) : undefined,
+    ofProjects,
+  )!;
+}
+
+/** A fingerprint of what `toBill` selects: any entry billed, added, removed or edited since changes it. */
+const fingerprintOf = (condition: SQL) =>
+  sql`(SELECT count(*) || '|' || coalesce(max(${timeEntries.updatedAt}), '') || '|' || coalesce(max(${timeEntries.id}), '') || '|' || total(${timeEntries.durationSeconds}) || '|' || total(coalesce(${timeEntries.rate}, -1)) FROM ${timeEntries} WHERE ${condition})`;
+
+type Entry = {
+  id: string; projectId: string; projectName: string; userId: string; userName: string | null; task: string | null; spentDate: string;
+  seconds: number; rate: number | null; currency: string;
+};
+
+const GROUP_KEYS: Record<InvoiceFromTimeInput['group_by'], (e: Entry) => string> = {
+  project: (e) => e.projectId,
+  task: (e) => `${e.projectId}\u0000${e.task ?? ''}`,
+  user: (e) => e.userId,
+  entry: (e) => e.id,
+};
+
+function describe(groupBy: InvoiceFromTimeInput['group_by'], entries: Entry[]): string {
+  const first = entries[0]!;
+  const dates = entries.map((e) => e.spentDate).sort();
+  const span = dates[0] === dates.at(-1) ? dates[0]! : `${dates[0]} – ${dates.at(-1)}`;
+  const projectNames = [...new Set(entries.map((e) => e.projectName))].join(', ');
+  const what = {
+    project: first.projectName,
+    task: `${first.task ?? 'Time'} (${first.projectName})`,
+    user: `${first.userName ?? 'Time'}: ${projectNames}`,
+    entry: [first.projectName, first.task, first.userName].filter(Boolean).join(', '),
+  }[groupBy];
+  return `${what}, ${span}`;
+}
+
+export async function createInvoiceFromTime(ctx: ServiceContext, input: InvoiceFromTimeInput): Promise<InvoiceWithLines> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const invoice = await billOnce(ctx, input).catch((err: unknown) => {
+      // The guard did not hold: another request billed or changed some of this time meanwhile. Read again.
+      if (err instanceof ApiError && err.code === 'conflict') return undefined;
+      throw err;
+    });
+    if (invoice) return invoice;
+  }
+  throw new ApiError('conflict', 'The time to bill was changed by another request at the same time; try again.');
+}
+
+async function billOnce(ctx: ServiceContext, input: InvoiceFromTimeInput): Promise<InvoiceWithLines | undefined> {
+  const condition = toBill(ctx, input);
+  // One round trip: the client, the named projects, the entries and their fingerprint.
+  const [clientRows, projectRows, rows] = await ctx.db.batch([
+    ctx.db
+      .select({ client: clients, fingerprint: sql<string>`${fingerprintOf(condition)}` })
+      .from(clients)
+      .where(and(eq(clients.id, input.client_id), inWorkspace(ctx, clients)))
+      .limit(1),
+    ctx.db.select({ id: projects.id }).from(projects).where(and(inWorkspace(ctx, projects), eq(projects.clientId, input.client_id), inArray(projects.id, input.project_ids ?? []))),
+    ctx.db
+      .select({
+        // Aliased: D1 answers a batch as objects, where two columns both called "name" would collide.
+        id: timeEntries.id, projectId: timeEntries.projectId, projectName: sql<string>`${projects.name}`.as('project_name'), userId: timeEntries.userId,
+        userName: sql<string | null>`${users.name}`.as('user_name'),
+        task: timeEntries.task, spentDate: timeEntries.spentDate, duration: timeEntries.durationSeconds, rate: timeEntries.rate,
+        currency: timeEntries.currency, minutes: projects.timeRoundingMinutes, mode: projects.timeRoundingMode,
+      })
+      .from(timeEntries)
+      .innerJoin(projects, eq(projects.id, timeEntries.projectId))
+      .leftJoin(users, eq(users.id, timeEntries.userId))
+      .where(condition)
+      .orderBy(timeEntries.spentDate, timeEntries.id),
+  ]);
+  const client = clientRows[0]?.client;
+  if (!client) throw invalidField('client_id', 'No such client.');
+  const unknown = (input.project_ids ?? []).filter((id) => !projectRows.some((p) => p.id === id));
+  if (unknown.length) throw invalidField('project_ids', `Not projects of this client: ${unknown.join(', ')}.`);
+  if (!rows.length) throw invalidField('client_id', 'Nothing to bill: this client has no billable, uninvoiced time in that period.');
+
+  const entries: Entry[] = rows.map((r) => ({
+    ...r, seconds: roundDuration(r.duration!, projectRounding({ timeRoundingMinutes: r.minutes, timeRoundingMode: r.mode })),
+  }));
+  const rateless = entries.find((e) => e.rate === null);
+  if (rateless) throw invalidField('project_ids', `Project "${rateless.projectName}" (${rateless.projectId}) has time with no hourly rate: set the project's hourly_rate or the entries' rate.`);
+
+  // One line per group and rate (a rate in another currency is converted into the invoice's).
+  const currency = client.currency;
+  const snapshot = entries.some((e) => e.currency !== currency) ? await getRatesSnapshot(ctx.env) : null;
+  const groups = new Map<string, Entry[]>();
+  for (const e of entries) {
+    const key = `${GROUP_KEYS[input.group_by](e)}\u0000${e.currency}\u0000${e.rate}`;
+    groups.set(key, [...(groups.get(key) ?? []), e]);
+  }
+  if (groups.size > MAX_LINE_ITEMS) {
+    throw invalidField('group_by', `That would be ${groups.size} lines; an invoice has at most ${MAX_LINE_ITEMS}. Group by project, task or user, or bill a shorter period.`);
+  }
+  const lineItems = [...groups.values()].map((group) => {
+    const first = group[0]!;
+    const seconds = group.reduce((sum, e) => sum + e.seconds, 0);
+    // Hours to 3 decimals, half up (all positive): what the client reads is what is charged. A
+    // line's quantity is more than 0, so a group of under 1.8 s bills 0.001 h.
+    const quantityMilli = Math.max(1, Number(divRoundHalfAwayFromZero(BigInt(seconds) * 1000n, 3600n)));
+    const unitAmount = convertAtSnapshot(snapshot, first.rate!, first.currency, currency);
+    if (lineAmount(quantityMilli, unitAmount) > MAX_MINOR_AMOUNT) throw invalidField('group_by', 'A line would exceed 10^13 minor units; bill a shorter period.');
+    const converted = first.currency === currency ? '' : ` (at ${formatMoney(first.rate!, first.currency)}/h)`;
+    // Billed in hours (UN/ECE code HUR), untaxed: the invoice is a draft the member sets taxes on.
+    return {
+      description: `${describe(input.group_by, group)}${converted}`.slice(0, 500), quantity: quantityMilli / 1000, unit: 'HUR' as const,
+      unit_amount: unitAmount, discount_percent: 0, tax_rate: 0,
+    };
+  });
+
+  const now = nowIso();
+  const stillTheSame = sql`${fingerprintOf(condition)} = ${clientRows[0]!.fingerprint}`;
+  return createInvoice(
+    ctx,
+    {
+      client_id: client.id, currency, issue_date: input.issue_date, due_date: input.due_date, notes: input.notes,
+      project_id: new Set(entries.map((e) => e.projectId)).size === 1 ? entries[0]!.projectId : undefined,
+      line_items: lineItems,
+    },
+    {
+      onlyIf: stillTheSame,
+      alongside: (invoiceId, written) => [ctx.db.update(timeEntries).set({ invoiceId, updatedAt: now }).where(and(condition, written))],
+    },
+  );
+}
