@@ -46,9 +46,16 @@ const links = ids.invoices.map((id) => {
   return { token, hash: createHash('sha256').update(token).digest('hex') };
 });
 const noAddress = { line1: null, line2: null, city: null, region: null, postal_code: null };
-const issuer = { name: 'Demo Studio', legal_name: 'Demo Studio GmbH', email: 'billing@demo-studio.example', address: { ...noAddress, line1: 'Torstraße 1', postal_code: '10119', city: 'Berlin', country: 'DE' }, tax_id: 'DE123456789' };
+// The issuer carries what an EN 16931 e-invoice needs (§15): a VAT id, an address with a country, an IBAN,
+// and a Peppol id for UBL.
+const workspaceIssuer = {
+  legal_name: 'Demo Studio GmbH', email: 'billing@demo-studio.example', address: { ...noAddress, line1: 'Torstraße 1', postal_code: '10119', city: 'Berlin', country: 'DE' },
+  tax_id: 'DE123456789', vat_id: 'DE123456789', registration_id: null, peppol_id: '9930:DE123456789', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX',
+};
+const issuer = { name: 'Demo Studio', ...workspaceIssuer };
+const quoted = (value) => `'${JSON.stringify(value).replace(/'/g, "''")}'`;
 const billTo = (i) => [
-  { name: 'Acme GmbH', email: 'billing@acme.example', company: 'Acme GmbH', address: { ...noAddress, country: 'DE' }, tax_id: null },
+  { name: 'Acme GmbH', email: 'billing@acme.example', company: 'Acme GmbH', address: { ...noAddress, line1: 'Marienplatz 8', postal_code: '80331', city: 'München', country: 'DE' }, tax_id: 'DE987654321', vat_id: 'DE987654321', peppol_id: '9930:DE987654321', buyer_reference: 'ACME-2026-17' },
   { name: 'Globex Ltd', email: 'ap@globex.example', company: 'Globex Ltd', address: { ...noAddress, country: 'GB' }, tax_id: null },
 ][i];
 
@@ -88,6 +95,14 @@ UPDATE invoices SET issuer = '${JSON.stringify(issuer).replace(/'/g, "''")}', bi
   WHERE id = '${ids.invoices[0]}' AND link_version IS NULL;
 UPDATE invoices SET issuer = '${JSON.stringify(issuer).replace(/'/g, "''")}', bill_to = '${JSON.stringify(billTo(1)).replace(/'/g, "''")}', link_version = 1, link_hash = '${links[1].hash}'
   WHERE id = '${ids.invoices[1]}' AND link_version IS NULL;
+-- INV-000001 is a ready e-invoice (CII and UBL; its PDF is Factur-X): its snapshot, tax breakdown and buyer
+-- reference are set on every run, so a database seeded before e-invoices existed gets them too.
+UPDATE workspaces SET issuer = ${quoted(workspaceIssuer)} WHERE id = '${ids.workspace}' AND issuer IS NULL;
+UPDATE clients SET tax_id = 'DE987654321', peppol_id = '9930:DE987654321', buyer_reference = 'ACME-2026-17', address_line1 = 'Marienplatz 8', address_postal_code = '80331', address_city = 'München'
+  WHERE id = '${ids.clients[0]}' AND tax_id IS NULL;
+UPDATE invoices SET issuer = ${quoted(issuer)}, bill_to = ${quoted(billTo(0))}, buyer_reference = 'ACME-2026-17',
+  tax_breakdown = ${quoted([{ category: 'S', rate: 19, taxable_amount: 228000, tax_amount: 43320, exemption_reason: null, exemption_code: null }])}
+  WHERE id = '${ids.invoices[0]}';
 -- A little history for the dashboard's activity (the API writes these with every change).
 INSERT OR IGNORE INTO events (id, workspace_id, type, actor_type, actor_id, actor_name, object_id, summary, data, created_at) VALUES
   ('${fixedId('evt', 1)}', '${ids.workspace}', 'invoice.paid', 'user', '${ids.user}', 'Demo Studio', '${ids.invoices[0]}', 'Invoice INV-000001 paid in full', '{"object":{"id":"${ids.invoices[0]}","number":"INV-000001"}}', '${now}'),
@@ -111,6 +126,11 @@ console.log(`
   curl -H "Authorization: Bearer ${ownerKey.key}" http://localhost:8787/api/me
   curl -H "Authorization: Bearer ${ownerKey.key}" http://localhost:8787/api/workspace/members
   Invoice INV-000002 as the client sees it: http://localhost:8787/i/${links[1].token}
+  Invoice INV-000001, a ready e-invoice: http://localhost:8787/i/${links[0].token}
+    its Factur-X PDF:  http://localhost:8787/i/${links[0].token}/pdf
+    its XML (CII):     http://localhost:8787/i/${links[0].token}/invoice.xml?format=cii
+    its XML (UBL):     http://localhost:8787/i/${links[0].token}/invoice.xml?format=ubl
+  curl -H "Authorization: Bearer ${ownerKey.key}" "http://localhost:8787/v1/invoices/${ids.invoices[0]}/e-invoice/check?format=ubl"
   Reference: http://localhost:8787/docs
 `);
 

@@ -21,6 +21,7 @@ export const ERROR_STATUS = {
   unsupported_media_type: 415,
   validation_failed: 422,
   idempotency_key_reused: 422,
+  einvoice_incomplete: 422,
   rate_limited: 429,
   internal_error: 500,
   provider_error: 502,

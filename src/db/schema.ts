@@ -54,6 +54,8 @@ export const workspaces = sqliteTable(
     paymentsAllowPartial: integer('payments_allow_partial', { mode: 'boolean' }).notNull().default(false),
     // §15: how a new invoice rounds its tax (copied onto it, and never changed on it after).
     taxRounding: text('tax_rounding', { enum: ['line', 'group'] }).notNull().default('line'),
+    // §15: a sent invoice's PDF is the Factur-X PDF/A-3b when it is ready in CII (`facturx`), or always the plain one.
+    einvoicePdf: text('einvoice_pdf', { enum: ['facturx', 'plain'] }).notNull().default('facturx'),
   },
 );
 

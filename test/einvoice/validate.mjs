@@ -15,6 +15,7 @@ import { makeFacturX } from '../../src/modules/documents/einvoice/facturx.ts';
 import { renderUbl } from '../../src/modules/documents/einvoice/ubl.ts';
 import { FIXTURES } from './fixtures.ts';
 import { invoiceLabels } from '../../src/modules/documents/labels/invoice.ts';
+import { eInvoiceXml } from '../../src/modules/invoices/einvoice.ts';
 
 // The artefacts live beside the checkout (../shared), or beside the folder of worktrees; EINVOICE_VALIDATE overrides.
 const root = path.resolve(import.meta.dirname, '../..');
@@ -36,6 +37,16 @@ try {
       if (problems.length) fail(`${name} (${format}) is not ready: ${JSON.stringify(problems)}`);
       const file = path.join(dir, `${name}.${format}.xml`);
       writeFileSync(file, format === 'cii' ? renderCii(doc) : renderUbl(doc));
+      files.push(file);
+    }
+  }
+
+  // The API's own path (src/modules/invoices/einvoice.ts, as GET …/e-invoice and the Factur-X PDF use it):
+  // stored invoice rows, as sending leaves them, through the invoice's public shape to the XML.
+  for (const [name, found] of Object.entries(apiInvoices())) {
+    for (const format of ['cii', 'ubl']) {
+      const file = path.join(dir, `api-${name}.${format}.xml`);
+      writeFileSync(file, eInvoiceXml(found, format));
       files.push(file);
     }
   }
@@ -131,5 +142,53 @@ function printable(doc) {
     bannerText: null,
     discount: null,
     labels: invoiceLabels('en-US'),
+  };
+}
+
+/** Sent invoices as D1 holds them (rows, snapshots and all), the way the API reads them for an export. */
+function apiInvoices() {
+  const address = (line1, city, postal_code, country) => ({ line1, line2: null, city, region: null, postal_code, country });
+  const issuer = {
+    name: 'Ada Studio', legal_name: 'Ada Studio GmbH', email: 'billing@ada.example', address: address('Hauptstraße 1', 'Berlin', '10115', 'DE'),
+    tax_id: null, vat_id: 'DE123456789', registration_id: null, peppol_id: '9930:DE123456789', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX',
+  };
+  const billTo = {
+    name: 'Client SARL', email: 'ap@client.example', company: 'Client SARL', address: address('1 rue de la Paix', 'Paris', '75002', 'FR'),
+    tax_id: 'FR12345678901', vat_id: 'FR12345678901', peppol_id: '0009:12345678901234', buyer_reference: 'PO-77',
+  };
+  const line = (n, description, quantityMilli, unit, unitAmount, category, rateMilli, tax) => ({
+    id: `li_01JDEMO0000000000000000${n}`, invoiceId: 'inv_01JDEMO00000000000000000001', position: n, description, quantityMilli, unit, unitAmount,
+    discountPercentMilli: 0, discountAmount: 0, amount: Math.round((quantityMilli * unitAmount) / 1000), taxCategory: category, taxRateMilli: rateMilli, tax,
+  });
+  const row = (number, lines, breakdown, extra = {}) => {
+    const subtotal = lines.reduce((sum, l) => sum + l.amount, 0);
+    const tax = breakdown.reduce((sum, g) => sum + g.tax_amount, 0);
+    return {
+      id: 'inv_01JDEMO00000000000000000001', workspaceId: 'wsp_01JDEMO00000000000000000001', number, status: 'open', clientId: 'cli_01JDEMO00000000000000000001',
+      projectId: null, currency: 'EUR', issueDate: '2026-11-20', dueDate: '2026-12-20', taxableAmount: subtotal, discount: null, discountTotal: 0, tax,
+      total: subtotal + tax, taxRounding: 'line', taxBreakdown: JSON.stringify(breakdown), taxExemptionReason: null, taxExemptionCode: null,
+      buyerReference: 'PO-77', purchaseOrder: null, amountPaid: 0, overpaidAmount: 0, notes: 'Thank you for your business.',
+      issuer: JSON.stringify(issuer), billTo: JSON.stringify(billTo), recurringInvoiceId: null, locale: 'de-DE',
+      paymentInstructions: 'IBAN DE89 3704 0044 0532 0130 00', sentAt: '2026-11-20T08:00:00.000Z', viewedAt: null, paidAt: null, voidedAt: null,
+      createdAt: '2026-11-20T08:00:00.000Z', updatedAt: '2026-11-20T08:00:00.000Z', ...extra,
+    };
+  };
+  const workspace = { id: 'wsp_01JDEMO00000000000000000001', name: 'Ada Studio', issuer: null, paymentInstructions: null, einvoicePdf: 'facturx' };
+  const twoRates = [line(0, 'Design work', 10_000, 'HUR', 10_000, 'S', 19_000, 19_000), line(1, 'Printed brochure', 1_000, 'C62', 5_000, 'S', 7_000, 350)];
+  const reverseCharge = [line(0, 'Consulting', 4_000, 'HUR', 12_500, 'AE', 0, 0)];
+  return {
+    'two-rates': {
+      invoice: { row: row('INV-000041', twoRates, [
+        { category: 'S', rate: 19, taxable_amount: 100_000, tax_amount: 19_000, exemption_reason: null, exemption_code: null },
+        { category: 'S', rate: 7, taxable_amount: 5_000, tax_amount: 350, exemption_reason: null, exemption_code: null },
+      ]), lines: twoRates },
+      workspace,
+    },
+    'reverse-charge': {
+      invoice: { row: row('INV-000042', reverseCharge, [
+        { category: 'AE', rate: 0, taxable_amount: 50_000, tax_amount: 0, exemption_reason: 'Reverse charge', exemption_code: 'VATEX-EU-AE' },
+      ], { taxExemptionCode: 'VATEX-EU-AE' }), lines: reverseCharge },
+      workspace,
+    },
   };
 }

@@ -7,6 +7,7 @@ import type { AppEnv } from '../../env';
 import { requestEnvFor } from '../../middleware/d1-session';
 import { hostedPageRateLimit } from '../../middleware/rate-limit';
 import { documentOf } from './document-for';
+import { eInvoiceProblems, eInvoiceXml, facturXCii, xmlResponse } from './einvoice';
 import { findByToken, recordFirstView } from './hosted-link';
 import { linkOrigin } from './links';
 import { notFoundPage, pageResponse, pdfResponse } from './render/respond';
@@ -19,12 +20,25 @@ export const hostedInvoiceRoutes = new Hono<AppEnv>()
     const found = await findByToken(c.env, c.req.param('token'), (name) => requestEnvFor(c, name));
     if (!found) return notFoundPage(c);
     const extra = await payPanel(panelInput(c, found), c);
-    return pageResponse(c, await documentOf(found.ctx, found, linkOrigin(c.env, c.req.url)), { countView: true, extra });
+    const doc = await documentOf(found.ctx, found, linkOrigin(c.env, c.req.url));
+    // The XML beside the PDF, in each format the invoice is ready in.
+    const xmlLinks = doc.hostedUrl
+      ? (['cii', 'ubl'] as const).filter((format) => eInvoiceProblems(found, format).length === 0).map((format) => ({ format, url: `${doc.hostedUrl}/invoice.xml?format=${format}` }))
+      : [];
+    return pageResponse(c, { ...doc, xmlLinks }, { countView: true, extra });
   })
   .get('/:token/pdf', async (c) => {
     const found = await findByToken(c.env, c.req.param('token'), (name) => requestEnvFor(c, name));
     if (!found) return notFoundPage(c);
-    return pdfResponse(await documentOf(found.ctx, found, linkOrigin(c.env, c.req.url)));
+    return pdfResponse(await documentOf(found.ctx, found, linkOrigin(c.env, c.req.url)), facturXCii(found));
+  })
+  .get('/:token/invoice.xml', async (c) => {
+    const found = await findByToken(c.env, c.req.param('token'), (name) => requestEnvFor(c, name));
+    if (!found) return notFoundPage(c);
+    const format = c.req.query('format') ?? 'cii';
+    if (format !== 'cii' && format !== 'ubl') return notFoundPage(c);
+    // A hosted invoice is never a draft; an invoice not ready is the API's 422 naming what is missing.
+    return xmlResponse(found.invoice.row.number, eInvoiceXml(found, format));
   })
   .post('/:token/view', async (c) => {
     const found = await findByToken(c.env, c.req.param('token'), (name) => requestEnvFor(c, name));

@@ -8,14 +8,15 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
 import { listInvoiceEmails, serializeEmailDelivery } from '../emails/outbox';
 import { recordPayment, sendInvoice, voidInvoice } from './actions';
-import { documentById } from './document-for';
+import { documentById, documentOf } from './document-for';
+import { eInvoiceProblems, eInvoiceXml, facturXCii, xmlResponse } from './einvoice';
 import { rotateShareLink } from './hosted-link';
 import { invoiceLinks, linkOrigin } from './links';
 import { pdfResponse, pageResponse } from './render/respond';
 import { invoiceReplay } from './replay';
 import * as S from './schemas';
 import { type InvoiceWithLines, serializeInvoiceSummary } from './serialize';
-import { createInvoice, deleteInvoice, getInvoice, invoiceObject, listInvoices, updateInvoice } from './service';
+import { createInvoice, deleteInvoice, getInvoice, getInvoiceWithParties, invoiceObject, listInvoices, updateInvoice } from './service';
 
 const tags = ['Invoices'];
 const params = idParams('invoice');
@@ -160,12 +161,41 @@ export const invoiceRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/invoices/{id}/pdf', operationId: 'getInvoicePdf', tags, access: 'user', role: 'viewer',
       summary: 'The invoice as a PDF',
-      description: 'As the client gets it from `pdf_url`; a draft is marked DRAFT.',
+      description: 'As the client gets it from `pdf_url`; a draft is marked DRAFT. A sent invoice that is ready as a CII e-invoice (…/e-invoice/check) is a Factur-X PDF/A-3b embedding its CII XML as `factur-x.xml`, unless the workspace\'s `einvoice_pdf` is `plain`.',
       request: { params },
       responses: { 200: { description: 'The PDF.', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } } },
     }),
     async (c) => {
-      return pdfResponse(await documentById(c.get('ctx'), c.req.valid('param').id, linkOrigin(c.env, c.req.url)));
+      const ctx = c.get('ctx');
+      const found = await getInvoiceWithParties(ctx, c.req.valid('param').id);
+      return pdfResponse(await documentOf(ctx, found, linkOrigin(c.env, c.req.url)), facturXCii(found));
+    },
+  )
+  .openapi(
+    defineRoute({
+      method: 'get', path: '/invoices/{id}/e-invoice', operationId: 'getInvoiceEInvoice', tags, access: 'user', role: 'viewer', errors: [409, 422],
+      summary: 'The invoice as an EN 16931 e-invoice (XML)',
+      description: `${S.EINVOICE_FORMATS_TEXT} A draft is 409 \`invalid_state\`. An invoice that cannot be a valid e-invoice is never exported: 422 \`einvoice_incomplete\`, whose \`details\` name every missing or unsuitable field (\`issuer.vat_id\`, \`bill_to.address.country\`, \`issuer.peppol_id\` for \`ubl\`, …). Sending over the Peppol network is not done here.`,
+      request: { params, query: S.EInvoiceQuery },
+      responses: { 200: { description: 'The XML, as a download named `<number>.xml`.', content: { 'application/xml': { schema: { type: 'string' } } } } },
+    }),
+    async (c) => {
+      const found = await getInvoiceWithParties(c.get('ctx'), c.req.valid('param').id);
+      return xmlResponse(found.invoice.row.number, eInvoiceXml(found, c.req.valid('query').format));
+    },
+  )
+  .openapi(
+    defineRoute({
+      method: 'get', path: '/invoices/{id}/e-invoice/check', operationId: 'checkInvoiceEInvoice', tags, access: 'user', role: 'viewer',
+      summary: 'Whether the invoice can be an e-invoice',
+      description: 'Drafts too, so the issuer (workspace), the client and the invoice can be fixed before sending: a draft is checked with the workspace and the client as they are now, a sent invoice with what it snapshotted. `ready` is true when `problems` is empty; each problem names the field to fix.',
+      request: { params, query: S.EInvoiceQuery },
+      responses: { 200: jsonContent(S.EInvoiceCheck, 'The readiness and every problem.') },
+    }),
+    async (c) => {
+      const { format } = c.req.valid('query');
+      const problems = eInvoiceProblems(await getInvoiceWithParties(c.get('ctx'), c.req.valid('param').id), format);
+      return c.json({ format, ready: problems.length === 0, problems }, 200);
     },
   )
   .openapi(

@@ -24,6 +24,8 @@ export const Reminders = z
   .object({ enabled: z.boolean(), days_after_due: z.array(z.number().int()) })
   .openapi('Reminders');
 
+const EInvoicePdf = z.enum(['facturx', 'plain']);
+
 export const Workspace = z
   .object({
     id: idSchema('workspace'),
@@ -38,6 +40,7 @@ export const Workspace = z
     payment_instructions: z.string().nullable(),
     reminders: Reminders,
     payments_allow_partial: z.boolean().openapi({ description: 'Whether the hosted page\'s pay button lets the client pay less than the amount due (§16). Default false.' }),
+    einvoice_pdf: EInvoicePdf.openapi({ description: 'The PDF of a sent invoice: `facturx` (default) makes it a Factur-X PDF/A-3b carrying its CII XML whenever the invoice is ready as an e-invoice (see …/e-invoice/check), else the plain PDF; `plain` always gives the plain PDF.' }),
     created_at: timestampSchema,
     updated_at: timestampSchema,
   })
@@ -91,6 +94,7 @@ export const UpdateWorkspaceBody = z
     payment_instructions: longText(2000).nullable().optional(),
     reminders: RemindersInput.optional().openapi({ description: 'Replaced whole when sent: a field left out takes its default.' }),
     payments_allow_partial: z.boolean().optional(),
+    einvoice_pdf: EInvoicePdf.optional().openapi({ description: 'Default `facturx`: a sent invoice that is ready in CII gets the Factur-X PDF; `plain` keeps the plain PDF.' }),
   })
   .openapi('UpdateWorkspace');
 

@@ -51,6 +51,7 @@ export const serializeWorkspace = (row: WorkspaceRow, role: Role) => ({
   payment_instructions: row.paymentInstructions,
   reminders: { enabled: row.remindersEnabled, days_after_due: JSON.parse(row.reminderDays) as number[] },
   payments_allow_partial: row.paymentsAllowPartial,
+  einvoice_pdf: row.einvoicePdf,
   created_at: row.createdAt,
   updated_at: row.updatedAt,
 });
@@ -77,6 +78,7 @@ export async function updateWorkspace(ctx: ServiceContext, input: UpdateWorkspac
   if (input.tax_rounding !== undefined) set.taxRounding = input.tax_rounding;
   if (input.payment_instructions !== undefined) set.paymentInstructions = input.payment_instructions;
   if (input.payments_allow_partial !== undefined) set.paymentsAllowPartial = input.payments_allow_partial;
+  if (input.einvoice_pdf !== undefined) set.einvoicePdf = input.einvoice_pdf;
   if (input.issuer !== undefined) {
     const issuer = input.issuer;
     set.issuer = issuer

@@ -55,6 +55,7 @@ const BUSINESS_RULES: Rule[] = [
   { status: 422, field: /^(line_items\.\d+\.(tax_rate|tax_category)|tax_exemption_reason)$/, why: 'a tax category fits its rate, O stands alone, E needs an exemption reason (§15)' },
   { status: 422, field: /^issuer\.iban$/, inSchema: true, why: 'an IBAN has its country\'s length and a valid checksum' },
   { status: 422, field: /^vat_id$/, inSchema: true, why: 'tax_id and vat_id name one field: two different values are refused (§15)' },
+  { route: /\/e-invoice$/, status: 422, code: 'einvoice_incomplete', why: 'an e-invoice needs VAT ids, addresses and (UBL) Peppol ids the generated records lack (§15)' },
 ];
 
 /** Operations whose success generated input cannot reach, and where their success is tested. */
@@ -62,6 +63,8 @@ const SUCCEEDS_ELSEWHERE: Record<string, string> = {
   'POST /api/workflow/invoices/from-time': 'needs billable time of the client: test/time-entries/from-time.test.ts',
   'POST /v1/invoices/from-time': 'needs billable time of the client: test/time-entries/from-time.test.ts',
   'POST /api/invitations/accept': 'needs a real invitation code: every createUser() in the suite redeems one',
+  'GET /v1/invoices/{id}/e-invoice': 'needs a sent invoice whose issuer and client make a complete e-invoice: test/einvoice/routes.test.ts',
+  'GET /api/workflow/invoices/{id}/e-invoice': 'needs a sent invoice whose issuer and client make a complete e-invoice: test/einvoice/routes.test.ts',
 };
 
 // Rates for every currency, some large (89,500 per USD), so conversions meet big numbers.

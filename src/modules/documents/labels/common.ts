@@ -19,6 +19,7 @@ export const commonLabels = defineLabels({
   notes: { en: 'Notes', de: 'Anmerkungen', fr: 'Remarques', es: 'Notas', it: 'Note', nl: 'Opmerkingen', pt: 'Observações' },
   draft: { en: 'DRAFT', de: 'ENTWURF', fr: 'BROUILLON', es: 'BORRADOR', it: 'BOZZA', nl: 'CONCEPT', pt: 'RASCUNHO' },
   downloadPdf: { en: 'Download PDF', de: 'PDF herunterladen', fr: 'Télécharger le PDF', es: 'Descargar PDF', it: 'Scarica il PDF', nl: 'PDF downloaden', pt: 'Baixar PDF' },
+  eInvoice: { en: 'E-invoice', de: 'E-Rechnung', fr: 'Facture électronique', es: 'Factura electrónica', it: 'Fattura elettronica', nl: 'E-factuur', pt: 'Fatura eletrónica' },
   page: {
     en: (n: number, of: number) => `Page ${n} of ${of}`,
     de: (n: number, of: number) => `Seite ${n} von ${of}`,

@@ -36,6 +36,8 @@ export type InvoiceDocument = {
   labels: InvoiceLabels;
   hostedUrl: string | null;
   pdfUrl: string | null;
+  /** The e-invoice XML downloads beside the PDF (§15): only the formats the invoice is ready in. */
+  xmlLinks?: { format: 'cii' | 'ubl'; url: string }[];
 };
 
 type Workspace = { name: string; locale: string; paymentInstructions: string | null };

@@ -118,7 +118,12 @@ export const InvoicePage: FC<{ doc: InvoiceDocument; nonce: string; countView: b
           {children}
           {doc.notes && <section class="section"><h2>{doc.labels.notes}</h2>{doc.notes}</section>}
           {doc.paymentInstructions && <section class="section"><h2>{doc.labels.howToPay}</h2>{doc.paymentInstructions}</section>}
-          {doc.pdfUrl && <p class="actions"><a href={doc.pdfUrl}>{doc.labels.downloadPdf}</a></p>}
+          {doc.pdfUrl && (
+            <p class="actions">
+              <a href={doc.pdfUrl}>{doc.labels.downloadPdf}</a>
+              {doc.xmlLinks?.map((link) => <>{' · '}<a href={link.url} download>{`${doc.labels.eInvoice} (XML, ${link.format.toUpperCase()})`}</a></>)}
+            </p>
+          )}
         </article>
       </main>
       {countView && <script nonce={nonce} dangerouslySetInnerHTML={{ __html: VIEW_SCRIPT }} />}

@@ -28,9 +28,14 @@ export function notFoundPage(c: Context) {
   return c.html(<NotFoundPage />, 404, { ...PAGE_HEADERS, 'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'" });
 }
 
-export async function pdfResponse(doc: InvoiceDocument): Promise<Response> {
+/** With `cii` (the invoice's EN 16931 CII), the PDF is the Factur-X PDF/A-3b that embeds it (§15). */
+export async function pdfResponse(doc: InvoiceDocument, cii: string | null = null): Promise<Response> {
   const { renderInvoicePdf } = await import('./pdf');
-  const bytes = await renderInvoicePdf(doc);
+  const finish = cii === null ? undefined : async (pdf: Parameters<NonNullable<Parameters<typeof renderInvoicePdf>[1]>>[0]) => {
+    const { makeFacturX } = await import('../../documents/einvoice/facturx');
+    await makeFacturX(pdf, cii);
+  };
+  const bytes = await renderInvoicePdf(doc, finish);
   const filename = doc.number.replace(/[^\w.#-]/g, '_');
   return new Response(bytes, {
     headers: { ...PAGE_HEADERS, 'Content-Type': 'application/pdf', 'Content-Disposition': `inline; filename="${filename}.pdf"` },

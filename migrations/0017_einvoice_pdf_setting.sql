@@ -1,0 +1,1 @@
+ALTER TABLE `workspaces` ADD `einvoice_pdf` text DEFAULT 'facturx' NOT NULL;
