@@ -125,7 +125,17 @@ export function withSharedComponents<T extends object>(document: T): T {
   shareRequestBodies(doc);
   shareAnswers(doc);
   describeWorkflowCopiesOnce(doc);
+  keyedByDefault(doc);
   return document;
+}
+
+/** Most operations take an API key: that is the document's default, and only public (`[]`) and operator routes say otherwise. */
+function keyedByDefault(doc: Doc) {
+  const keyed = JSON.stringify([{ ApiKey: [] }]);
+  (doc as Json).security = JSON.parse(keyed);
+  for (const operation of Object.values(doc.paths ?? {}).flatMap((item) => Object.values(item))) {
+    if (JSON.stringify(operation.security) === keyed) delete operation.security;
+  }
 }
 
 /**
