@@ -38,6 +38,13 @@ function examples(today: string): Record<string, unknown> {
     updateInvoice: { line_items: [designWork, { description: 'Design work: extra revisions', quantity: 2, unit_amount: 9_500, tax_rate: 19 }] },
     sendInvoice: { cc: ['accounts@acme.example'], message: 'Thanks for the project!' },
     recordInvoicePayment: { amount: 141_313, paid_on: today, method: 'bank_transfer', reference: 'SEPA transfer from Acme GmbH' },
+    refundInvoicePayment: { amount: 50_000, reason: 'Design work: two revisions not delivered' },
+    connectPaymentProvider: { provider: 'sandbox' },
+    createTimeEntry: { project_id: PROJECT_ID, spent_date: today, duration_seconds: 5_400, task: 'Design work', notes: 'Homepage layout, second round', billable: true },
+    updateTimeEntry: { duration_seconds: 7_200, notes: 'Homepage layout, second round and feedback call' },
+    // Stopped now: a fixed time could lie before the timer started or in the future.
+    stopTimeEntry: {},
+    createInvoiceFromTime: { client_id: CLIENT_ID, project_ids: [PROJECT_ID], from: addDays(today, -30), to: today, group_by: 'task', notes: 'Design work for Acme GmbH, last 30 days.' },
     createRecurringInvoice: { client_id: CLIENT_ID, line_items: [{ description: 'Design work: monthly retainer', quantity: 1, unit_amount: 250_000, tax_rate: 19 }], interval: 'month', start_date: today },
     updateRecurringInvoice: { auto_send: true },
     createExpense: { category: 'software', description: 'Design tool subscription', vendor: 'Figma', amount: 1_500, currency: 'USD', incurred_on: today },

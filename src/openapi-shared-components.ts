@@ -8,6 +8,8 @@
 import { COUNTRY_CODES } from './lib/countries';
 import { CURRENCY_CODES } from './lib/currencies';
 import { ID_PREFIXES } from './lib/ids';
+import { TAX_CATEGORIES } from './lib/document-totals';
+import { UNIT_CODES, UNIT_LIST_TEXT } from './lib/units';
 import { TIME_ZONES } from './modules/workspaces/validation';
 
 type Json = Record<string, unknown>;
@@ -17,6 +19,9 @@ const ENUMERATIONS: { name: string; values: readonly string[]; description: stri
   { name: 'CurrencyCode', values: CURRENCY_CODES, description: 'ISO 4217 currency code, upper case.', example: 'EUR' },
   { name: 'CountryCode', values: COUNTRY_CODES, description: 'An assigned ISO 3166-1 alpha-2 code, upper case (not XX or another user-assigned one).', example: 'DE' },
   { name: 'TimeZone', values: TIME_ZONES, description: 'An IANA time zone name.', example: 'Europe/Berlin' },
+  { name: 'UnitCode', values: UNIT_CODES, description: `UN/ECE Recommendation 20 unit code; a line takes one of: ${UNIT_LIST_TEXT}.`, example: 'HUR' },
+  // Registered by the invoice schemas with its long description, which the component keeps.
+  { name: 'TaxCategory', values: TAX_CATEGORIES, description: 'EN 16931 VAT category.', example: 'S' },
 ];
 
 const RESPONSE_NAMES: Record<string, string> = {
@@ -29,13 +34,21 @@ const KIND_OF_PREFIX = new Map<string, string>(Object.entries(ID_PREFIXES).map((
 /** A parameter several operations take alike, as a reference to components.parameters. */
 function shareParameter(param: Json, parameters: Record<string, unknown>, counts: Map<string, number>): Json {
   const text = JSON.stringify(param);
+  const schema = param.schema as Json | undefined;
+  // The description is the parameter's; its schema's copy of it says nothing more.
+  if (schema && typeof schema.description === 'string' && schema.description === param.description) {
+    const { description: _, ...rest } = schema;
+    param = { ...param, schema: rest };
+  }
   if (typeof param.name !== 'string' || (counts.get(text) ?? 0) < 2) return param;
   // `id` in a path is named after what it identifies (`ClientId`); a required Idempotency-Key apart from the optional one.
   const kind = param.in === 'path' ? KIND_OF_PREFIX.get(String((param.schema as Json | undefined)?.pattern ?? '').match(/^\^([a-z]+)_/)?.[1] ?? '') : undefined;
   const base = kind ? `${pascal(kind)}Id` : pascal(param.name);
-  const name = param.name === 'Idempotency-Key' && param.required ? `${base}Required` : base;
+  const named = param.name === 'Idempotency-Key' && param.required ? `${base}Required` : base;
+  // A query filter apart from the path id of the same name (`client_id` vs a client's `id`).
+  const name = parameters[named] && JSON.stringify(parameters[named]) !== JSON.stringify(param) && param.in === 'query' ? `${named}Filter` : named;
   parameters[name] ??= param;
-  return JSON.stringify(parameters[name]) === text ? { $ref: `#/components/parameters/${name}` } : param;
+  return JSON.stringify(parameters[name]) === JSON.stringify(param) ? { $ref: `#/components/parameters/${name}` } : param;
 }
 
 /** `webhook-id` → `WebhookId`. */
@@ -46,7 +59,7 @@ const sameSet = (a: readonly unknown[], b: readonly string[]) => a.length === b.
 /** A schema that is one of the enumerations (or it or null), as a reference keeping its own description. */
 function asReference(schema: Json): Json | undefined {
   const values = schema.enum;
-  if (!Array.isArray(values) || values.length < 50) return undefined;
+  if (!Array.isArray(values)) return undefined;
   const nullable = values.includes(null);
   const named = ENUMERATIONS.find((e) => sameSet(values.filter((v) => v !== null), e.values));
   if (!named) return undefined;
@@ -80,8 +93,11 @@ export function withSharedComponents<T extends object>(document: T): T {
   const used = new Set<string>();
   doc.paths = referenceEnumerations(doc.paths, used) as Doc['paths'];
   doc.webhooks = referenceEnumerations(doc.webhooks, used) as Doc['webhooks'];
+  const registered = Object.fromEntries(ENUMERATIONS.map((e) => [e.name, (schemas[e.name] as Json | undefined)?.description]));
   for (const name of Object.keys(schemas)) schemas[name] = referenceEnumerations(schemas[name], used);
-  for (const e of ENUMERATIONS) if (used.has(e.name)) schemas[e.name] = { type: 'string', enum: [...e.values], description: e.description, example: e.example };
+  for (const e of ENUMERATIONS) {
+    if (used.has(e.name)) schemas[e.name] = { type: 'string', enum: [...e.values], description: registered[e.name] ?? e.description, example: e.example };
+  }
 
   // The first error response of each status is the shared one; any operation's that differs stays its own.
   const shared = new Map<string, string>();
@@ -107,7 +123,64 @@ export function withSharedComponents<T extends object>(document: T): T {
     }
   }
   shareRequestBodies(doc);
+  shareAnswers(doc);
+  describeWorkflowCopiesOnce(doc);
+  keyedByDefault(doc);
   return document;
+}
+
+/** Most operations take an API key: that is the document's default, and only public (`[]`) and operator routes say otherwise. */
+function keyedByDefault(doc: Doc) {
+  const keyed = JSON.stringify([{ ApiKey: [] }]);
+  (doc as Json).security = JSON.parse(keyed);
+  for (const operation of Object.values(doc.paths ?? {}).flatMap((item) => Object.values(item))) {
+    if (JSON.stringify(operation.security) === keyed) delete operation.security;
+  }
+}
+
+/**
+ * A success answer several operations give alike (the /v1 and /api/workflow copies of one
+ * operation; pause, resume and cancel answering the recurring invoice as it is now) is written
+ * once in components.responses, named after the first operation that gives it (`CreateInvoice201`).
+ */
+function shareAnswers(doc: Doc) {
+  const byText = new Map<string, { answers: Record<string, unknown>; status: string; operation: Json }[]>();
+  for (const operation of Object.values(doc.paths ?? {}).flatMap((item) => Object.values(item))) {
+    const answers = (operation.responses ?? {}) as Record<string, unknown>;
+    for (const [status, answer] of Object.entries(answers)) {
+      if (!status.startsWith('2') || (answer as Json).$ref || !(answer as Json).content) continue;
+      const text = JSON.stringify(answer);
+      byText.set(text, [...(byText.get(text) ?? []), { answers, status, operation }]);
+    }
+  }
+  const responses = doc.components!.responses as Record<string, unknown>;
+  for (const uses of byText.values()) {
+    if (uses.length < 2) continue;
+    const first = uses.find((use) => !String(use.operation.operationId).startsWith('workflow')) ?? uses[0]!;
+    const name = `${pascal(String(first.operation.operationId))}${first.status}`;
+    if (responses[name]) continue;
+    responses[name] = first.answers[first.status];
+    for (const use of uses) use.answers[use.status] = { $ref: `#/components/responses/${name}` };
+  }
+}
+
+/**
+ * The /api/workflow copy of a /v1 operation is the same operation (contract §5): its long
+ * description is written once, on the /v1 entry, and the copy points there, keeping the sentence
+ * that names the role it needs.
+ */
+function describeWorkflowCopiesOnce(doc: Doc) {
+  const paths = doc.paths ?? {};
+  for (const [path, item] of Object.entries(paths)) {
+    if (!path.startsWith('/api/workflow/')) continue;
+    const v1 = `/v1/${path.slice('/api/workflow/'.length)}`;
+    for (const [method, operation] of Object.entries(item)) {
+      const twin = paths[v1]?.[method];
+      if (!twin || typeof operation.description !== 'string' || operation.description !== twin.description) continue;
+      const role = operation.description.split('\n\n').pop()!;
+      operation.description = [`The same operation as \`${method.toUpperCase()} ${v1}\` (\`${String(twin.operationId)}\`), described there.`, role].join('\n\n');
+    }
+  }
 }
 
 /**

@@ -59,13 +59,13 @@ describe('responses are checked against /openapi.json', () => {
 
 describe('request bodies generate usable clients (§8)', () => {
   /** Every property that is both required and defaulted, and every `$ref`, under `schema`. */
-  const ENUMERATIONS = ['CurrencyCode', 'CountryCode', 'TimeZone'].map((name) => `#/components/schemas/${name}`);
+  const ENUMERATIONS = ['CurrencyCode', 'CountryCode', 'TimeZone', 'UnitCode', 'TaxCategory'].map((name) => `#/components/schemas/${name}`);
 
   function problems(schema: unknown, at: string, found: string[] = []): string[] {
     if (Array.isArray(schema)) schema.forEach((item, i) => problems(item, `${at}[${i}]`, found));
     else if (schema && typeof schema === 'object') {
       const s = schema as { $ref?: string; required?: string[]; properties?: Record<string, { default?: unknown }> };
-      // A reference to a shared enumeration (CurrencyCode, CountryCode, TimeZone) holds no default.
+      // A reference to a shared enumeration (CurrencyCode, CountryCode, TimeZone, UnitCode, TaxCategory) holds no default.
       if (s.$ref && !ENUMERATIONS.includes(s.$ref)) found.push(`${at} points to ${s.$ref}`);
       for (const name of s.required ?? []) if (s.properties?.[name] && 'default' in s.properties[name]) found.push(`${at}.${name} is required and defaulted`);
       for (const [key, value] of Object.entries(schema)) problems(value, `${at}.${key}`, found);

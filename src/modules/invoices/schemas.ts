@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { TAX_CATEGORIES, TAX_ROUNDING_MODES, VATEX_PATTERN } from '../../lib/document-totals';
 import { lineAmount, MAX_MINOR_AMOUNT, toScaledInteger } from '../../lib/money';
 import { currencySchema, dateSchema, emailSchema, idSchema, listQuery, longText, minorAmount, moneyNumber, pageOf, text, timestampSchema } from '../../lib/schemas';
-import { DEFAULT_UNIT, UNIT_CODES, UNIT_LIST_TEXT } from '../../lib/units';
+import { DEFAULT_UNIT, UNIT_CODES } from '../../lib/units';
 import { addDays, todayUtc } from '../../lib/time';
 
 export const InvoiceStatus = z.enum(['draft', 'open', 'paid', 'void']);
@@ -179,7 +179,7 @@ export const LineItem = z
     id: idSchema('lineItem'),
     description: z.string(),
     quantity: z.number(),
-    unit: z.string().openapi({ description: `UN/ECE Recommendation 20 unit code; a line takes one of: ${UNIT_LIST_TEXT}.`, example: 'HUR' }),
+    unit: z.string().openapi({ description: 'A UN/ECE Recommendation 20 unit code (the codes a line takes are listed on `UnitCode`).', example: 'HUR' }),
     unit_amount: z.number().int(),
     gross: z.number().int().openapi({ description: 'round(quantity × unit_amount), half away from zero.' }),
     discount_percent: z.number(),
