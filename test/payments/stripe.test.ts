@@ -325,6 +325,22 @@ describe('refunds', () => {
     expect(dashboard.totals.collected).toBe(75_000);
   });
 
+  it('a refund gives back its share of the tax: tax_collected and profit follow it, from the roll-ups and from the days alike', async () => {
+    const owner = await createUser('Owner');
+    const draft = await createInvoice(owner.key, { line_items: [{ description: 'Design work', quantity: 1, unit_amount: 100_000, tax_rate: 19 }] });
+    await call('POST', `/v1/invoices/${draft.id}/send`, { key: owner.key, body: { email: false } });
+    await call('POST', `/v1/invoices/${draft.id}/payments`, { key: owner.key, body: { amount: 119_000 } });
+    const [payment] = await paymentsOf(owner.key, draft.id);
+    expect(payment.tax).toBe(19_000);
+    // Half the payment back: half its tax (9,500) is no longer collected.
+    expect((await call('POST', `/v1/invoices/${draft.id}/payments/${payment.id}/refunds`, { key: owner.key, body: { amount: 59_500 } })).status).toBe(201);
+    const today = new Date().toISOString().slice(0, 10);
+    const monthEnd = new Date(Date.UTC(Number(today.slice(0, 4)), Number(today.slice(5, 7)), 0)).toISOString().slice(0, 10);
+    const dayByDay = (await call('GET', `/api/workflow/dashboard?from=${today.slice(0, 8)}01&to=${today}`, { key: owner.key })).body.totals;
+    const wholeMonth = (await call('GET', `/api/workflow/dashboard?from=${today.slice(0, 8)}01&to=${monthEnd}`, { key: owner.key })).body.totals;
+    for (const totals of [dayByDay, wholeMonth]) expect(totals).toMatchObject({ collected: 59_500, tax_collected: 9_500, profit: 50_000 });
+  });
+
   it('a Stripe that refuses the refund changes nothing (502)', async () => {
     const { owner, invoice, payment } = await paidOnline();
     stripe.mode = 'garbage';
