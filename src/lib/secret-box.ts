@@ -2,6 +2,8 @@
 // AES-GCM under a 32-byte key from the environment. The stored form is `v1.` + base64(iv ‖ ciphertext);
 // `context` is bound in as additional data, so a sealed value copied onto another record (another
 // workspace's provider) does not open there. Neither form is ever logged, put in an event or replayed.
+// A stored form without the prefix is the one webhook secrets were first sealed in: the same layout
+// with no additional data, which is what an empty `context` is to AES-GCM, so it opens the same way.
 const IV_BYTES = 12;
 const VERSION = 'v1.';
 
@@ -32,8 +34,7 @@ export async function seal(keyBase64: string, secret: string, context: string): 
 }
 
 export async function open(keyBase64: string, stored: string, context: string): Promise<string> {
-  if (!stored.startsWith(VERSION)) throw new Error('Unknown sealed secret format.');
-  const bytes = fromBase64(stored.slice(VERSION.length));
+  const bytes = fromBase64(stored.startsWith(VERSION) ? stored.slice(VERSION.length) : stored);
   const plain = await crypto.subtle.decrypt(
     { name: 'AES-GCM', iv: bytes.slice(0, IV_BYTES), additionalData: encoder.encode(context) },
     await importKey(keyBase64),
