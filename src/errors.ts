@@ -51,6 +51,10 @@ export const notFound = (what = 'Resource') => new ApiError('not_found', `${what
 
 export const invalidState = (message: string) => new ApiError('invalid_state', message);
 
+/** 401, with the challenge that names the scheme a key is sent in. */
+export const unauthorized = (message: string) =>
+  new ApiError('unauthorized', message, undefined, { 'WWW-Authenticate': 'Bearer realm="workspace-api"' });
+
 /** A 422 that names one field, for checks the schema cannot make (ownership of a referenced id, …). */
 export const invalidField = (path: string, message: string) =>
   new ApiError('validation_failed', 'The request is not valid.', [{ path, message }]);

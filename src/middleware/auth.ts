@@ -6,18 +6,15 @@
 import { createMiddleware } from 'hono/factory';
 import type { Context } from 'hono';
 import type { AppEnv } from '../env';
-import { ApiError } from '../errors';
+import { ApiError, unauthorized } from '../errors';
 import { timingSafeEqualStrings } from '../lib/crypto';
 import { hasRole, type Role } from '../lib/context';
 import { DIRECTORY } from '../lib/databases';
-import { createDb } from '../lib/db';
+import { createDb, type Db } from '../lib/db';
 import { adminLockoutOf, LOCKOUT_FAILURES, LOCKOUT_WINDOW_MS } from './admin-lockout';
 import { requestEnvFor } from './d1-session';
-import { authenticateKey, KEY_PATTERN } from './key-lookup';
+import { authenticateKey, KEY_PATTERN, type KeyPrincipal } from './key-lookup';
 import { clientAddress } from './rate-limit';
-
-const unauthorized = (message: string) =>
-  new ApiError('unauthorized', message, undefined, { 'WWW-Authenticate': 'Bearer realm="workspace-api"' });
 
 function bearerToken(c: Context): string {
   const header = c.req.header('Authorization');
@@ -28,12 +25,18 @@ function bearerToken(c: Context): string {
   return match[1]!;
 }
 
-export const requireKey = createMiddleware<AppEnv>(async (c, next) => {
+/** Who the request's bearer key stands for; 401 for a missing, malformed, unknown or revoked one. */
+export async function keyPrincipal(c: Context, directory: Db): Promise<KeyPrincipal> {
   const token = bearerToken(c);
+  const principal = KEY_PATTERN.test(token) ? await authenticateKey(directory, token) : null;
+  if (!principal) throw unauthorized('The API key is unknown or has been revoked.');
+  return principal;
+}
+
+export const requireKey = createMiddleware<AppEnv>(async (c, next) => {
   // The lookup reads the directory's primary outside the request's sessions: until it answers, the
   // request does not know which database its bookmark describes (d1-session.ts). It is cached anyway.
-  const principal = KEY_PATTERN.test(token) ? await authenticateKey(createDb(c.var.d1.binding(DIRECTORY)), token) : null;
-  if (!principal) throw unauthorized('The API key is unknown or has been revoked.');
+  const principal = await keyPrincipal(c, createDb(c.var.d1.binding(DIRECTORY)));
   const { keyId, userId, userName, workspaceId, timeZone, role, database } = principal;
   c.set('homeDatabase', database);
   const directory = createDb(c.env.DB);

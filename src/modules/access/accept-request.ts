@@ -7,21 +7,13 @@ import { ApiError } from '../../errors';
 import { sha256Hex } from '../../lib/crypto';
 import { createDb } from '../../lib/db';
 import { canonicalJson, IDEMPOTENCY_KEY_SHAPE } from '../../middleware/idempotency';
-import { authenticateKey, KEY_PATTERN } from '../../middleware/key-lookup';
+import { keyPrincipal } from '../../middleware/auth';
 import type { AcceptIdempotency, Caller } from './invitations';
-
-const unauthorized = (message: string) =>
-  new ApiError('unauthorized', message, undefined, { 'WWW-Authenticate': 'Bearer realm="workspace-api"' });
 
 /** The user whose key came with the request; null when none did; 401 for a malformed or unknown one. */
 export async function presentedCaller(c: Context): Promise<Caller> {
-  const header = c.req.header('Authorization');
-  if (header === undefined) return null;
-  const token = /^Bearer ([^\s]+)$/i.exec(header)?.[1];
-  if (!token) throw unauthorized('Malformed Authorization header: expected `Bearer <key>`.');
-  const principal = KEY_PATTERN.test(token) ? await authenticateKey(createDb(c.env.DB), token) : null;
-  if (!principal) throw unauthorized('The API key is unknown or has been revoked.');
-  return { userId: principal.userId };
+  if (c.req.header('Authorization') === undefined) return null;
+  return { userId: (await keyPrincipal(c, createDb(c.env.DB))).userId };
 }
 
 export async function acceptIdempotency(key: string | undefined, body: unknown): Promise<AcceptIdempotency | undefined> {

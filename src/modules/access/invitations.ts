@@ -15,7 +15,7 @@
 // accepts the invitation did, so of a dozen racing redemptions exactly one gets a key.
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { apiKeys, invitations, memberships, users, waitlist, workspaces, type Role } from '../../db/schema';
-import { ApiError, invalidField, notFound } from '../../errors';
+import { ApiError, invalidField, notFound, unauthorized } from '../../errors';
 import type { WorkspaceContext } from '../../lib/context';
 import { randomToken, sha256Hex } from '../../lib/crypto';
 import { databaseOf, DIRECTORY } from '../../lib/databases';
@@ -145,9 +145,7 @@ export async function acceptInvitation(
 /** A workspace invitation to an email that has an account: only that account may take it. */
 function requireAccountHolder(userId: string, caller: Caller) {
   if (!caller) {
-    throw new ApiError('unauthorized', 'This email already has an account: accept with one of its API keys as `Authorization: Bearer wsk_…`.', undefined, {
-      'WWW-Authenticate': 'Bearer realm="workspace-api"',
-    });
+    throw unauthorized('This email already has an account: accept with one of its API keys as `Authorization: Bearer wsk_…`.');
   }
   if (caller.userId !== userId) throw new ApiError('forbidden', 'This invitation is for another account: accept it with a key of the invited account.');
 }
