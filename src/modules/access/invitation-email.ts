@@ -50,8 +50,9 @@ export async function attemptInvitationEmail(env: Env, invitationId: string): Pr
     db.select({ name: workspaces.name }).from(workspaces).where(eq(workspaces.id, row.workspaceId!)).get(),
     row.invitedBy ? db.select({ name: users.name }).from(users).where(eq(users.id, row.invitedBy)).get() : undefined,
   ]);
+  const code = await workspaceInvitationCode(env, row.id);
   const email = composeInvitationEmail({
-    code: await workspaceInvitationCode(env, row.id),
+    code,
     workspace: workspace?.name ?? 'a workspace',
     inviter: inviter?.name ?? null,
     role: row.role!,
@@ -59,7 +60,9 @@ export async function attemptInvitationEmail(env: Env, invitationId: string): Pr
   });
   const result = await sendEmail(env, { ...email, to: [row.email], cc: [] });
   const attempts = row.emailAttempts + 1;
-  const error = result.ok ? null : result.error;
+  // An email service may echo the request in its error; the code must not reach the log or the
+  // inviter (who reads last_error on the pending invitation).
+  const error = result.ok ? null : result.error.replaceAll(code, 'wsi_…');
   const delay = error && attempts < MAX_EMAIL_ATTEMPTS ? EMAIL_RETRY_DELAYS_MS[attempts - 1]! : null;
   const [updated] = await db
     .update(invitations)

@@ -115,7 +115,9 @@ export async function acceptInvitation(
   const invitation = invitationId ? await db.query.invitations.findFirst({ where: eq(invitations.id, invitationId) }) : undefined;
   if (!invitation || invitation.withdrawnAt) throw notFound('Invitation');
   const existing = await db.query.users.findFirst({ where: eq(users.email, invitation.email) });
-  if (existing && invitation.kind === 'workspace') requireAccountHolder(existing.id, caller);
+  if (existing && invitation.kind === 'workspace' && !(await madeByThisAcceptance(db, invitation, existing, idempotency))) {
+    requireAccountHolder(existing.id, caller);
+  }
   if (invitation.acceptedAt) {
     const replay = idempotency && (await replayOf(db, invitation, idempotency));
     if (replay) return replay;
@@ -140,6 +142,18 @@ export async function acceptInvitation(
   await relayEventsOf(env, accepted.workspace.id, accepted.database);
   await forgetInvitationToken(env.INVITES_KV, invitation);
   return { ...accepted, replayed: false };
+}
+
+/**
+ * Whether `user` is the account this invitation's own acceptance created: a keyed retry of that
+ * acceptance is a replay, not someone claiming an existing account (its answer, with the only key,
+ * may be what was lost). Read again when it looks unaccepted: a retry racing the first request can
+ * read the invitation before that batch and the user after it.
+ */
+async function madeByThisAcceptance(db: Db, invitation: InvitationRow, user: typeof users.$inferSelect, idempotency?: AcceptIdempotency) {
+  if (!idempotency) return false;
+  const latest = invitation.acceptedAt ? invitation : await db.query.invitations.findFirst({ where: eq(invitations.id, invitation.id) });
+  return latest?.acceptedBy === user.id && latest.acceptedAt === user.createdAt;
 }
 
 /** A workspace invitation to an email that has an account: only that account may take it. */
