@@ -347,6 +347,24 @@ describe('refunds', () => {
     const res = await call('POST', `/v1/invoices/${invoice.id}/payments/${payment.id}/refunds`, { key: owner.key, body: {} });
     expectError(res, 502, 'provider_error');
     expect(await getInvoice(owner.key, invoice.id)).toMatchObject({ status: 'paid', amount_paid: 100_000 });
+    expect((await paymentsOf(owner.key, invoice.id))[0].amount_refunded).toBe(0);
+    expect((await call('GET', '/api/events?type=invoice.payment_refunded', { key: owner.key })).body.data).toEqual([]);
+  });
+
+  it('a retry of a refund whose answer was lost reaches Stripe with the same Idempotency-Key, so Stripe refunds once', async () => {
+    const { owner, invoice, payment } = await paidOnline();
+    const path = `/v1/invoices/${invoice.id}/payments/${payment.id}/refunds`;
+    const headers = { 'Idempotency-Key': 'refund-once' };
+    stripe.mode = 'garbage'; // Stripe may have refunded; its answer did not arrive
+    expectError(await call('POST', path, { key: owner.key, headers, body: { amount: 40_000 } }), 502, 'provider_error');
+    stripe.mode = 'ok';
+    expect((await call('POST', path, { key: owner.key, headers, body: { amount: 40_000 } })).status).toBe(201);
+    const sent = stripe.requests.filter((r) => r.url.endsWith('/v1/refunds')).map((r) => r.headers['idempotency-key']);
+    expect(sent).toHaveLength(2);
+    expect(sent[1]).toBe(sent[0]);
+    // Another request is another refund: another key.
+    expect((await call('POST', path, { key: owner.key, headers: { 'Idempotency-Key': 'refund-two' }, body: { amount: 10_000 } })).status).toBe(201);
+    expect(stripe.requests.filter((r) => r.url.endsWith('/v1/refunds')).at(-1)!.headers['idempotency-key']).not.toBe(sent[0]);
   });
 
   it('needs the admin role; payments and attempts are readable by a viewer', async () => {

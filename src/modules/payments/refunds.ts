@@ -1,13 +1,19 @@
 // Refunds (§16): money going back on one payment. An online payment is refunded through its
-// provider first (Idempotency-Key = the refund's id, so a retry never refunds twice), then the
+// provider first, then the
 // refund, the invoice's new amounts (paid → open when something is due again) and
 // invoice.payment_refunded are written in one batch guarded on the invoice as it was read. A manual
 // payment's refund is recorded as money returned outside.
+//
+// The provider's Idempotency-Key follows the request's own: a request whose provider call went through
+// but whose answer was lost (the provider's reply garbled, our write beaten three times) leaves nothing
+// here, so its retry with the same Idempotency-Key runs again, and must reach the provider with the
+// same key, for the provider to answer the refund it made rather than make a second one.
 import { and, desc, eq, inArray, lt, ne, sql } from 'drizzle-orm';
 import { invoices, payments, refunds } from '../../db/schema';
 import { ApiError, invalidField, invalidState, notFound } from '../../errors';
 import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
 import { changedRows, insertIf, previousChanged, retryOnRace } from '../../lib/guarded-write';
+import { sha256Hex } from '../../lib/crypto';
 import { newId } from '../../lib/ids';
 import { nowIso, todayIn } from '../../lib/time';
 import { recordEvent } from '../events/record';
@@ -36,7 +42,9 @@ export async function listInvoicePayments(ctx: WorkspaceContext, invoiceId: stri
     .limit(limit + 1);
 }
 
-export async function refundPayment(ctx: ServiceContext, invoiceId: string, paymentId: string, input: RefundInput): Promise<RefundRow> {
+export async function refundPayment(
+  ctx: ServiceContext, invoiceId: string, paymentId: string, input: RefundInput, requestKey?: string,
+): Promise<RefundRow> {
   const invoice = await getInvoice(ctx, invoiceId);
   const [payment] = await ctx.db.select().from(payments).where(and(eq(payments.id, paymentId), eq(payments.invoiceId, invoice.row.id), inWorkspace(ctx, payments)));
   if (!payment) throw notFound('Payment');
@@ -45,7 +53,10 @@ export async function refundPayment(ctx: ServiceContext, invoiceId: string, paym
   if (rest <= 0) throw invalidState(`Payment ${payment.id} is already refunded in full.`);
   if (amount > rest) throw invalidField('amount', `At most what is not yet refunded of the payment (${rest}).`);
   const refundId = newId('refund');
-  const outcome = payment.source === 'online' ? await refundAtProvider(ctx, payment, refundId, amount) : { providerRefundId: null, status: 'succeeded' as const };
+  const providerKey = requestKey ? await sha256Hex(`refund\n${ctx.workspaceId}\n${ctx.userId}\n${payment.id}\n${requestKey}`) : refundId;
+  const outcome = payment.source === 'online'
+    ? await refundAtProvider(ctx, payment, { refundId, idempotencyKey: providerKey }, amount)
+    : { providerRefundId: null, status: 'succeeded' as const };
   return retryOnRace('invoice', async () => {
     const before = (await getInvoice(ctx, invoiceId)).row;
     const now = nowIso();
@@ -75,13 +86,13 @@ export async function refundPayment(ctx: ServiceContext, invoiceId: string, paym
   });
 }
 
-async function refundAtProvider(ctx: ServiceContext, payment: PaymentRow, refundId: string, amount: number) {
+async function refundAtProvider(ctx: ServiceContext, payment: PaymentRow, keys: { refundId: string; idempotencyKey: string }, amount: number) {
   const connected = await connectedProvider(ctx);
   if (!connected || connected.row.provider !== payment.provider || !payment.providerPaymentId) {
     throw invalidState(`Payment ${payment.id} came through ${payment.provider}, which is not connected now: connect it again to refund through it.`);
   }
   const result = await connected.provider.refund(ctx.env, await secretsOf(ctx.env, connected.row), {
-    refundId, providerPaymentId: payment.providerPaymentId, amount, currency: payment.currency,
+    ...keys, providerPaymentId: payment.providerPaymentId, amount, currency: payment.currency,
   });
   if (!result.ok) throw new ApiError('provider_error', `The payment provider did not make the refund: ${result.message}. Nothing was changed; try again.`);
   return { providerRefundId: result.providerRefundId, status: result.status };

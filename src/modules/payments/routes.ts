@@ -96,6 +96,7 @@ export const invoicePaymentRoutes = createRouter()
     }),
     async (c) => {
       const { id, payment_id } = c.req.valid('param');
-      return c.json(serializeRefund(await refundPayment(c.get('ctx'), id, payment_id, c.req.valid('json'))), 201);
+      const refund = await refundPayment(c.get('ctx'), id, payment_id, c.req.valid('json'), c.req.header('Idempotency-Key'));
+      return c.json(serializeRefund(refund), 201);
     },
   );

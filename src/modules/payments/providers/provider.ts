@@ -35,7 +35,8 @@ export type ProviderEvent =
   | { kind: 'pending' | 'failed' | 'expired'; eventId: string; attemptId: string; checkoutId: string }
   | { kind: 'ignored'; eventId: string; type: string };
 
-export type RefundInput = { refundId: string; providerPaymentId: string; amount: number; currency: string };
+/** `idempotencyKey` goes to the provider: the same key for every retry of one refund request. */
+export type RefundInput = { refundId: string; idempotencyKey: string; providerPaymentId: string; amount: number; currency: string };
 export type RefundResult = { ok: true; providerRefundId: string; status: 'pending' | 'succeeded' | 'failed' } | { ok: false; message: string };
 
 export interface PaymentProvider {

@@ -126,7 +126,7 @@ export const stripe: PaymentProvider = {
     if (amount === undefined) return { ok: false, message: `Stripe cannot refund this amount in ${input.currency}.` };
     const answer = await callProvider(`${config(env).STRIPE_API_BASE}/v1/refunds`, {
       method: 'POST',
-      headers: headers(secrets, input.refundId),
+      headers: headers(secrets, input.idempotencyKey),
       body: form({ payment_intent: input.providerPaymentId, amount, 'metadata[refund_id]': input.refundId }),
     });
     if (!answer.ok) return { ok: false, message: reason(answer) };
