@@ -89,6 +89,9 @@ describe('an invoice from time', () => {
     expect(new Set(Object.values(await invoiceIds(user)))).toEqual(new Set([made[0]!.body.id]));
     const invoices = (await call('GET', `/v1/invoices?client_id=${client.id}`, { key: user.key })).body.data;
     expect(invoices).toHaveLength(1);
+    // The request that lost used no number: numbering goes on without a gap.
+    const next = (await call('POST', '/v1/invoices', { key: user.key, body: { client_id: client.id, line_items: [{ description: 'Design work', quantity: 1, unit_amount: 1_000 }] } })).body;
+    expect(Number(next.number.slice(-6))).toBe(Number(made[0]!.body.number.slice(-6)) + 1);
   });
 
   it('releases the time when the draft is deleted or the invoice voided, to be billed again', async () => {

@@ -64,12 +64,14 @@ export async function skipNumbersInUse(ctx: WorkspaceContext): Promise<void> {
 
 /**
  * Writes a new invoice under its number: `explicit` as given (409 if taken), else the next
- * default one. `write(number)` runs the batch and answers undefined when the number was taken.
+ * default one. `write(number)` runs the batch and answers undefined when the number was taken (or
+ * `onlyIf`, the batch's own guard, failed: the counter is held back with it, so that leaves no gap).
  */
 export async function withInvoiceNumber<T>(
   ctx: WorkspaceContext,
   explicit: string | undefined,
   write: (number: InvoiceNumber) => Promise<T | undefined>,
+  onlyIf?: SQL,
 ): Promise<T> {
   if (explicit !== undefined) {
     const written = await write({ value: sql`${explicit}`, before: [] });
@@ -77,7 +79,7 @@ export async function withInvoiceNumber<T>(
     return written;
   }
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    const written = await write({ value: currentDefaultNumber(ctx), before: [bumpCounter(ctx)] });
+    const written = await write({ value: currentDefaultNumber(ctx), before: [bumpCounter(ctx, onlyIf)] });
     if (written !== undefined) return written;
     await skipNumbersInUse(ctx);
   }

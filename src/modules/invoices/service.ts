@@ -97,7 +97,7 @@ export async function createInvoice(ctx: ServiceContext, input: CreateInvoiceInp
     const results = await ctx.db.batch(statements as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
     const written = results.at(-1) as { number: string }[];
     return written[0] ? { row: { ...row, number: written[0].number }, lines } : undefined;
-  });
+  }, extras.onlyIf);
 }
 
 export async function getInvoice(ctx: WorkspaceContext, id: string): Promise<InvoiceWithLines> {
