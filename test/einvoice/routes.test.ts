@@ -116,6 +116,28 @@ describe('GET …/invoices/{id}/e-invoice', () => {
   });
 });
 
+describe('tax groups in the XML', () => {
+  it('names the invoice\'s exemption code on its exempt group only; a reverse-charge group keeps its own reason', async () => {
+    const { owner, client } = await readyStudio();
+    const draft = await createInvoice(owner.key, {
+      client_id: client.id, currency: 'EUR', tax_exemption_reason: 'Exempt medical service', tax_exemption_code: 'VATEX-EU-132',
+      line_items: [
+        { description: 'Medical report', quantity: 1, unit_amount: 50_000, tax_category: 'E', tax_rate: 0 },
+        { description: 'Design work', quantity: 1, unit_amount: 20_000, tax_category: 'AE', tax_rate: 0 },
+      ],
+    });
+    const sent = await call('POST', `/v1/invoices/${draft.id}/send`, { key: owner.key, body: { email: false } });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    const ubl = await call('GET', `/v1/invoices/${draft.id}/e-invoice?format=ubl`, { key: owner.key });
+    expect(ubl.status, String(ubl.body).slice(0, 400)).toBe(200);
+    const subtotals = [...String(ubl.body).matchAll(/<cac:TaxSubtotal>([\s\S]*?)<\/cac:TaxSubtotal>/g)].map((m) => m[1]!);
+    const group = (id: string) => subtotals.find((x) => x.includes(`<cbc:ID>${id}</cbc:ID>`))!;
+    expect(group('E')).toContain('VATEX-EU-132');
+    expect(group('AE')).not.toContain('VATEX-EU-132');
+    expect(group('AE')).toContain('Reverse charge');
+  });
+});
+
 describe('GET …/invoices/{id}/e-invoice/check', () => {
   it('checks a draft against the workspace and client as they are now', async () => {
     const owner = await createUser('Owner');

@@ -180,11 +180,3 @@ export function paymentMeansCode(doc: EInvoiceDocument): '58' | '30' | null {
   if (!doc.issuer.iban) return null;
   return doc.currency === 'EUR' ? '58' : '30';
 }
-
-/** Exemption reasons a category needs when the invoice gives none (§15); E has no default. */
-export const DEFAULT_EXEMPTION_REASON: Partial<Record<TaxCategory, string>> = {
-  AE: 'Reverse charge',
-  K: 'Intra-community supply',
-  G: 'Export outside the EU',
-  O: 'Not subject to VAT',
-};

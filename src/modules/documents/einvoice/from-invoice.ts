@@ -4,7 +4,6 @@
 // every amount is the record's own. Fields a record may not carry yet read as the contract's defaults.
 import { exponentOf } from '../../../lib/currencies';
 import type { EInvoiceAddress, EInvoiceDocument, EInvoiceLine, EInvoiceTaxGroup, TaxCategory } from './document';
-import { DEFAULT_EXEMPTION_REASON } from './document';
 
 type Address = Partial<EInvoiceAddress> | null | undefined;
 
@@ -100,7 +99,12 @@ const line = (l: Line): EInvoiceLine => ({
   tax_rate: l.tax_rate,
 });
 
-function breakdown(groups: Breakdown[] | null | undefined, reason: string | null | undefined, code: string | null | undefined): EInvoiceTaxGroup[] {
+/**
+ * The invoice's tax groups as it stored them: the tax engine already gave each exempt group its
+ * reason and code (the invoice's own ones go to the group they belong to, defaults to the others), so
+ * they are taken as they are, never filled in again here.
+ */
+function breakdown(groups: Breakdown[] | null | undefined): EInvoiceTaxGroup[] {
   return (groups ?? []).map((g) => {
     const exempt = g.category !== 'S' && g.category !== 'Z';
     return {
@@ -108,8 +112,8 @@ function breakdown(groups: Breakdown[] | null | undefined, reason: string | null
       rate: g.rate,
       taxable_amount: g.taxable_amount,
       tax_amount: g.tax_amount,
-      exemption_reason: exempt ? (g.exemption_reason ?? reason ?? DEFAULT_EXEMPTION_REASON[g.category] ?? null) : null,
-      exemption_code: exempt ? (g.exemption_code ?? code ?? null) : null,
+      exemption_reason: exempt ? (g.exemption_reason ?? null) : null,
+      exemption_code: exempt ? (g.exemption_code ?? null) : null,
     };
   });
 }
@@ -167,7 +171,7 @@ export function toEInvoiceDocument(invoice: InvoiceForEInvoice, paymentInstructi
     total: invoice.total,
     amount_paid: settled,
     amount_due: invoice.total - settled,
-    tax_breakdown: breakdown(invoice.tax_breakdown, invoice.tax_exemption_reason, invoice.tax_exemption_code),
+    tax_breakdown: breakdown(invoice.tax_breakdown),
   };
 }
 
@@ -197,6 +201,6 @@ export function creditNoteToEInvoiceDocument(note: CreditNoteForEInvoice, invoic
     total: note.total,
     amount_paid: 0,
     amount_due: note.total,
-    tax_breakdown: breakdown(note.tax_breakdown, invoice.tax_exemption_reason, invoice.tax_exemption_code),
+    tax_breakdown: breakdown(note.tax_breakdown),
   };
 }
