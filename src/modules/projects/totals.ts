@@ -47,7 +47,7 @@ export async function projectTotals(ctx: WorkspaceContext, projectId: string) {
   }
   for (const row of expenseSums) spent += toUsd(row.amount, row.currency);
   let unbilled = 0n;
-  for (const row of timeSums) unbilled += toUsd(String(row.amount), row.currency);
+  for (const row of timeSums) unbilled += toUsd(row.amount, row.currency);
   const exact = (value: bigint, field: string) => exactFigure(value, 'id', `The project's totals.${field} in USD`);
   return {
     currency: 'USD' as const,

@@ -10,6 +10,7 @@ import { changedRows, insertIf, retryOnRace } from '../../lib/guarded-write';
 import { newId } from '../../lib/ids';
 import { referencedProject } from '../../lib/references';
 import { nowIso, todayIn } from '../../lib/time';
+import { exactFigure, sumFromSql } from '../../lib/money';
 import { changedAttributes, recordEvent } from '../events/record';
 import { amountForSql, MAX_ENTRY_SECONDS, MIN_ENTRY_SECONDS, projectRounding, roundDuration, roundDurationSql } from './rounding';
 import type { CreateTimeEntryInput, SummaryFilter, TimeEntryFilter, UpdateTimeEntryInput } from './schemas';
@@ -336,7 +337,8 @@ export const billableSecondsSql = sql`(CASE WHEN ${timeEntries.billable} = 1 THE
 export const uninvoicedSql = sql`(${timeEntries.billable} = 1 AND ${timeEntries.invoiceId} IS NULL AND ${timeEntries.durationSeconds} IS NOT NULL)`;
 
 /** Σ per entry of round(billable seconds × rate / 3600) over what is still to bill. */
-export const uninvoicedAmountSql = sql<number>`coalesce(sum(CASE WHEN ${uninvoicedSql} AND ${timeEntries.rate} IS NOT NULL THEN ${amountForSql(billableSecondsSql, timeEntries.rate)} ELSE 0 END), 0)`;
+// As text: an exact integer however large, like every sum the API reports (lib/money.ts, sums).
+export const uninvoicedAmountSql = sql<string>`CAST(coalesce(sum(CASE WHEN ${uninvoicedSql} AND ${timeEntries.rate} IS NOT NULL THEN ${amountForSql(billableSecondsSql, timeEntries.rate)} ELSE 0 END), 0) AS TEXT)`;
 
 const GROUPS: Record<SummaryFilter['group_by'], { id: SQL; name: SQL }> = {
   project: { id: sql`${timeEntries.projectId}`, name: sql`${projects.name}` },
@@ -373,6 +375,6 @@ export async function summarizeTime(ctx: WorkspaceContext, filter: SummaryFilter
     .orderBy(sql`${group.name}`, sql`${group.id}`, timeEntries.currency);
   return rows.map((row) => ({
     id: row.id, name: row.name, seconds: row.seconds, billable_seconds: row.billable_seconds,
-    uninvoiced_seconds: row.uninvoiced_seconds, uninvoiced_amount: row.uninvoiced_amount, currency: row.currency,
+    uninvoiced_seconds: row.uninvoiced_seconds, uninvoiced_amount: exactFigure(sumFromSql(row.uninvoiced_amount), 'from', `uninvoiced_amount in ${row.currency}`), currency: row.currency,
   }));
 }
