@@ -150,6 +150,20 @@ describe('the parties', () => {
     const later = (await call('GET', `/v1/invoices/${draft.id}`, { key: user.key })).body;
     expect(later).toMatchObject({ buyer_reference: 'LEITWEG-1', issuer: { vat_id: 'DE123456789' }, bill_to: { vat_id: 'NL123456789B01', buyer_reference: 'LEITWEG-1' } });
   });
+
+  it('moves a draft\'s buyer reference with its client, unless the change names one', async () => {
+    const user = await createUser();
+    const first = await createClient(user.key, { buyer_reference: 'LEITWEG-A' });
+    const second = await createClient(user.key, { name: 'Other GmbH', buyer_reference: 'LEITWEG-B' });
+    const draft = (await call('POST', '/v1/invoices', { key: user.key, body: { client_id: first.id, line_items: [design] } })).body;
+    expect(draft.buyer_reference).toBe('LEITWEG-A');
+    const moved = (await call('PATCH', `/v1/invoices/${draft.id}`, { key: user.key, body: { client_id: second.id } })).body;
+    expect(moved.buyer_reference).toBe('LEITWEG-B');
+    const named = (await call('PATCH', `/v1/invoices/${draft.id}`, { key: user.key, body: { client_id: first.id, buyer_reference: 'PO-7' } })).body;
+    expect(named.buyer_reference).toBe('PO-7');
+    const sent = (await call('POST', `/v1/invoices/${draft.id}/send`, { key: user.key, body: { email: false } })).body;
+    expect(sent.buyer_reference).toBe('PO-7');
+  });
 });
 
 describe('recurring invoices', () => {

@@ -170,7 +170,7 @@ const unchangedDraft = (ctx: WorkspaceContext, before: InvoiceRow) =>
   and(eq(invoices.id, before.id), inWorkspace(ctx, invoices), eq(invoices.status, 'draft'), eq(invoices.updatedAt, before.updatedAt));
 
 export async function updateInvoice(ctx: ServiceContext, id: string, input: UpdateInvoiceInput): Promise<InvoiceWithLines> {
-  if (input.client_id) await referencedClient(ctx, input.client_id);
+  const newClient = input.client_id ? await referencedClient(ctx, input.client_id) : undefined;
   if (input.project_id) await referencedProject(ctx, input.project_id);
   if (input.currency) await assertConvertible(ctx.env, input.currency);
   return retryOnRace('invoice', async () => {
@@ -178,7 +178,10 @@ export async function updateInvoice(ctx: ServiceContext, id: string, input: Upda
     const replaced = await recomputed(ctx, before, input);
     if (replaced) assertDocumentTotal(replaced.columns.total);
     const set: Partial<InvoiceRow> = { updatedAt: nowIso(), ...replaced?.columns };
+    // BT-10 is the buyer's own routing reference: moved to another client, a draft quotes that
+    // client's, unless the request names one.
     if (input.buyer_reference !== undefined) set.buyerReference = input.buyer_reference;
+    else if (newClient && newClient.id !== before.row.clientId) set.buyerReference = newClient.buyerReference;
     if (input.purchase_order !== undefined) set.purchaseOrder = input.purchase_order;
     if (input.client_id !== undefined) set.clientId = input.client_id;
     if (input.project_id !== undefined) set.projectId = input.project_id;
