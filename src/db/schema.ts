@@ -427,6 +427,9 @@ export const refunds = sqliteTable(
     invoiceId: text('invoice_id').notNull().references(() => invoices.id, { onDelete: 'cascade' }),
     paymentId: text('payment_id').notNull().references(() => payments.id, { onDelete: 'cascade' }),
     amount: integer('amount').notNull(),
+    // The tax share it gives back: amount × payment tax ÷ payment amount, half away from zero (lib/money.ts
+    // taxShare), so tax_collected follows refunds as collected does.
+    tax: integer('tax'),
     currency: text('currency').notNull(),
     status: text('status', { enum: ['pending', 'succeeded', 'failed'] }).notNull(),
     providerRefundId: text('provider_refund_id'),

@@ -341,6 +341,20 @@ describe('refunds', () => {
     for (const totals of [dayByDay, wholeMonth]) expect(totals).toMatchObject({ collected: 59_500, tax_collected: 9_500, profit: 50_000 });
   });
 
+  it('gives back the exact tax share of a refund however large the amounts', async () => {
+    const owner = await createUser('Owner');
+    // 2 × refund × tax is past 2^63 here: worked out in SQL it would turn into a float.
+    const draft = await createInvoice(owner.key, { line_items: [{ description: 'Design work', quantity: 1, unit_amount: 7_000_000_000_000, tax_rate: 19 }] });
+    await call('POST', `/v1/invoices/${draft.id}/send`, { key: owner.key, body: { email: false } });
+    await call('POST', `/v1/invoices/${draft.id}/payments`, { key: owner.key, body: { amount: 8_330_000_000_000 } });
+    const [payment] = await paymentsOf(owner.key, draft.id);
+    expect(payment.tax).toBe(1_330_000_000_000);
+    expect((await call('POST', `/v1/invoices/${draft.id}/payments/${payment.id}/refunds`, { key: owner.key, body: { amount: 3_333_333_333_333 } })).status).toBe(201);
+    // 3,333,333,333,333 × 1,330,000,000,000 ÷ 8,330,000,000,000 = 532,212,885,154.008…, rounded.
+    const totals = (await call('GET', '/api/workflow/dashboard', { key: owner.key })).body.totals;
+    expect(totals.tax_collected).toBe(1_330_000_000_000 - 532_212_885_154);
+  });
+
   it('a Stripe that refuses the refund changes nothing (502)', async () => {
     const { owner, invoice, payment } = await paidOnline();
     stripe.mode = 'garbage';

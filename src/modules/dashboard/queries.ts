@@ -48,15 +48,13 @@ export function dashboardQueries(ctx: WorkspaceContext, period: Period, today: s
       sql`(SELECT workspace_id, paid_on, currency, amount FROM payments UNION ALL SELECT workspace_id, refunded_on, currency, -amount FROM refunds WHERE status != 'failed')`,
       sql`paid_on`,
     ),
-    // The tax share of each payment (payments.tax, kept per month beside `collected`), less what a
-    // refund gives back of it: its share of the payment's tax, half up (migration 0018, the same rule).
+    // The tax share of each payment (payments.tax, kept per month beside `collected`), less the share
+    // each refund gives back (refunds.tax).
     periodSum(
       db, workspaceId, parts,
       sql`(SELECT workspace_id, month, currency, tax_collected AS amount FROM workspace_payment_monthly_totals)`,
       sql`(SELECT workspace_id, paid_on, currency, coalesce(tax, 0) AS amount FROM payments
-        UNION ALL SELECT r.workspace_id, r.refunded_on, r.currency,
-          -(CASE WHEN p.amount > 0 THEN (2 * r.amount * coalesce(p.tax, 0) + p.amount) / (2 * p.amount) ELSE 0 END)
-        FROM refunds r JOIN payments p ON p.id = r.payment_id WHERE r.status != 'failed')`,
+        UNION ALL SELECT workspace_id, refunded_on, currency, -coalesce(tax, 0) FROM refunds WHERE status != 'failed')`,
       sql`paid_on`,
     ),
     db

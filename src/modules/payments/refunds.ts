@@ -15,6 +15,7 @@ import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../l
 import { changedRows, insertIf, previousChanged, retryOnRace } from '../../lib/guarded-write';
 import { sha256Hex } from '../../lib/crypto';
 import { newId } from '../../lib/ids';
+import { taxShare } from '../../lib/money';
 import { nowIso, todayIn } from '../../lib/time';
 import { recordEvent } from '../events/record';
 import { getInvoice, invoiceObject } from '../invoices/service';
@@ -61,7 +62,8 @@ export async function refundPayment(
     const before = (await getInvoice(ctx, invoiceId)).row;
     const now = nowIso();
     const refund: RefundRow = {
-      id: refundId, workspaceId: ctx.workspaceId, invoiceId, paymentId: payment.id, amount, currency: payment.currency, status: outcome.status,
+      id: refundId, workspaceId: ctx.workspaceId, invoiceId, paymentId: payment.id, amount, tax: taxShare(amount, payment.tax ?? 0, payment.amount),
+      currency: payment.currency, status: outcome.status,
       providerRefundId: outcome.providerRefundId, reason: input.reason ?? null, refundedOn: todayIn(ctx.timeZone), createdAt: now,
     };
     // A refund the provider refused outright moves no money: it is recorded, the invoice unchanged.
