@@ -2,6 +2,7 @@
 // A malformed id in a path is a 404, as if the record did not exist (contract §1).
 import type { z } from '@hono/zod-openapi';
 import { ApiError, type ErrorDetail, invalidField, notFound } from '../errors';
+import { loneSurrogatePath } from './lone-surrogates';
 
 type Issue = z.core.$ZodIssue;
 
@@ -20,10 +21,16 @@ export function validationError(error: z.ZodError): ApiError {
   return new ApiError('validation_failed', 'The request is not valid.', [...byPath.values()]);
 }
 
-type HookResult = { success: true } | { success: false; error: z.ZodError; target: string };
+type HookResult = { success: true; data: unknown; target: string } | { success: false; error: z.ZodError; target: string };
 
 export function throwOnInvalid(result: HookResult): void {
-  if (result.success) return;
+  if (result.success) {
+    // Checked here, after the path and query validators, so a malformed id stays a 404 whatever
+    // the body holds; and on what the schema kept, since an unknown field is dropped, not stored.
+    const corrupt = result.target === 'json' ? loneSurrogatePath(result.data) : null;
+    if (corrupt !== null) throw invalidField(corrupt || 'body', 'Contains a lone surrogate (\\uD800–\\uDFFF without its pair): not a character, and it cannot be stored.');
+    return;
+  }
   if (result.target === 'param') throw notFound();
   throw validationError(result.error);
 }

@@ -1,11 +1,12 @@
 // Reads a request body once, for every route that is not a GET (defineRoute puts it after the
 // access checks): over 100 KB → 413, a body that is not declared JSON
-// → 415, JSON that does not parse → 400. The request then carries the bytes read (an empty body
+// → 415, JSON that does not parse → 400 (text that parses but is not text, a lone surrogate, is
+// the body validator's 422: see lib/validation.ts). The request then carries the bytes read (an empty body
 // becomes `{}`), so the validators read it through the ordinary c.req.json(), as they would the
 // original.
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env';
-import { ApiError, invalidField } from '../errors';
+import { ApiError } from '../errors';
 
 export const MAX_BODY_BYTES = 100 * 1024;
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
@@ -26,15 +27,10 @@ export const readJsonBody = createMiddleware<AppEnv>(async (c, next) => {
     if (!JSON_MEDIA_TYPE.test(mediaType)) {
       throw new ApiError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
     }
-    let parsed: unknown;
     try {
-      parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes));
+      JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes));
     } catch {
       throw new ApiError('invalid_json', 'The body is not valid JSON.');
-    }
-    const corrupt = loneSurrogatePath(parsed);
-    if (corrupt !== null) {
-      throw invalidField(corrupt || 'body', 'Contains a lone surrogate (\\uD800–\\uDFFF without its pair): not a character, and it cannot be stored.');
     }
   }
   // The original stream is spent; hand on what was read (as hono/body-limit replaces the request too).
@@ -66,34 +62,4 @@ async function readAtMost(stream: ReadableStream<Uint8Array>, limit: number): Pr
     offset += chunk.byteLength;
   }
   return out;
-}
-
-// In Unicode mode, a surrogate that is half of a pair is part of one code point; only a lone one
-// is in the category Cs.
-const LONE_SURROGATE = /\p{Cs}/u;
-
-/**
- * The path (`line_items.0.description`) of a string, or key, holding a lone surrogate; null when
- * there is none. UTF-8 cannot carry one, but a JSON escape (`"\\ud800"`) can, and D1 would store
- * it as U+FFFD: the text would silently not be what was sent, in any field. Walked with a stack of
- * its own, since a 100 KB body can nest deeper than the call stack goes.
- */
-export function loneSurrogatePath(body: unknown): string | null {
-  const pending: [unknown, string][] = [[body, '']];
-  const at = (path: string, key: string | number) => (path ? `${path}.${key}` : String(key));
-  while (pending.length) {
-    const [value, path] = pending.pop()!;
-    if (typeof value === 'string') {
-      if (LONE_SURROGATE.test(value)) return path;
-    } else if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) pending.push([value[i], at(path, i)]);
-    } else if (value && typeof value === 'object') {
-      const entries = Object.entries(value);
-      for (const [key] of entries) {
-        if (LONE_SURROGATE.test(key)) return at(path, key.replace(/\p{Cs}/gu, '\uFFFD'));
-      }
-      for (let i = entries.length - 1; i >= 0; i--) pending.push([entries[i]![1], at(path, entries[i]![0])]);
-    }
-  }
-  return null;
 }

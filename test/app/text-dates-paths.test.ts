@@ -23,6 +23,11 @@ describe('lone surrogates', () => {
     expect((await call('GET', '/v1/invoices', { key: user.key })).body.data).toHaveLength(0);
   });
 
+  it('come after the path: a malformed id is a 404 whatever the body holds', async () => {
+    const user = await createUser();
+    expectError(await raw(user.key, 'PATCH', '/v1/clients/%00', '{"name":"\\ud800"}'), 404, 'not_found');
+  });
+
   it('leave a surrogate pair (an emoji) alone', async () => {
     const user = await createUser();
     const res = await raw(user.key, 'POST', '/v1/clients', '{"name":"Acme \\ud83d\\ude80"}');
