@@ -1,20 +1,9 @@
 // E-invoices through the API (§15): the CII and UBL exports of a sent invoice, the readiness check of any
 // invoice, the Factur-X PDF of a ready one (plain when the workspace says so), and the XML on the hosted page.
-import { env } from 'cloudflare:workers';
 import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFString } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { call, expectError } from '../helpers/api';
+import { call, expectError, open } from '../helpers/api';
 import { addMember, createClient, createInvoice, createUser } from '../helpers/factories';
-
-/** A page or file at an absolute URL of the worker, as a browser would fetch it (no key unless given). */
-async function open(url: string, init: RequestInit = {}) {
-  const { default: worker } = await import('../../src/index');
-  const { createExecutionContext, waitOnExecutionContext } = await import('cloudflare:test');
-  const ctx = createExecutionContext();
-  const res = await worker.fetch(new Request(url, { ...init, headers: { 'CF-Connecting-IP': `2001:db8::${crypto.randomUUID().slice(0, 4)}`, ...init.headers } }), env, ctx);
-  await waitOnExecutionContext(ctx);
-  return res;
-}
 
 const ISSUER = {
   legal_name: 'Ada Studio GmbH',

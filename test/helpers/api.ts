@@ -54,6 +54,18 @@ export async function call<T = any>(method: string, path: string, options: CallO
   return { status: res.status, headers: res.headers, body: parsed as T };
 }
 
+/**
+ * A page, file, form or webhook at an absolute URL of the worker, as a browser or a provider sends
+ * it: no key, no contract check, a client address of its own unless `init` names one.
+ */
+export async function open(url: string, init: RequestInit = {}, bindings: Env = env): Promise<Response> {
+  const ctx = createExecutionContext();
+  const headers = { 'CF-Connecting-IP': someAddress(), ...(init.headers as Record<string, string> | undefined) };
+  const res = await worker.fetch(new Request(url, { ...init, headers }), bindings, ctx);
+  await waitOnExecutionContext(ctx);
+  return res;
+}
+
 /** Asserts the one error envelope with the given status and code; returns the error for more checks. */
 export function expectError(res: ApiResponse, status: number, code: string) {
   expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status, code });

@@ -3,22 +3,12 @@
 // payment instructions it was sent with whatever the workspace says later, and answer to the issuer.
 import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { call } from '../helpers/api';
+import { call, open } from '../helpers/api';
 import { createClient, createInvoice, createUser } from '../helpers/factories';
 import { pdfText } from '../helpers/pdf-text';
 import { deliver } from '../helpers/worker';
 
 afterEach(() => vi.restoreAllMocks());
-
-/** A page or file at an absolute URL of the worker, as a browser would fetch it (no key). */
-async function open(url: string, init: RequestInit = {}) {
-  const { default: worker } = await import('../../src/index');
-  const { createExecutionContext, waitOnExecutionContext } = await import('cloudflare:test');
-  const ctx = createExecutionContext();
-  const res = await worker.fetch(new Request(url, { ...init, headers: { 'CF-Connecting-IP': `2001:db8::${crypto.randomUUID().slice(0, 4)}`, ...init.headers } }), env, ctx);
-  await waitOnExecutionContext(ctx);
-  return res;
-}
 
 /** A workspace in `locale` with an issuer and payment instructions, and a client with an email. */
 async function studio(locale: string) {

@@ -3,22 +3,12 @@
 import { env } from 'cloudflare:workers';
 import { PDFDocument } from 'pdf-lib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { call, errorPaths, expectError } from '../helpers/api';
+import { call, errorPaths, expectError, open } from '../helpers/api';
 import { addMember, createClient, createInvoice, createUser } from '../helpers/factories';
 import { putRates } from '../helpers/rates';
 import { deliver } from '../helpers/worker';
 
 afterEach(() => vi.restoreAllMocks());
-
-/** A page or file at an absolute URL of the worker, as a browser would fetch it (no key). */
-async function open(url: string, init: RequestInit = {}) {
-  const { default: worker } = await import('../../src/index');
-  const { createExecutionContext, waitOnExecutionContext } = await import('cloudflare:test');
-  const ctx = createExecutionContext();
-  const res = await worker.fetch(new Request(url, { ...init, headers: { 'CF-Connecting-IP': `2001:db8::${crypto.randomUUID().slice(0, 4)}`, ...init.headers } }), env, ctx);
-  await waitOnExecutionContext(ctx);
-  return res;
-}
 
 async function studio() {
   const owner = await createUser('Owner');

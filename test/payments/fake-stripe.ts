@@ -1,10 +1,9 @@
 // A local Stripe for tests: outbound fetch to STRIPE_API_BASE (https://stripe.test in
 // vitest.config.ts) is answered here in Stripe's own shapes and recorded, and events are signed
 // the way Stripe signs them. Anything else fetched is refused, so nothing reaches the internet.
-import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { vi } from 'vitest';
-import worker from '../../src/index';
+import { open } from '../helpers/api';
 import { signPayload } from '../../src/lib/signed-webhook';
 
 export const STRIPE_KEY = 'sk_test_51FakeKeyForTests0000abcd';
@@ -74,13 +73,7 @@ export function sessionEvent(type: string, session: Session, extra: { payment_st
 }
 
 /** A page, form or webhook at an absolute URL of the worker, as a browser or provider sends it (no key). */
-export async function raw(url: string, init: RequestInit = {}, bindings: Env = env) {
-  const ctx = createExecutionContext();
-  const headers = { 'CF-Connecting-IP': `2001:db8::${crypto.randomUUID().slice(0, 4)}:1`, ...(init.headers as Record<string, string>) };
-  const res = await worker.fetch(new Request(url, { redirect: 'manual', ...init, headers }), bindings, ctx);
-  await waitOnExecutionContext(ctx);
-  return res;
-}
+export const raw = (url: string, init: RequestInit = {}, bindings: Env = env) => open(url, { redirect: 'manual', ...init }, bindings);
 
 /** Posts `body` to a webhook URL, signed with `secret` at `timestamp` as Stripe does. */
 export async function sendEvent(webhookUrl: string, body: string, secret = STRIPE_WEBHOOK_SECRET, timestamp?: number) {
