@@ -1,6 +1,10 @@
 // The limits of §7 through the real worker: per key and per workspace over all its keys, the
 // co-pilot per workspace, public routes per client address, and the admin lockout.
+import { runInDurableObject } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import type { AdminLockout } from '../../src/middleware/admin-lockout-object';
+import { shardOf } from '../../src/middleware/admin-lockout';
 import { ADMIN_TOKEN, call, expectError, type ApiResponse } from '../helpers/api';
 import { createUser } from '../helpers/factories';
 import { firstLimited } from '../helpers/rate-windows';
@@ -121,6 +125,27 @@ describe('admin lockout', () => {
     const address = '203.0.113.42';
     for (let i = 0; i < 9; i++) expectError(await admin(address, 'wrong-token'), 401, 'unauthorized');
     for (let i = 0; i < 5; i++) expect((await admin(address, ADMIN_TOKEN)).status).toBe(200);
+  });
+
+  it('locks only the address that failed, also among the addresses counted in the same object', async () => {
+    const address = '203.0.113.44';
+    const neighbour = Array.from({ length: 200 }, (_, i) => `198.51.100.${i}`).find((a) => shardOf(a) === shardOf(address))!;
+    for (let i = 0; i < 10; i++) expectError(await admin(address, 'wrong-token'), 401, 'unauthorized');
+    expectError(await admin(address, ADMIN_TOKEN), 429, 'rate_limited');
+    expect((await admin(neighbour, ADMIN_TOKEN)).status).toBe(200);
+  });
+
+  it('forgets a window once it has ended: the lock lifts and nothing of it stays stored', async () => {
+    const address = '203.0.113.45';
+    const counter = env.ADMIN_LOCKOUT.get(env.ADMIN_LOCKOUT.idFromName(`shard-${shardOf(address)}`));
+    const elevenMinutesAgo = Date.now() - 11 * 60_000;
+    await runInDurableObject(counter, async (object: AdminLockout, state) => {
+      for (let i = 0; i < 10; i++) await object.recordFailure(address, elevenMinutesAgo);
+      expect(await object.lockedUntil(address, elevenMinutesAgo + 1)).toBe(elevenMinutesAgo + 10 * 60_000);
+      await object.alarm();
+      expect([...(await state.storage.list({ prefix: 'window:' })).keys()]).not.toContain(`window:${address}`);
+    });
+    expect((await admin(address, ADMIN_TOKEN)).status).toBe(200);
   });
 
   it('counts a user key on an admin route as a failed attempt (403)', async () => {
