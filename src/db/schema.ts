@@ -459,9 +459,13 @@ export const expenses = sqliteTable(
     currency: text('currency').notNull(),
     incurredOn: text('incurred_on').notNull(),
     billable: integer('billable', { mode: 'boolean' }).notNull().default(false),
+    // The invoice that bills this expense (§19), set by an invoice from time; a deleted draft
+    // releases it through this key, a void by an UPDATE in its batch.
+    invoiceId: text('invoice_id').references((): AnySQLiteColumn => invoices.id, { onDelete: 'set null' }),
     ...timestamps,
   },
   (t) => [
+    index('expenses_invoice_idx').on(t.invoiceId),
     index('expenses_workspace_idx').on(t.workspaceId, t.id),
     index('expenses_workspace_incurred_idx').on(t.workspaceId, t.incurredOn, t.currency, t.amount),
     index('expenses_workspace_project_idx').on(t.workspaceId, t.projectId, t.id),

@@ -139,4 +139,50 @@ describe('an invoice from time', () => {
     const stranger = await createUser();
     expect(errorPaths(await call('POST', FROM_TIME, { key: stranger.key, body: { client_id: client.id } }))).toEqual(['client_id']);
   });
+
+  it('bills billable expenses of the client\'s projects, one line each, converted with the original named, and locks them', async () => {
+    const user = await createUser();
+    const client = await createClient(user.key, { currency: 'USD' });
+    const project = await createProject(user.key, { name: 'Site', client_id: client.id, hourly_rate: 10_000 });
+    await entry(user.key, { project_id: project.id, duration_seconds: 3_600 });
+    const expense = async (body: Record<string, unknown>) => {
+      const res = await call('POST', '/api/workflow/expenses', { key: user.key, body: { category: 'software', amount: 1_000, currency: 'USD', incurred_on: '2026-10-05', billable: true, project_id: project.id, ...body } });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body;
+    };
+    const fonts = await expense({ description: 'Font licence', vendor: 'Foundry', amount: 4_999, currency: 'EUR' });
+    const hosting = await expense({ category: 'other', description: null, amount: 1_250 });
+    const unbillable = await expense({ billable: false });
+    const business = await expense({ project_id: null });
+    const later = await expense({ incurred_on: '2026-11-10' });
+    const otherClients = await expense({ project_id: (await createProject(user.key, { hourly_rate: 1 })).id });
+
+    const res = await call('POST', FROM_TIME, { key: user.key, body: { client_id: client.id, to: '2026-10-31' } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(lines(res.body)).toEqual([
+      { description: 'Site, 2026-10-05', quantity: 1, unit_amount: 10_000 },
+      // 49.99 EUR at 0.8 EUR per USD = 62.4875 USD, half away from zero.
+      { description: 'Expense: Font licence (Foundry), 2026-10-05 (€49.99)', quantity: 1, unit_amount: 6_249 },
+      { description: 'Expense: Other, 2026-10-05', quantity: 1, unit_amount: 1_250 },
+    ]);
+    expect(res.body.line_items.slice(1).map((l: { unit: string }) => l.unit)).toEqual(['C62', 'C62']);
+    const billedBy = async (id: string) => (await call('GET', `/api/workflow/expenses/${id}`, { key: user.key })).body.invoice_id;
+    expect(await Promise.all([fonts, hosting, unbillable, business, later, otherClients].map((e) => billedBy(e.id)))).toEqual([res.body.id, res.body.id, null, null, null, null]);
+
+    // Billed expenses are locked until the invoice is voided, then billed again.
+    expectError(await call('PATCH', `/api/workflow/expenses/${fonts.id}`, { key: user.key, body: { amount: 1 } }), 409, 'invalid_state');
+    expectError(await call('DELETE', `/api/workflow/expenses/${hosting.id}`, { key: user.key }), 409, 'invalid_state');
+    expect((await call('POST', `/v1/invoices/${res.body.id}/send`, { key: user.key, body: { email: false } })).status).toBe(200);
+    expect((await call('POST', `/v1/invoices/${res.body.id}/void`, { key: user.key })).status).toBe(200);
+    expect(await billedBy(fonts.id)).toBeNull();
+    const expensesOnly = await call('POST', FROM_TIME, { key: user.key, body: { client_id: client.id, to: '2026-10-31', include_expenses: false } });
+    expect(lines(expensesOnly.body)).toEqual([{ description: 'Site, 2026-10-05', quantity: 1, unit_amount: 10_000 }]);
+    expect(await billedBy(fonts.id)).toBeNull();
+    // Only expenses left: still an invoice; then nothing at all is 422.
+    const rest = await call('POST', FROM_TIME, { key: user.key, body: { client_id: client.id, to: '2026-10-31' } });
+    expect(lines(rest.body).map((l) => l.description)).toEqual(['Expense: Font licence (Foundry), 2026-10-05 (€49.99)', 'Expense: Other, 2026-10-05']);
+    expect((await call('DELETE', `/v1/invoices/${rest.body.id}`, { key: user.key })).status).toBe(204);
+    expect(await billedBy(hosting.id)).toBeNull();
+    expect((await call('DELETE', `/api/workflow/expenses/${hosting.id}`, { key: user.key })).status).toBe(204);
+  });
 });

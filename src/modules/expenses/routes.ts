@@ -44,8 +44,9 @@ export const expenseRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'patch', path: '/expenses/{id}', operationId: 'updateExpense', tags, access: 'user', role: 'member',
+      method: 'patch', path: '/expenses/{id}', operationId: 'updateExpense', tags, access: 'user', role: 'member', errors: [409],
       summary: 'Update an expense',
+      description: 'An expense an invoice bills (`invoice_id`) is 409 `invalid_state` until that draft is deleted or the invoice voided.',
       request: { params, body: jsonBody(S.UpdateExpenseBody) },
       responses: { 200: jsonContent(S.Expense, 'The updated expense.') },
     }),
@@ -56,8 +57,9 @@ export const expenseRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'delete', path: '/expenses/{id}', operationId: 'deleteExpense', tags, access: 'user', role: 'member',
+      method: 'delete', path: '/expenses/{id}', operationId: 'deleteExpense', tags, access: 'user', role: 'member', errors: [409],
       summary: 'Delete an expense',
+      description: 'An expense an invoice bills (`invoice_id`) is 409 `invalid_state` until that draft is deleted or the invoice voided.',
       request: { params },
       responses: { 204: noContent },
     }),

@@ -42,6 +42,7 @@ export const Expense = z
     currency: z.string(),
     incurred_on: z.string(),
     billable: z.boolean(),
+    invoice_id: z.string().nullable().openapi({ description: 'The invoice that bills it (an invoice from time, §19); while set, the expense cannot be changed or deleted (409).' }),
     created_at: timestampSchema,
     updated_at: timestampSchema,
   })

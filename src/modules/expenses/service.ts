@@ -2,7 +2,7 @@
 // workspace's projects; every change writes its event.
 import { and, desc, eq, gte, isNotNull, isNull, lt, lte } from 'drizzle-orm';
 import { expenses } from '../../db/schema';
-import { notFound } from '../../errors';
+import { invalidState, notFound } from '../../errors';
 import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
 import { assertOrderedRange } from '../../lib/validation';
 import { changedRows } from '../../lib/guarded-write';
@@ -27,6 +27,7 @@ export const serializeExpense = (row: ExpenseRow) => ({
   currency: row.currency,
   incurred_on: row.incurredOn,
   billable: row.billable,
+  invoice_id: row.invoiceId,
   created_at: row.createdAt,
   updated_at: row.updatedAt,
 });
@@ -47,6 +48,7 @@ export async function createExpense(ctx: ServiceContext, input: CreateExpenseInp
     currency: input.currency,
     incurredOn: input.incurred_on ?? todayUtc(),
     billable: input.billable,
+    invoiceId: null,
     createdAt: now,
     updatedAt: now,
   };
@@ -99,15 +101,28 @@ export async function updateExpense(ctx: ServiceContext, id: string, input: Upda
   return updateWithEvent(ctx, {
     what: 'expense', table: expenses, type: 'expense.updated', serialize: serializeExpense,
     read: () => getExpense(ctx, id),
-    change: () => toColumns(input),
+    change: (before) => {
+      assertNotBilled(before);
+      return toColumns(input);
+    },
   });
+}
+
+/** An expense an invoice bills is that invoice's until the draft is deleted or the invoice voided. */
+function assertNotBilled(expense: ExpenseRow) {
+  if (expense.invoiceId) throw invalidState(`This expense is billed by invoice ${expense.invoiceId}; delete that draft or void the invoice to change it.`);
 }
 
 export async function deleteExpense(ctx: ServiceContext, id: string): Promise<void> {
   const before = await getExpense(ctx, id);
+  assertNotBilled(before);
   const [deleted] = await ctx.db.batch([
-    ctx.db.delete(expenses).where(and(eq(expenses.id, id), inWorkspace(ctx, expenses))),
+    // Guarded on being unbilled: an invoice from time that took it meanwhile keeps it.
+    ctx.db.delete(expenses).where(and(eq(expenses.id, id), inWorkspace(ctx, expenses), isNull(expenses.invoiceId))),
     recordEvent(ctx, 'expense.deleted', serializeExpense(before), { ifChanged: true }),
   ]);
-  if (changedRows(deleted) === 0) throw notFound('Expense');
+  if (changedRows(deleted) === 0) {
+    assertNotBilled(await getExpense(ctx, id));
+    throw notFound('Expense');
+  }
 }

@@ -13,7 +13,7 @@ import { newId } from '../../lib/ids';
 import { taxShare } from '../../lib/money';
 import { nowIso, todayIn } from '../../lib/time';
 import { recordEvent } from '../events/record';
-import { releaseTimeEntries } from '../time-entries/billing';
+import { releaseBilledWork } from '../time-entries/billing';
 import { enqueueEmailsQuietly, outboxRow } from '../emails/outbox';
 import { billToOf, issuerSnapshotOf } from './client-snapshot';
 import { linkHash, linkToken } from './links';
@@ -81,7 +81,7 @@ export async function voidInvoice(ctx: ServiceContext, id: string): Promise<Invo
     const [updated] = await ctx.db.batch([
       transition(ctx, before.row, set),
       recordEvent(ctx, 'invoice.voided', invoiceObject(ctx, after), { ifChanged: true }),
-      releaseTimeEntries(ctx, id),
+      ...releaseBilledWork(ctx, id),
     ]);
     return changedRows(updated) > 0 ? after : undefined;
   });

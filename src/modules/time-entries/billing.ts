@@ -1,10 +1,11 @@
 // An invoice made from unbilled time (§19): the client's billable, stopped, not yet invoiced entries
-// in a period, one line per group and rate. The entries are stamped with the invoice in the
-// invoice's own batch, by one set-based UPDATE over the same conditions that selected them (no id
-// lists: D1 binds at most 100 parameters), and the invoice is written only if those conditions
-// still select exactly what was read: two requests racing over the same entries bill them once.
+// in a period, one line per group and rate, and (unless left out) its billable, not yet invoiced
+// expenses, one line each. The entries and expenses are stamped with the invoice in the invoice's
+// own batch, by set-based UPDATEs over the same conditions that selected them (no id lists: D1
+// binds at most 100 parameters), and the invoice is written only if those conditions still select
+// exactly what was read: two requests racing over the same time bill it once.
 import { and, eq, gte, inArray, isNotNull, isNull, lte, type SQL, sql } from 'drizzle-orm';
-import { clients, projects, timeEntries, users } from '../../db/schema';
+import { clients, expenses, projects, timeEntries, users } from '../../db/schema';
 import { ApiError, invalidField } from '../../errors';
 import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
 import { divRoundHalfAwayFromZero, formatMoney, lineAmount, MAX_MINOR_AMOUNT } from '../../lib/money';
@@ -13,16 +14,21 @@ import { MAX_LINE_ITEMS } from '../invoices/schemas';
 import { createInvoice } from '../invoices/service';
 import type { InvoiceWithLines } from '../invoices/serialize';
 import { getRatesSnapshot } from '../rates/refresh';
-import { convertAtSnapshot } from '../rates/snapshot';
+import { convertAtSnapshot, type RatesSnapshot } from '../rates/snapshot';
 import { projectRounding, roundDuration, roundDurationSql } from './rounding';
 import type { InvoiceFromTimeInput } from './schemas';
 
-/** Entries an invoice bills lose it when the invoice is voided (a deleted draft releases them by its foreign key). */
-export function releaseTimeEntries(ctx: WorkspaceContext, invoiceId: string) {
-  return ctx.db
-    .update(timeEntries)
-    .set({ invoiceId: null, updatedAt: nowIso() })
-    .where(and(inWorkspace(ctx, timeEntries), eq(timeEntries.invoiceId, invoiceId), sql`EXISTS (SELECT 1 FROM invoices WHERE id = ${invoiceId} AND status = 'void')`));
+/**
+ * The entries and expenses an invoice bills lose it when the invoice is voided (a deleted draft
+ * releases them by its foreign key): statements for the void's batch.
+ */
+export function releaseBilledWork(ctx: WorkspaceContext, invoiceId: string) {
+  const voided = sql`EXISTS (SELECT 1 FROM invoices WHERE id = ${invoiceId} AND status = 'void')`;
+  const now = nowIso();
+  return [
+    ctx.db.update(timeEntries).set({ invoiceId: null, updatedAt: now }).where(and(inWorkspace(ctx, timeEntries), eq(timeEntries.invoiceId, invoiceId), voided)),
+    ctx.db.update(expenses).set({ invoiceId: null, updatedAt: now }).where(and(inWorkspace(ctx, expenses), eq(expenses.invoiceId, invoiceId), voided)),
+  ] as const;
 }
 
 /**
@@ -46,9 +52,40 @@ function toBill(ctx: WorkspaceContext, input: InvoiceFromTimeInput): SQL {
   )!;
 }
 
+/** The expenses to bill, as one SQL condition on expenses: billable, not invoiced, of the client's projects (or the ones named), in the period. */
+function expensesToBill(ctx: WorkspaceContext, input: InvoiceFromTimeInput): SQL {
+  return and(
+    inWorkspace(ctx, expenses),
+    isNull(expenses.invoiceId),
+    eq(expenses.billable, true),
+    input.from ? gte(expenses.incurredOn, input.from) : undefined,
+    input.to ? lte(expenses.incurredOn, input.to) : undefined,
+    sql`EXISTS (SELECT 1 FROM ${projects} WHERE ${projects.id} = ${expenses.projectId}
+      AND ${projects.workspaceId} = ${ctx.workspaceId} AND ${projects.clientId} = ${input.client_id}
+      ${input.project_ids ? sql`AND ${inArray(projects.id, input.project_ids)}` : sql``})`,
+  )!;
+}
+
 /** A fingerprint of what `toBill` selects: any entry billed, added, removed or edited since changes it. */
 const fingerprintOf = (condition: SQL) =>
   sql`(SELECT count(*) || '|' || coalesce(max(${timeEntries.updatedAt}), '') || '|' || coalesce(max(${timeEntries.id}), '') || '|' || total(${timeEntries.durationSeconds}) || '|' || total(coalesce(${timeEntries.rate}, -1)) FROM ${timeEntries} WHERE ${condition})`;
+
+/** The same for the expenses `expensesToBill` selects (the empty string when they are left out). */
+const expenseFingerprintOf = (condition: SQL | null) =>
+  condition
+    ? sql`(SELECT count(*) || '|' || coalesce(max(${expenses.updatedAt}), '') || '|' || coalesce(max(${expenses.id}), '') || '|' || total(${expenses.amount}) FROM ${expenses} WHERE ${condition})`
+    : sql`''`;
+
+/** One line per expense: its amount in the invoice's currency, the original named when converted. */
+function expenseLine(expense: typeof expenses.$inferSelect, snapshot: RatesSnapshot | null, currency: string) {
+  const unitAmount = convertAtSnapshot(snapshot, expense.amount, expense.currency, currency);
+  const what = [expense.description ?? `${expense.category[0]!.toUpperCase()}${expense.category.slice(1)}`, expense.vendor && `(${expense.vendor})`].filter(Boolean).join(' ');
+  const original = expense.currency === currency ? '' : ` (${formatMoney(expense.amount, expense.currency)})`;
+  return {
+    description: `Expense: ${what}, ${expense.incurredOn}${original}`.slice(0, 500), quantity: 1, unit: 'C62' as const,
+    unit_amount: unitAmount, discount_percent: 0, tax_rate: 0,
+  };
+}
 
 type Entry = {
   id: string; projectId: string; projectName: string; userId: string; userName: string | null; task: string | null; spentDate: string;
@@ -90,10 +127,12 @@ export async function createInvoiceFromTime(ctx: ServiceContext, input: InvoiceF
 
 async function billOnce(ctx: ServiceContext, input: InvoiceFromTimeInput): Promise<InvoiceWithLines | undefined> {
   const condition = toBill(ctx, input);
-  // One round trip: the client, the named projects, the entries and their fingerprint.
-  const [clientRows, projectRows, rows] = await ctx.db.batch([
+  const expenseCondition = input.include_expenses ? expensesToBill(ctx, input) : null;
+  const fingerprint = sql`${fingerprintOf(condition)} || '#' || ${expenseFingerprintOf(expenseCondition)}`;
+  // One round trip: the client, the named projects, the entries, the expenses and their fingerprint.
+  const [clientRows, projectRows, rows, expenseRows] = await ctx.db.batch([
     ctx.db
-      .select({ client: clients, fingerprint: sql<string>`${fingerprintOf(condition)}` })
+      .select({ client: clients, fingerprint: sql<string>`${fingerprint}` })
       .from(clients)
       .where(and(eq(clients.id, input.client_id), inWorkspace(ctx, clients)))
       .limit(1),
@@ -111,12 +150,15 @@ async function billOnce(ctx: ServiceContext, input: InvoiceFromTimeInput): Promi
       .leftJoin(users, eq(users.id, timeEntries.userId))
       .where(condition)
       .orderBy(timeEntries.spentDate, timeEntries.id),
+    ctx.db.select().from(expenses).where(expenseCondition ?? sql`0`).orderBy(expenses.incurredOn, expenses.id),
   ]);
   const client = clientRows[0]?.client;
   if (!client) throw invalidField('client_id', 'No such client.');
   const unknown = (input.project_ids ?? []).filter((id) => !projectRows.some((p) => p.id === id));
   if (unknown.length) throw invalidField('project_ids', `Not projects of this client: ${unknown.join(', ')}.`);
-  if (!rows.length) throw invalidField('client_id', 'Nothing to bill: this client has no billable, uninvoiced time in that period.');
+  if (!rows.length && !expenseRows.length) {
+    throw invalidField('client_id', `Nothing to bill: this client has no billable, uninvoiced time${expenseCondition ? ' or expenses' : ''} in that period.`);
+  }
 
   const entries: Entry[] = rows.map((r) => ({
     ...r, seconds: roundDuration(r.duration!, projectRounding({ timeRoundingMinutes: r.minutes, timeRoundingMode: r.mode })),
@@ -126,23 +168,23 @@ async function billOnce(ctx: ServiceContext, input: InvoiceFromTimeInput): Promi
 
   // One line per group and rate (a rate in another currency is converted into the invoice's).
   const currency = client.currency;
-  const snapshot = entries.some((e) => e.currency !== currency) ? await getRatesSnapshot(ctx.env) : null;
+  const snapshot = [...entries, ...expenseRows].some((e) => e.currency !== currency) ? await getRatesSnapshot(ctx.env) : null;
   const groups = new Map<string, Entry[]>();
   for (const e of entries) {
     const key = `${GROUP_KEYS[input.group_by](e)}\u0000${e.currency}\u0000${e.rate}`;
     groups.set(key, [...(groups.get(key) ?? []), e]);
   }
-  if (groups.size > MAX_LINE_ITEMS) {
-    throw invalidField('group_by', `That would be ${groups.size} lines; an invoice has at most ${MAX_LINE_ITEMS}. Group by project, task or user, or bill a shorter period.`);
+  if (groups.size + expenseRows.length > MAX_LINE_ITEMS) {
+    const expenseLines = expenseRows.length ? ` and ${expenseRows.length} for expenses` : '';
+    throw invalidField('group_by', `That would be ${groups.size} lines for time${expenseLines}; an invoice has at most ${MAX_LINE_ITEMS}. Group by project, task or user, or bill a shorter period.`);
   }
-  const lineItems = [...groups.values()].map((group) => {
+  const timeLines = [...groups.values()].map((group) => {
     const first = group[0]!;
     const seconds = group.reduce((sum, e) => sum + e.seconds, 0);
     // Hours to 3 decimals, half up (all positive): what the client reads is what is charged. A
     // line's quantity is more than 0, so a group of under 1.8 s bills 0.001 h.
     const quantityMilli = Math.max(1, Number(divRoundHalfAwayFromZero(BigInt(seconds) * 1000n, 3600n)));
     const unitAmount = convertAtSnapshot(snapshot, first.rate!, first.currency, currency);
-    if (lineAmount(quantityMilli, unitAmount) > MAX_MINOR_AMOUNT) throw invalidField('group_by', 'A line would exceed 10^13 minor units; bill a shorter period.');
     const converted = first.currency === currency ? '' : ` (at ${formatMoney(first.rate!, first.currency)}/h)`;
     // Billed in hours (UN/ECE code HUR), untaxed: the invoice is a draft the member sets taxes on.
     return {
@@ -151,18 +193,27 @@ async function billOnce(ctx: ServiceContext, input: InvoiceFromTimeInput): Promi
     };
   });
 
+  const lineItems = [...timeLines, ...expenseRows.map((expense) => expenseLine(expense, snapshot, currency))];
+  for (const line of lineItems) {
+    if (lineAmount(Math.round(line.quantity * 1000), line.unit_amount) > MAX_MINOR_AMOUNT) throw invalidField('group_by', 'A line would exceed 10^13 minor units; bill a shorter period.');
+  }
+
   const now = nowIso();
-  const stillTheSame = sql`${fingerprintOf(condition)} = ${clientRows[0]!.fingerprint}`;
+  const stillTheSame = sql`${fingerprint} = ${clientRows[0]!.fingerprint}`;
+  const projectIds = new Set([...entries.map((e) => e.projectId), ...expenseRows.map((e) => e.projectId!)]);
   return createInvoice(
     ctx,
     {
       client_id: client.id, currency, issue_date: input.issue_date, due_date: input.due_date, notes: input.notes,
-      project_id: new Set(entries.map((e) => e.projectId)).size === 1 ? entries[0]!.projectId : undefined,
+      project_id: projectIds.size === 1 ? [...projectIds][0] : undefined,
       line_items: lineItems,
     },
     {
       onlyIf: stillTheSame,
-      alongside: (invoiceId, written) => [ctx.db.update(timeEntries).set({ invoiceId, updatedAt: now }).where(and(condition, written))],
+      alongside: (invoiceId, written) => [
+        ctx.db.update(timeEntries).set({ invoiceId, updatedAt: now }).where(and(condition, written)),
+        ...(expenseCondition ? [ctx.db.update(expenses).set({ invoiceId, updatedAt: now }).where(and(expenseCondition, written))] : []),
+      ],
     },
   );
 }

@@ -132,6 +132,7 @@ export const InvoiceFromTimeBody = z
     from: dateSchema.optional().openapi({ description: 'Entries with spent_date on or after.' }),
     to: dateSchema.optional().openapi({ description: 'Entries with spent_date on or before.' }),
     group_by: z.enum(['project', 'task', 'user', 'entry']).default('project').openapi({ description: 'One line per group and rate.' }),
+    include_expenses: z.boolean().default(true).openapi({ description: 'Also bill the billable, not yet invoiced expenses of those projects incurred in the period, one line each.' }),
     issue_date: dateSchema.optional(),
     due_date: dateSchema.optional(),
     notes: longText(5000).optional(),
