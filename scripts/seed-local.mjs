@@ -59,6 +59,19 @@ const billTo = (i) => [
   { name: 'Globex Ltd', email: 'ap@globex.example', company: 'Globex Ltd', address: { ...noAddress, country: 'GB' }, tax_id: null },
 ][i];
 
+// A week of unbilled time on "Brand refresh" (the five days before today, both people), and one
+// billable expense: what POST /v1/invoices/from-time turns into a draft.
+const WEEK = [
+  ['usr', 1, 'Discovery workshop', 3 * 3600 + 30 * 60], ['usr', 2, 'Moodboards', 2 * 3600 + 15 * 60], ['usr', 1, 'Logo sketches', 4 * 3600],
+  ['usr', 2, 'Type pairing', 1 * 3600 + 45 * 60], ['usr', 1, 'Colour system', 3 * 3600 + 20 * 60], ['usr', 2, 'Client review call', 50 * 60],
+];
+const timeEntryRows = WEEK.map(([, who, task, seconds], i) => {
+  const day = daysAgo(5 - Math.floor(i / 1.2));
+  const started = `${day}T09:00:00.000Z`;
+  const stopped = new Date(Date.parse(started) + seconds * 1000).toISOString();
+  return `('${fixedId('te', i + 1)}', '${ids.workspace}', '${who === 1 ? ids.user : ids.member}', '${ids.projects[0]}', '${task}', NULL, '${day}', '${started}', '${stopped}', ${seconds}, 1, 9500, 'EUR', NULL, '${now}', '${now}')`;
+}).join(',\n  ');
+
 const sql = `
 INSERT OR IGNORE INTO users (id, email, name, invoice_seq, created_at) VALUES
   ('${ids.user}', 'demo@example.com', 'Demo Studio', 0, '${now}'),
@@ -89,7 +102,10 @@ INSERT OR IGNORE INTO invoice_line_items (id, invoice_id, position, description,
 INSERT OR IGNORE INTO payments (id, user_id, workspace_id, invoice_id, amount, currency, paid_on, method, created_at) VALUES
   ('${fixedId('pay', 1)}', '${ids.user}', '${ids.workspace}', '${ids.invoices[0]}', 271320, 'EUR', '${daysAgo(12)}', 'bank_transfer', '${now}');
 INSERT OR IGNORE INTO expenses (id, user_id, workspace_id, project_id, category, description, vendor, amount, currency, incurred_on, billable, created_at, updated_at) VALUES
-  ('${fixedId('exp', 1)}', '${ids.member}', '${ids.workspace}', NULL, 'software', 'Design tools', 'Figma', 4500, 'USD', '${daysAgo(20)}', 0, '${now}', '${now}');
+  ('${fixedId('exp', 1)}', '${ids.member}', '${ids.workspace}', NULL, 'software', 'Design tools', 'Figma', 4500, 'USD', '${daysAgo(20)}', 0, '${now}', '${now}'),
+  ('${fixedId('exp', 2)}', '${ids.user}', '${ids.workspace}', '${ids.projects[0]}', 'other', 'Print proofs', 'Druckerei Stern', 8900, 'EUR', '${daysAgo(3)}', 1, '${now}', '${now}');
+INSERT OR IGNORE INTO time_entries (id, workspace_id, user_id, project_id, task, notes, spent_date, started_at, stopped_at, duration_seconds, billable, rate, currency, invoice_id, created_at, updated_at) VALUES
+  ${timeEntryRows};
 -- Both invoices were sent: what they keep of the issuer and the client, and their hosted links.
 UPDATE invoices SET issuer = '${JSON.stringify(issuer).replace(/'/g, "''")}', bill_to = '${JSON.stringify(billTo(0)).replace(/'/g, "''")}', link_version = 1, link_hash = '${links[0].hash}'
   WHERE id = '${ids.invoices[0]}' AND link_version IS NULL;
@@ -131,6 +147,9 @@ console.log(`
     its XML (CII):     http://localhost:8787/i/${links[0].token}/invoice.xml?format=cii
     its XML (UBL):     http://localhost:8787/i/${links[0].token}/invoice.xml?format=ubl
   curl -H "Authorization: Bearer ${ownerKey.key}" "http://localhost:8787/v1/invoices/${ids.invoices[0]}/e-invoice/check?format=ubl"
+  A week of unbilled time and a print bill on "Brand refresh", into a draft invoice:
+  curl -X POST -H "Authorization: Bearer ${ownerKey.key}" -H "Content-Type: application/json" \\
+    -d '{"client_id": "${ids.clients[0]}", "group_by": "task"}' http://localhost:8787/v1/invoices/from-time
   Reference: http://localhost:8787/docs
 `);
 
