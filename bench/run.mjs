@@ -16,7 +16,7 @@ import { measureCron } from './harness/cron.mjs';
 import { measureFanout } from './harness/fanout.mjs';
 import { countD1Calls } from './harness/d1-count.mjs';
 import { quantile, runLoad } from './harness/load.mjs';
-import { invoiceIdAtDepth, seed, timerMembers } from './harness/seed.mjs';
+import { invoiceIdAtDepth, seed, timerMembers, unbilledTime } from './harness/seed.mjs';
 import { serve } from './harness/serve.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -113,6 +113,41 @@ async function workloads(mf, { small, large, writer }, only) {
     const turn = timerTurn++;
     return { headers: { authorization: `Bearer ${timers.keys[turn < 3 ? 0 : turn % timers.keys.length]}` } };
   };
+  // E-invoices (§15): one sent, ready 100-line invoice in EUR to a French business (the writer's issuer
+  // made complete first), as CII, as UBL, and as its Factur-X PDF.
+  const einvoiceRuns = runs('GET /v1/invoices/{id}/e-invoice?format=cii (100 lines)', 'GET /v1/invoices/{id}/e-invoice?format=ubl (100 lines)', 'GET /v1/invoices/{id}/pdf (Factur-X, 100 lines)');
+  let readyId = null;
+  if (einvoiceRuns) {
+    const patched = await mf.dispatchFetch('http://app.bench/api/workspace', {
+      method: 'PATCH', headers: { ...auth(writer), ...json },
+      body: JSON.stringify({ issuer: { legal_name: 'Bench Studio GmbH', email: 'billing@bench.example', address: { line1: 'Hauptstraße 1', city: 'Berlin', postal_code: '10115', country: 'DE' }, vat_id: 'DE123456789', peppol_id: '9930:DE123456789', iban: 'DE89370400440532013000' } }),
+    });
+    if (!patched.ok) throw new Error(`bench setup: PATCH /api/workspace answered ${patched.status}`);
+    const buyer = await post('/v1/clients', {
+      name: 'Client SARL', email: 'ap@client.example', currency: 'EUR', vat_id: 'FR12345678901', peppol_id: '0009:12345678901234', buyer_reference: 'PO-77',
+      address: { line1: '1 rue de la Paix', city: 'Paris', postal_code: '75002', country: 'FR' },
+    });
+    const draft = await post('/v1/invoices', {
+      client_id: buyer.id, currency: 'EUR',
+      line_items: Array.from({ length: 100 }, (_, i) => ({ description: `Design work, part ${i + 1}`, quantity: 1.5, unit: 'HUR', unit_amount: 9_999, tax_rate: i % 2 ? 19 : 7 })),
+    });
+    await post(`/v1/invoices/${draft.id}/send`, { email: false });
+    readyId = draft.id;
+  }
+  const einvoice = (format) => ({ name: `GET /v1/invoices/{id}/e-invoice?format=${format} (100 lines)`, path: `/v1/invoices/${readyId}/e-invoice?format=${format}`, headers: auth(writer), einvoice: format, run: DOCUMENT_RUN });
+  const facturx = { name: 'GET /v1/invoices/{id}/pdf (Factur-X, 100 lines)', path: `/v1/invoices/${readyId}/pdf`, headers: auth(writer), einvoice: 'facturx', run: DOCUMENT_RUN };
+  // Invoices from time: each request bills another client's 50 or 500 entries (five tasks, grouped
+  // by task), which it then holds; enough clients for the D1 count, the warm-up and every round.
+  const fromTime = async (entries) => {
+    const name = `POST /v1/invoices/from-time (${entries} entries)`;
+    const clients = runs(name) ? await unbilledTime(mf, writer, 3 + DOCUMENT_RUN.amount * (ROUNDS + 1) + 10, entries) : [];
+    let next = 0;
+    const bodyFor = (clientId) => JSON.stringify({ client_id: clientId, group_by: 'task' });
+    return {
+      name, method: 'POST', path: '/v1/invoices/from-time', headers: { ...auth(writer), ...json }, body: bodyFor(clients[0]), fromTime: entries, run: DOCUMENT_RUN,
+      freshRequest: () => ({ body: bodyFor(clients[next++ % clients.length]) }),
+    };
+  };
   return [
     { name: 'hello world (harness ceiling)', host: 'hello.bench', path: '/' },
     { name: 'GET /v1/projects (page of 25)', path: '/v1/projects', headers: auth(small), list: true },
@@ -126,6 +161,8 @@ async function workloads(mf, { small, large, writer }, only) {
     { name: 'POST /v1/invoices/{id}/payments', write: true, method: 'POST', path: '/v1/invoices/{id}/payments', headers: { ...auth(writer), ...json }, body: payment, freshRequest: nextOwed },
     { name: 'POST /v1/invoices/{id}/payments, Idempotency-Key', write: true, keyed: true, method: 'POST', path: '/v1/invoices/{id}/payments', headers: { ...auth(writer), ...json }, body: payment, freshRequest: () => ({ ...nextOwed(), ...keyed() }) },
     { name: 'POST /v1/time-entries: start a timer, stopping the running one', write: true, method: 'POST', path: '/v1/time-entries', headers: json, body: JSON.stringify({ project_id: timers.projectId, task: 'Bench' }), freshRequest: nextTimer },
+    await fromTime(50),
+    await fromTime(500),
     { name: 'GET /v1/gigs?q=design (public)', path: '/v1/gigs?q=design' },
     { name: 'GET /api/rates', path: '/api/rates', headers: auth(small) },
     { name: 'GET /api/events (5,000 events)', path: '/api/events', headers: auth(large), list: true },
@@ -135,6 +172,9 @@ async function workloads(mf, { small, large, writer }, only) {
     await pdfOf(100, true),
     await pageOf(),
     await pageOf(true),
+    einvoice('cii'),
+    einvoice('ubl'),
+    facturx,
   ];
 }
 
@@ -200,7 +240,7 @@ async function main() {
     for (const workload of (await workloads(mf, accounts, only)).filter((w) => !only || w.name.includes(only))) {
       const isApp = !workload.host;
       const counted = isApp ? await countD1Calls(mf, { ...workload, host: 'app.bench' }) : null;
-      const row = { name: workload.name, list: Boolean(workload.list), dashboard: Boolean(workload.dashboard), size: workload.size, page: workload.page, pdf: workload.pdf, hosted: workload.hosted, write: Boolean(workload.write), keyed: Boolean(workload.keyed), write_floor: Boolean(workload.writeFloor) };
+      const row = { name: workload.name, from_time: workload.fromTime, einvoice: workload.einvoice, list: Boolean(workload.list), dashboard: Boolean(workload.dashboard), size: workload.size, page: workload.page, pdf: workload.pdf, hosted: workload.hosted, write: Boolean(workload.write), keyed: Boolean(workload.keyed), write_floor: Boolean(workload.writeFloor) };
       if (counted?.status === 404) {
         results.push({ ...row, available: false });
         console.log(`  ${workload.name}: not available (404)`);
@@ -343,6 +383,20 @@ function targets(results, bundle, fanout, cron, coldstart) {
     })(),
     { target: 'PDF of 100 lines of 500-character words and 5,000-character notes ≤ 2× a normal 100-line one', ...cpuGrowth([find((r) => r.pdf === 100), find((r) => r.pdf === 'long')], 2) },
     { target: 'invoice page of the same ≤ 2× a normal 100-line one', ...cpuGrowth([find((r) => r.hosted === 100), find((r) => r.hosted === 'long')], 2) },
+    (() => {
+      const xml = results.filter((r) => r.available && (r.einvoice === 'cii' || r.einvoice === 'ubl'));
+      const most = xml.length ? Math.max(...xml.map((r) => r.cpu_ms_per_request)) : null;
+      return { target: 'e-invoice XML of 100 lines (CII, UBL) under 5 ms of CPU', value: most === null ? 'not measured' : `${most} ms CPU at most`, met: most === null ? null : most < 5 };
+    })(),
+    (() => {
+      const pdf = find((r) => r.available && r.einvoice === 'facturx');
+      return { target: 'Factur-X PDF of 100 lines under 60 ms of CPU', value: pdf ? `${pdf.cpu_ms_per_request} ms CPU per PDF` : 'not measured', met: pdf ? pdf.cpu_ms_per_request < 60 : null };
+    })(),
+    (() => {
+      const fromTime = find((r) => r.available && r.from_time === 500);
+      return { target: 'invoice from 500 time entries: ≤ 3 D1 round trips', value: fromTime ? `${fromTime.d1_calls_per_request}` : 'not measured', met: fromTime ? fromTime.d1_calls_per_request <= 3 : null };
+    })(),
+    { target: 'invoice from 500 time entries: CPU ≤ 10× one from 50 (no faster than the entries)', ...cpuGrowth([find((r) => r.from_time === 50), find((r) => r.from_time === 500)], 10) },
     {
       target: 'webhook fan-out: one D1 batch for a change, its event and its 10 deliveries',
       value: fanout ? `${fanout.write_d1_batches} batch (the write's ${fanout.write_d1_calls} D1 round trips include enqueueing after the answer)` : 'not measured',

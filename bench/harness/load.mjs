@@ -9,10 +9,10 @@ export function runLoad({ url, host, method = 'GET', headers = {}, body, freshRe
     const statuses = {};
     let lastResponse = 0;
     // What changes per request (an Idempotency-Key, the next draft to send) through autocannon's
-    // per-request hook: `freshRequest()` answers `{ headers?, path? }`.
+    // per-request hook: `freshRequest()` answers `{ headers?, path?, body? }`.
     const fresh = (req) => {
-      const { headers: more = {}, path } = freshRequest();
-      return { ...req, ...(path ? { path } : {}), headers: { ...req.headers, ...more } };
+      const { headers: more = {}, path, body: own } = freshRequest();
+      return { ...req, ...(path ? { path } : {}), ...(own ? { body: own } : {}), headers: { ...req.headers, ...more } };
     };
     const requests = freshRequest ? [{ setupRequest: fresh }] : undefined;
     const started = performance.now();

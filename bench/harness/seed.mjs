@@ -195,3 +195,27 @@ export async function timerMembers(mf, account, count) {
   const project = await db.prepare("SELECT id FROM projects WHERE workspace_id = ? AND status = 'active' ORDER BY id LIMIT 1").bind(account.workspaceId).first();
   return { keys, projectId: project.id };
 }
+
+/**
+ * `count` clients of `account`'s workspace (USD), each with one project at 100.00 an hour and
+ * `entries` billable, stopped, unbilled time entries over the last 30 days, on five tasks, for the
+ * invoice-from-time workload: each request bills one client's time, which it then holds. Answers
+ * the client ids, in SQL in bulk like the rest of the seed.
+ */
+export async function unbilledTime(mf, account, count, entries) {
+  const db = await mf.getD1Database('DB', 'app');
+  const tag = randomBytes(4).toString('hex');
+  const at = iso(Date.now());
+  const base = Date.now();
+  await db.batch([
+    db.prepare(`${seq(count)} INSERT INTO clients (id, user_id, workspace_id, name, currency, status, created_at, updated_at)
+      SELECT 'cli_' || ${ulidSql(`${base} + n`)}, ?, ?, 'Timesheet ${tag} ' || n, 'USD', 'active', ?, ? FROM seq`).bind(account.id, account.workspaceId, at, at),
+    db.prepare(`INSERT INTO projects (id, user_id, workspace_id, client_id, name, status, currency, hourly_rate, created_at, updated_at)
+      SELECT 'prj_' || substr(id, 5), user_id, workspace_id, id, 'Hours of ' || name, 'active', 'USD', 10000, ?, ? FROM clients WHERE name LIKE 'Timesheet ${tag} %'`).bind(at, at),
+    db.prepare(`${seq(entries)} INSERT INTO time_entries (id, workspace_id, user_id, project_id, task, spent_date, duration_seconds, billable, rate, currency, created_at, updated_at)
+      SELECT 'te_' || ${ulidSql(`${base} + n`)}, p.workspace_id, p.user_id, p.id, 'Task ' || (n % 5), date('now', '-' || (n % 30) || ' days'), 600 + (n * 37) % 7200, 1, 10000, 'USD', ?, ?
+      FROM seq, projects p WHERE p.name LIKE 'Hours of Timesheet ${tag} %'`).bind(at, at),
+  ]);
+  const { results } = await db.prepare(`SELECT id FROM clients WHERE name LIKE 'Timesheet ${tag} %' ORDER BY id`).all();
+  return results.map((r) => r.id);
+}

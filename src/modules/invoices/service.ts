@@ -125,15 +125,26 @@ export async function getInvoiceWithParties(ctx: WorkspaceContext, id: string) {
  * found through the invoice, so the caller need not know its id or workspace); undefined if none.
  */
 export async function readInvoiceWithParties(db: Db, which: SQL) {
+  return invoiceWithParties(await db.batch(invoiceWithPartiesQueries(db, which)));
+}
+
+/** The reads of readInvoiceWithParties, for a caller that sends them in a batch of its own. */
+export function invoiceWithPartiesQueries(db: Db, which: SQL) {
   const theInvoice = (column: typeof invoices.id | typeof invoices.clientId | typeof invoices.workspaceId) =>
     db.select({ id: column }).from(invoices).where(which);
-  const [rows, lines, [workspace], [client]] = await db.batch([
+  return [
     db.select().from(invoices).where(which),
     // Ordered as the (invoice_id, position) index is, so SQLite walks it instead of sorting the lines again.
     db.select().from(invoiceLineItems).where(inArray(invoiceLineItems.invoiceId, theInvoice(invoices.id))).orderBy(asc(invoiceLineItems.invoiceId), asc(invoiceLineItems.position)),
     db.select().from(workspaces).where(inArray(workspaces.id, theInvoice(invoices.workspaceId))),
     db.select().from(clients).where(inArray(clients.id, theInvoice(invoices.clientId))),
-  ]);
+  ] as const;
+}
+
+/** The invoice, its lines, client and workspace from the answers to invoiceWithPartiesQueries. */
+export function invoiceWithParties([rows, lines, [workspace], [client]]: readonly [
+  InvoiceRow[], (typeof invoiceLineItems.$inferSelect)[], (typeof workspaces.$inferSelect)[], (typeof clients.$inferSelect)[],
+]) {
   const row = rows[0];
   // The client and the workspace stay while an invoice references them (foreign keys that restrict).
   if (!row || !workspace || !client) return undefined;

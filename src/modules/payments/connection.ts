@@ -2,13 +2,10 @@
 // at once (lib/secret-box.ts) and opened only for one call to the provider. Never shown again,
 // logged, put in an event or replayed: what the API answers is the provider, the key's last four
 // characters and the webhook URL to register.
-import { and, eq } from 'drizzle-orm';
 import { config } from '../../config';
 import { paymentProviders } from '../../db/schema';
 import { invalidField } from '../../errors';
 import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
-import { workspaceDatabases } from '../../lib/databases';
-import { createDb } from '../../lib/db';
 import { newId } from '../../lib/ids';
 import { open, seal } from '../../lib/secret-box';
 import { nowIso } from '../../lib/time';
@@ -95,13 +92,3 @@ export async function disconnectProvider(ctx: ServiceContext): Promise<void> {
  * The provider a webhook URL names, with the env of the database its workspace lives on. The URL
  * names no database, so each one that holds workspaces is asked in turn, DB first.
  */
-export async function findProviderById(env: Env, name: string, id: string, envFor: (database: string) => Env) {
-  const provider = providerNamed(env, name);
-  if (!provider) return undefined;
-  for (const database of workspaceDatabases(env)) {
-    const dbEnv = envFor(database);
-    const [row] = await createDb(dbEnv.DB).select().from(paymentProviders).where(and(eq(paymentProviders.id, id), eq(paymentProviders.provider, provider.name)));
-    if (row) return { row, provider, env: dbEnv };
-  }
-  return undefined;
-}

@@ -17,6 +17,8 @@ import { invoiceObject, readInvoiceWithParties } from '../invoices/service';
 import type { ProviderRow } from './connection';
 import type { ProviderEvent } from './providers/provider';
 import { afterMoney, type PaymentRow, serializePayment } from './serialize';
+
+type AttemptRow = typeof paymentAttempts.$inferSelect;
 import { taxShare } from '../../lib/money';
 
 /** The system actor of what a payment provider reports. */
@@ -24,13 +26,13 @@ export const PAYMENTS_JOB = 'payments';
 
 export type EventOutcome = 'recorded' | 'duplicate' | 'closed' | 'ignored';
 
-export async function applyProviderEvent(env: Env, providerRow: ProviderRow, event: ProviderEvent): Promise<EventOutcome> {
+/** The attempt and its invoice as read with the provider (webhook.ts), so they need no round trip of their own. */
+export type PrefetchedAttempt = { attempt: AttemptRow | undefined; invoice: Awaited<ReturnType<typeof readInvoiceWithParties>> };
+
+export async function applyProviderEvent(env: Env, providerRow: ProviderRow, event: ProviderEvent, read: PrefetchedAttempt): Promise<EventOutcome> {
   if (event.kind === 'ignored' || event.kind === 'pending') return 'ignored';
   const db = createDb(env.DB);
-  const [attempt] = await db
-    .select()
-    .from(paymentAttempts)
-    .where(and(eq(paymentAttempts.id, event.attemptId), eq(paymentAttempts.workspaceId, providerRow.workspaceId)));
+  const attempt = read.attempt?.id === event.attemptId && read.attempt.workspaceId === providerRow.workspaceId ? read.attempt : undefined;
   // Another workspace's attempt, or a checkout that is not the attempt's: not ours to act on.
   if (!attempt || attempt.providerCheckoutId !== event.checkoutId || attempt.provider !== providerRow.provider) return 'ignored';
   if (event.kind !== 'paid') {
@@ -45,7 +47,8 @@ export async function applyProviderEvent(env: Env, providerRow: ProviderRow, eve
     console.warn(JSON.stringify({ level: 'warn', message: 'provider payment in another currency than its attempt; not recorded', attempt_id: attempt.id, currency: event.currency }));
     return 'ignored';
   }
-  return recordOnlinePayment(env, providerRow, attempt.id, attempt.invoiceId, event);
+  const invoice = read.invoice?.invoice.row.id === attempt.invoiceId ? read.invoice : undefined;
+  return recordOnlinePayment(env, providerRow, attempt.id, attempt.invoiceId, event, invoice);
 }
 
 async function recordOnlinePayment(
@@ -54,10 +57,14 @@ async function recordOnlinePayment(
   attemptId: string,
   invoiceId: string,
   event: Extract<ProviderEvent, { kind: 'paid' }>,
+  readAlready: PrefetchedAttempt['invoice'],
 ): Promise<EventOutcome> {
   const db = createDb(env.DB);
+  let prefetched = readAlready;
   const recorded = await retryOnRace('invoice', async () => {
-    const found = await readInvoiceWithParties(db, and(eq(invoices.id, invoiceId), eq(invoices.workspaceId, providerRow.workspaceId))!);
+    // The first try uses the invoice read with the attempt; a try after a lost race reads it again.
+    const found = prefetched ?? (await readInvoiceWithParties(db, and(eq(invoices.id, invoiceId), eq(invoices.workspaceId, providerRow.workspaceId))!));
+    prefetched = undefined;
     if (!found) return 'ignored' as const;
     const ctx = systemContext(env, providerRow.workspaceId, PAYMENTS_JOB, found.workspace.timeZone);
     const before = found.invoice.row;
