@@ -57,11 +57,16 @@ async function clientAndWorkspace(ctx: WorkspaceContext, clientId: string) {
  * for the invoice to be written at all, and `alongside(id, written)` are statements that run after it,
  * each conditional on `written` (this batch wrote the invoice).
  */
-export type InvoiceBatchExtras = { onlyIf?: SQL; alongside?: (invoiceId: string, written: SQL) => BatchItem<'sqlite'>[] };
+export type InvoiceBatchExtras = {
+  onlyIf?: SQL;
+  alongside?: (invoiceId: string, written: SQL) => BatchItem<'sqlite'>[];
+  /** The client and workspace as the caller read them in a round trip of its own, its project_id vouched to be the client's. */
+  parties?: Awaited<ReturnType<typeof clientAndWorkspace>>;
+};
 
 export async function createInvoice(ctx: ServiceContext, input: CreateInvoiceInput, extras: InvoiceBatchExtras = {}): Promise<InvoiceWithLines> {
-  const { client, workspace } = await clientAndWorkspace(ctx, input.client_id);
-  await assertProjectOfClient(ctx, input.project_id, client.id);
+  const { client, workspace } = extras.parties ?? (await clientAndWorkspace(ctx, input.client_id));
+  if (!extras.parties) await assertProjectOfClient(ctx, input.project_id, client.id);
   const issueDate = input.issue_date ?? todayIn(ctx.timeZone);
   const dueDate = input.due_date ?? addDays(issueDate, INVOICE_DUE_DAYS);
   if (dueDate > LATEST_DATE) throw invalidField('issue_date', `The default due date (issue_date + ${INVOICE_DUE_DAYS} days) would be after ${LATEST_DATE}; send due_date.`);

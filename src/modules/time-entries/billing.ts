@@ -5,8 +5,8 @@
 // binds at most 100 parameters), and the invoice is written only if those conditions still select
 // exactly what was read: two requests racing over the same time bill it once.
 import { and, eq, gte, inArray, isNotNull, isNull, lte, type SQL, sql } from 'drizzle-orm';
-import { clients, expenses, projects, timeEntries, users } from '../../db/schema';
-import { ApiError, invalidField } from '../../errors';
+import { clients, expenses, projects, timeEntries, users, workspaces } from '../../db/schema';
+import { ApiError, invalidField, notFound } from '../../errors';
 import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
 import { divRoundHalfAwayFromZero, formatMoney, lineAmount, MAX_MINOR_AMOUNT } from '../../lib/money';
 import { nowIso } from '../../lib/time';
@@ -32,23 +32,32 @@ export function releaseBilledWork(ctx: WorkspaceContext, invoiceId: string) {
 }
 
 /**
+ * The ids of the client's projects (or of the ones named): what the entries and expenses to bill
+ * are looked up by, through their (workspace_id, project_id) indexes, so a request reads the
+ * client's rows and not every row of the workspace.
+ */
+function clientProjectIds(ctx: WorkspaceContext, input: InvoiceFromTimeInput): SQL {
+  return sql`SELECT ${projects.id} FROM ${projects} WHERE ${projects.workspaceId} = ${ctx.workspaceId} AND ${projects.clientId} = ${input.client_id}
+    ${input.project_ids ? sql`AND ${inArray(projects.id, input.project_ids)}` : sql``}`;
+}
+
+/**
  * The entries to bill, as one SQL condition on time_entries (usable in a SELECT, in the UPDATE
  * that stamps them and in the guard): billable, stopped, not invoiced, of the client's projects
  * (or the ones named), in the period, billing more than 0 s after the project's rounding.
  */
 function toBill(ctx: WorkspaceContext, input: InvoiceFromTimeInput): SQL {
-  const ofProjects = sql`EXISTS (SELECT 1 FROM ${projects} WHERE ${projects.id} = ${timeEntries.projectId}
-    AND ${projects.workspaceId} = ${ctx.workspaceId} AND ${projects.clientId} = ${input.client_id}
-    ${input.project_ids ? sql`AND ${inArray(projects.id, input.project_ids)}` : sql``}
+  const billsTime = sql`EXISTS (SELECT 1 FROM ${projects} WHERE ${projects.id} = ${timeEntries.projectId}
     AND ${roundDurationSql(timeEntries.durationSeconds, projects.timeRoundingMinutes, projects.timeRoundingMode)} > 0)`;
   return and(
     inWorkspace(ctx, timeEntries),
+    sql`${timeEntries.projectId} IN (${clientProjectIds(ctx, input)})`,
     isNull(timeEntries.invoiceId),
     isNotNull(timeEntries.durationSeconds),
     eq(timeEntries.billable, true),
     input.from ? gte(timeEntries.spentDate, input.from) : undefined,
     input.to ? lte(timeEntries.spentDate, input.to) : undefined,
-    ofProjects,
+    billsTime,
   )!;
 }
 
@@ -60,9 +69,7 @@ function expensesToBill(ctx: WorkspaceContext, input: InvoiceFromTimeInput): SQL
     eq(expenses.billable, true),
     input.from ? gte(expenses.incurredOn, input.from) : undefined,
     input.to ? lte(expenses.incurredOn, input.to) : undefined,
-    sql`EXISTS (SELECT 1 FROM ${projects} WHERE ${projects.id} = ${expenses.projectId}
-      AND ${projects.workspaceId} = ${ctx.workspaceId} AND ${projects.clientId} = ${input.client_id}
-      ${input.project_ids ? sql`AND ${inArray(projects.id, input.project_ids)}` : sql``})`,
+    sql`${expenses.projectId} IN (${clientProjectIds(ctx, input)})`,
   )!;
 }
 
@@ -129,13 +136,14 @@ async function billOnce(ctx: ServiceContext, input: InvoiceFromTimeInput): Promi
   const condition = toBill(ctx, input);
   const expenseCondition = input.include_expenses ? expensesToBill(ctx, input) : null;
   const fingerprint = sql`${fingerprintOf(condition)} || '#' || ${expenseFingerprintOf(expenseCondition)}`;
-  // One round trip: the client, the named projects, the entries, the expenses and their fingerprint.
-  const [clientRows, projectRows, rows, expenseRows] = await ctx.db.batch([
+  // One round trip: the client, the workspace, the named projects, the entries, the expenses and their fingerprint.
+  const [clientRows, [workspace], projectRows, rows, expenseRows] = await ctx.db.batch([
     ctx.db
       .select({ client: clients, fingerprint: sql<string>`${fingerprint}` })
       .from(clients)
       .where(and(eq(clients.id, input.client_id), inWorkspace(ctx, clients)))
       .limit(1),
+    ctx.db.select().from(workspaces).where(eq(workspaces.id, ctx.workspaceId)),
     ctx.db.select({ id: projects.id }).from(projects).where(and(inWorkspace(ctx, projects), eq(projects.clientId, input.client_id), inArray(projects.id, input.project_ids ?? []))),
     ctx.db
       .select({
@@ -154,6 +162,7 @@ async function billOnce(ctx: ServiceContext, input: InvoiceFromTimeInput): Promi
   ]);
   const client = clientRows[0]?.client;
   if (!client) throw invalidField('client_id', 'No such client.');
+  if (!workspace) throw notFound('Workspace');
   const unknown = (input.project_ids ?? []).filter((id) => !projectRows.some((p) => p.id === id));
   if (unknown.length) throw invalidField('project_ids', `Not projects of this client: ${unknown.join(', ')}.`);
   if (!rows.length && !expenseRows.length) {
@@ -209,6 +218,8 @@ async function billOnce(ctx: ServiceContext, input: InvoiceFromTimeInput): Promi
       line_items: lineItems,
     },
     {
+      // Read above; the project, if one, is the client's (the entries and expenses were chosen so).
+      parties: { client, workspace },
       onlyIf: stillTheSame,
       alongside: (invoiceId, written) => [
         ctx.db.update(timeEntries).set({ invoiceId, updatedAt: now }).where(and(condition, written)),
