@@ -3,7 +3,7 @@
 // throughput, latency, CPU and D1 round trips per request, and ratios to the I/O floor. The machine
 // is shared, so every workload is measured in rounds, each paired with a run of the floor next to
 // it, and the ratio to the floor is the median over those pairs.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -16,6 +16,7 @@ import { measureCron } from './harness/cron.mjs';
 import { measureFanout } from './harness/fanout.mjs';
 import { countD1Calls } from './harness/d1-count.mjs';
 import { quantile, runLoad } from './harness/load.mjs';
+import { completedEvent, fakeStripe } from './harness/fake-stripe.mjs';
 import { invoiceIdAtDepth, seed, timerMembers, unbilledTime } from './harness/seed.mjs';
 import { serve } from './harness/serve.mjs';
 
@@ -29,10 +30,15 @@ const RUN = { amount: 600, maxSeconds: 2 }; // each measured run stops at whiche
 // nothing in its 1.2 s).
 const DOCUMENT_RUN = { amount: 30, maxSeconds: 120 };
 const FLOOR_RUN = { amount: 400, maxSeconds: 1.2 };
+// Each payment request uses an invoice of its own (made beforehand through the API), so fewer of them.
+const PAYMENT_RUN = { amount: 40, maxSeconds: 30 };
 const WARM_UP = { amount: 200, maxSeconds: 2 };
 // Enough drafts for every send the two send workloads (with and without a key) can make: each one's
 // warm-up, rounds and count.
 const DRAFTS_TO_SEND = 2 * (WARM_UP.amount + ROUNDS * RUN.amount + 10);
+
+/** Whether a workload runs: all of them, or those whose name contains one of `only`'s |-separated parts. */
+const selected = (only, name) => !only || only.split('|').some((part) => name.includes(part));
 
 const auth = (account) => ({ authorization: `Bearer ${account.key}` });
 const json = { 'content-type': 'application/json' };
@@ -41,7 +47,7 @@ const day = (offsetDays) => new Date(Date.now() + offsetDays * 86_400_000).toISO
 const thousands = (n) => n.toLocaleString('en-US');
 
 /** The table of workloads: one entry each. `list` marks the authenticated lists held to the floor target. */
-async function workloads(mf, { small, large, writer }, only) {
+async function workloads(mf, { small, large, writer }, only, stripe) {
   const sized = async (account, depth) => {
     const size = `${thousands(account.invoices)} invoices`;
     const deepId = await invoiceIdAtDepth(mf, account.workspaceId, depth);
@@ -66,7 +72,7 @@ async function workloads(mf, { small, large, writer }, only) {
   // Payments: one cent at a time on open invoices of 10^13 minor units, never paid off, taken in turn
   // from a hundred so that concurrent payments seldom meet on one invoice (they would answer 409).
   // What only some workloads need is made only when one of them runs (`npm run bench -- pdf` skips it).
-  const runs = (...names) => !only || names.some((name) => name.includes(only));
+  const runs = (...names) => names.some((name) => selected(only, name));
   const owed = [];
   for (let made = 0; made < (runs('POST /v1/invoices/{id}/payments', 'POST /v1/invoices/{id}/payments, Idempotency-Key') ? 100 : 0); made += 10) {
     owed.push(...(await Promise.all(Array.from({ length: 10 }, async () => {
@@ -136,6 +142,49 @@ async function workloads(mf, { small, large, writer }, only) {
   }
   const einvoice = (format) => ({ name: `GET /v1/invoices/{id}/e-invoice?format=${format} (100 lines)`, path: `/v1/invoices/${readyId}/e-invoice?format=${format}`, headers: auth(writer), einvoice: format, run: DOCUMENT_RUN });
   const facturx = { name: 'GET /v1/invoices/{id}/pdf (Factur-X, 100 lines)', path: `/v1/invoices/${readyId}/pdf`, headers: auth(writer), einvoice: 'facturx', run: DOCUMENT_RUN };
+  // Online payments (§16), through Stripe's API as the fake answers it: the pay button's press on the
+  // hosted page of an open invoice (a new attempt and Checkout Session, 303 to Stripe), and the paid
+  // session's webhook (one payment recorded). Each request has an invoice of its own; the webhook's
+  // invoices were pressed beforehand, so their sessions exist.
+  const payName = 'POST /i/{token}/pay (303 to a stripe checkout)';
+  const webhookName = 'POST /webhooks/payments/stripe/{id} (checkout.session.completed)';
+  const perPaymentWorkload = 3 + PAYMENT_RUN.amount * (ROUNDS + 1) + 10;
+  let pressTokens = [];
+  let webhook = { path: '/', sessions: [], secret: '' };
+  if (runs(payName, webhookName)) {
+    const secret = `whsec_${randomBytes(24).toString('hex')}`;
+    const connected = await mf.dispatchFetch('http://app.bench/api/workspace/payment-provider', {
+      method: 'PUT', headers: { ...auth(writer), ...json }, body: JSON.stringify({ provider: 'stripe', secret_key: `sk_test_${randomBytes(24).toString('hex')}`, webhook_secret: secret }),
+    });
+    if (!connected.ok) throw new Error(`bench setup: PUT /api/workspace/payment-provider answered ${connected.status}`);
+    const webhookPath = new URL((await connected.json()).webhook_url).pathname;
+    const openInvoices = async (count) => {
+      const tokens = [];
+      for (let made = 0; made < count; made += 10) {
+        tokens.push(...(await Promise.all(Array.from({ length: 10 }, async () => {
+          const { id } = await post('/v1/invoices', { client_id: writer.clientId, currency: 'USD', line_items: [{ description: 'Design work', quantity: 1, unit_amount: 125_000 }] });
+          const sent = await post(`/v1/invoices/${id}/send`, { email: false });
+          return new URL(sent.hosted_url).pathname.split('/')[2];
+        }))));
+      }
+      return tokens;
+    };
+    pressTokens = runs(payName) ? await openInvoices(perPaymentWorkload) : [];
+    if (runs(webhookName)) {
+      const pressed = stripe.sessions.length;
+      for (const token of await openInvoices(perPaymentWorkload)) {
+        const res = await mf.dispatchFetch(`http://app.bench/i/${token}/pay`, { method: 'POST', redirect: 'manual' });
+        if (res.status !== 303) throw new Error(`bench setup: POST /i/{token}/pay answered ${res.status}`);
+      }
+      webhook = { path: webhookPath, sessions: stripe.sessions.slice(pressed), secret };
+    }
+  }
+  let pressed = 0;
+  let completed = 0;
+  const payments = [
+    { name: payName, method: 'POST', path: '/', payment: 'redirect', run: PAYMENT_RUN, freshRequest: () => ({ path: `/i/${pressTokens[pressed++ % pressTokens.length]}/pay` }) },
+    { name: webhookName, method: 'POST', path: webhook.path, headers: json, payment: 'webhook', run: PAYMENT_RUN, freshRequest: () => completedEvent(webhook.sessions[completed++ % webhook.sessions.length], webhook.secret) },
+  ];
   // Invoices from time: each request bills another client's 50 or 500 entries (five tasks, grouped
   // by task), which it then holds; enough clients for the D1 count, the warm-up and every round.
   const fromTime = async (entries) => {
@@ -175,6 +224,7 @@ async function workloads(mf, { small, large, writer }, only) {
     einvoice('cii'),
     einvoice('ubl'),
     facturx,
+    ...payments,
   ];
 }
 
@@ -206,11 +256,12 @@ async function main() {
   const started = Date.now();
   const work = mkdtempSync(join(tmpdir(), 'workspace-bench-'));
   let mf;
+  let stripe;
   try {
     console.log('Building the bundle (wrangler deploy --dry-run --env production)…');
     const bundle = buildBundle(root, join(work, 'dist'));
-    // `npm run bench -- dashboard` measures only the workloads whose name contains "dashboard";
-    // `npm run bench -- coldstart` only the cold start.
+    // `npm run bench -- dashboard` measures only the workloads whose name contains "dashboard"
+    // (`'dashboard|events'`: either); `npm run bench -- coldstart` only the cold start.
     const only = process.argv[2];
     let coldstart = null;
     if (!only || only === 'coldstart') {
@@ -225,7 +276,8 @@ async function main() {
       return;
     }
     console.log('Serving it with Miniflare; seeding 101,000 invoices…');
-    const served = await serve({ root, bundlePath: bundle.path, persistDir: join(work, 'state') });
+    stripe = await fakeStripe();
+    const served = await serve({ root, bundlePath: bundle.path, persistDir: join(work, 'state'), vars: { STRIPE_API_BASE: stripe.url } });
     mf = served.mf;
     const pid = findWorkerdPid();
     const accounts = await seed(mf, root);
@@ -237,10 +289,10 @@ async function main() {
 
     const results = [];
     const floorRuns = [];
-    for (const workload of (await workloads(mf, accounts, only)).filter((w) => !only || w.name.includes(only))) {
+    for (const workload of (await workloads(mf, accounts, only, stripe)).filter((w) => selected(only, w.name))) {
       const isApp = !workload.host;
       const counted = isApp ? await countD1Calls(mf, { ...workload, host: 'app.bench' }) : null;
-      const row = { name: workload.name, from_time: workload.fromTime, einvoice: workload.einvoice, list: Boolean(workload.list), dashboard: Boolean(workload.dashboard), size: workload.size, page: workload.page, pdf: workload.pdf, hosted: workload.hosted, write: Boolean(workload.write), keyed: Boolean(workload.keyed), write_floor: Boolean(workload.writeFloor) };
+      const row = { name: workload.name, from_time: workload.fromTime, einvoice: workload.einvoice, payment: workload.payment, list: Boolean(workload.list), dashboard: Boolean(workload.dashboard), size: workload.size, page: workload.page, pdf: workload.pdf, hosted: workload.hosted, write: Boolean(workload.write), keyed: Boolean(workload.keyed), write_floor: Boolean(workload.writeFloor) };
       if (counted?.status === 404) {
         results.push({ ...row, available: false });
         console.log(`  ${workload.name}: not available (404)`);
@@ -275,12 +327,12 @@ async function main() {
     }
     if (floorRuns.length) results.splice(1, 0, { name: floor.name, available: true, ...summarize(floorRuns), d1_calls_per_request: 1, vs_floor_rps: 1, vs_floor_cpu: 1 });
     let fanout = null;
-    if (!only || 'webhook fan-out'.includes(only)) {
+    if (!only || only.split('|').some((part) => 'webhook fan-out'.includes(part))) {
       console.log('  webhook fan-out: one event to 10 local receivers, 20 times…');
       fanout = await measureFanout(mf, served.url, pid, accounts.writer);
     }
     let cron = null;
-    if (!only || 'recurring-invoice cron'.includes(only)) {
+    if (!only || only.split('|').some((part) => 'recurring-invoice cron'.includes(part))) {
       console.log('  recurring-invoice cron: 500 due among 1,000 schedules, then among 10,000…');
       cron = await measureCron(mf, accounts.small);
     }
@@ -302,6 +354,7 @@ async function main() {
     print(report);
   } finally {
     await mf?.dispose();
+    await stripe?.close();
     rmSync(work, { recursive: true, force: true });
   }
 }
@@ -383,6 +436,14 @@ function targets(results, bundle, fanout, cron, coldstart) {
     })(),
     { target: 'PDF of 100 lines of 500-character words and 5,000-character notes ≤ 2× a normal 100-line one', ...cpuGrowth([find((r) => r.pdf === 100), find((r) => r.pdf === 'long')], 2) },
     { target: 'invoice page of the same ≤ 2× a normal 100-line one', ...cpuGrowth([find((r) => r.hosted === 100), find((r) => r.hosted === 'long')], 2) },
+    (() => {
+      const hook = find((r) => r.available && r.payment === 'webhook');
+      return {
+        target: 'provider webhook (a paid session): ≤ 2 D1 round trips, CPU against the write floor',
+        value: hook ? `${hook.d1_calls_per_request} round trips; CPU ${hook.vs_floor_cpu}× the I/O floor${writeFloor ? `, ${round(hook.vs_floor_cpu / writeFloor.vs_floor_cpu)}× the write floor` : ''}` : 'not measured',
+        met: hook ? hook.d1_calls_per_request <= 2 : null,
+      };
+    })(),
     (() => {
       const xml = results.filter((r) => r.available && (r.einvoice === 'cii' || r.einvoice === 'ubl'));
       const most = xml.length ? Math.max(...xml.map((r) => r.cpu_ms_per_request)) : null;
