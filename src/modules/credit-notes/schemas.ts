@@ -47,7 +47,10 @@ export const CreateCreditNoteBody = z
   })
   .openapi('CreateCreditNote');
 
-export const CreditNoteLine = LineItem.extend({
+// Its own object, not an extension of LineItem (whose id is an invoice line's).
+export const CreditNoteLine = z.object({
+  ...LineItem.shape,
+  id: idSchema('creditNoteLine'),
   invoice_line_item_id: z.string().nullable().openapi({ description: 'The invoice line it credits; null for a line of its own.' }),
 }).openapi('CreditNoteLine');
 

@@ -143,6 +143,10 @@ function refundSource(state: State, input: CreateCreditNoteInput, amount: number
   return found!;
 }
 
+// Credit notes of one invoice issued at once each lose the race to the one before: every round one
+// of them is written, so each tries again more often than an edit would, until it fits or is refused.
+const CREDIT_ATTEMPTS = 8;
+
 // D1 allows 100 bound parameters per statement; a line has 14 columns, plus the guard's.
 const LINES_PER_STATEMENT = 6;
 
@@ -261,7 +265,7 @@ export async function createCreditNote(
     if (changedRows(results[0]) === 0) return undefined; // another change won the invoice: read it again
     const [{ number: issuedNumber }] = results.at(-1) as { number: string }[] as [{ number: string }];
     return { row: { ...row, number: issuedNumber }, lines, invoice: invoiceAfter, emailId: email?.id };
-  });
+  }, CREDIT_ATTEMPTS);
   if (issued.emailId) await enqueueEmailsQuietly(ctx.env, [issued.emailId]);
   return issued;
 }
