@@ -9,14 +9,12 @@ import { systemContext, type WorkspaceContext } from '../../lib/context';
 import { workspaceDatabases } from '../../lib/databases';
 import { createDb, type Db } from '../../lib/db';
 import { formatMoney, fromScaledInteger } from '../../lib/money';
-import { type EInvoiceFormat, renderEInvoice } from '../documents/einvoice';
-import { creditNoteToEInvoiceDocument } from '../documents/einvoice/from-invoice';
 import { documentOf } from '../invoices/document-for';
 import { TOKEN_PATTERN } from '../invoices/links';
 import { formatDate, type InvoiceDocument } from '../invoices/render/document';
-import { serializeInvoice } from '../invoices/serialize';
 import { readInvoiceWithParties } from '../invoices/service';
-import { type CreditNoteWithLines, creditNoteLinks, serializeCreditNote } from './serialize';
+import { type CreditNoteWithLines, creditNoteLinks } from './serialize';
+export { creditNoteEInvoiceXml, creditNoteFacturXCii, creditNoteReady } from './einvoice';
 import { getCreditNote } from './service';
 import { sha256Hex } from '../../lib/crypto';
 
@@ -87,25 +85,3 @@ export async function creditNoteDocument(ctx: WorkspaceContext, found: Found, or
   };
 }
 
-function eInvoiceDocumentOf(found: Found) {
-  const invoice = serializeInvoice(found.invoice.row, found.invoice.lines, found.invoice.row.issueDate);
-  return creditNoteToEInvoiceDocument(serializeCreditNote(found.note), invoice);
-}
-
-/** The credit note's e-invoice (381), or 422 `einvoice_incomplete` naming every problem. */
-export function creditNoteEInvoiceXml(found: Found, format: EInvoiceFormat): string {
-  const rendered = renderEInvoice(eInvoiceDocumentOf(found), format);
-  if (rendered.xml === null) {
-    throw new ApiError('einvoice_incomplete', `The credit note cannot be a valid ${format.toUpperCase()} e-invoice: ${rendered.problems.length} field(s) to fix.`, rendered.problems);
-  }
-  return rendered.xml;
-}
-
-/** The CII its PDF embeds as Factur-X, or null for the plain PDF (as an invoice's, §15). */
-export function creditNoteFacturXCii(found: Found): string | null {
-  if (found.workspace.einvoicePdf === 'plain') return null;
-  return renderEInvoice(eInvoiceDocumentOf(found), 'cii').xml;
-}
-
-/** Whether the credit note is ready in `format` (for the hosted page's XML links). */
-export const creditNoteReady = (found: Found, format: EInvoiceFormat) => renderEInvoice(eInvoiceDocumentOf(found), format).xml !== null;

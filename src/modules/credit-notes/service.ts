@@ -68,7 +68,7 @@ type PlannedLine = Omit<CreditNoteLineRow, 'creditNoteId'>;
 type Figures = { subtotal: number; discountTotal: number; tax: number; total: number; taxBreakdown: string };
 
 /** The lines and amounts the request asks to credit, checked against what the invoice still has to credit. */
-function plannedContent(state: State, input: CreateCreditNoteInput): { lines: PlannedLine[]; figures: Figures } {
+export function plannedContent(state: State, input: CreateCreditNoteInput): { lines: PlannedLine[]; figures: Figures } {
   const inv = state.invoice.row;
   if (!input.lines) {
     // The whole invoice, mirrored exactly: its lines and its amounts as stored.
