@@ -113,6 +113,8 @@ export const recordKinds: Record<string, RecordKind> = {
       },
     ],
   },
+  // A line of an open invoice (a credit note names the lines it credits).
+  li: { states: [async (key) => (await createSentInvoice(key)).line_items[0].id as string] },
   // A credit note of part of an open invoice (the invoice can be credited again); its routes are its own
   // (…/credit-notes/{id}) or its invoice's (…/invoices/{id}/credit-notes).
   cn: {
