@@ -70,6 +70,8 @@ const SUCCEEDS_ELSEWHERE: Record<string, string> = {
   'POST /api/invitations/accept': 'needs a real invitation code: every createUser() in the suite redeems one',
   'GET /v1/invoices/{id}/e-invoice': 'needs a sent invoice whose issuer and client make a complete e-invoice: test/einvoice/routes.test.ts',
   'GET /api/workflow/invoices/{id}/e-invoice': 'needs a sent invoice whose issuer and client make a complete e-invoice: test/einvoice/routes.test.ts',
+  'POST /v1/invoices/{id}/credit-notes': 'needs lines of that very invoice (or none) and something left to credit: test/credit-notes/credit-notes.test.ts',
+  'POST /api/workflow/invoices/{id}/credit-notes': 'needs lines of that very invoice (or none) and something left to credit: test/credit-notes/credit-notes.test.ts',
   'GET /v1/credit-notes/{id}/e-invoice': 'needs a credit note of an invoice whose issuer and client make a complete e-invoice: test/credit-notes/documents.test.ts',
   'GET /api/workflow/credit-notes/{id}/e-invoice': 'needs a credit note of an invoice whose issuer and client make a complete e-invoice: test/credit-notes/documents.test.ts',
 };
