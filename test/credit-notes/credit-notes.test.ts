@@ -3,8 +3,9 @@
 // the refusals, concurrency, currencies with 0 and 3 decimals, the events and both listings.
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { call, errorPaths, expectError } from '../helpers/api';
+import { call, errorPaths, expectError, open } from '../helpers/api';
 import { createClient, createInvoice, createSentInvoice, createUser } from '../helpers/factories';
+import { rowsById, workspaceOn } from '../scaling/helpers';
 
 const credit = (key: string, invoiceId: string, body: Record<string, unknown> = {}, listing = '/v1') =>
   call('POST', `${listing}/invoices/${invoiceId}/credit-notes`, { key, body: { reason: 'order_change', email: false, ...body } });
@@ -226,5 +227,21 @@ describe('POST …/invoices/{id}/credit-notes', () => {
     expectError(await call('GET', `/v1/credit-notes/${note.id}/pdf`, { key: stranger.key }), 404, 'not_found');
     expectError(await credit(stranger.key, invoice.id), 404, 'not_found');
     expectError(await call('GET', `/v1/invoices/${invoice.id}/credit-notes`, { key: stranger.key }), 404, 'not_found');
+  });
+});
+
+describe('credit notes of a workspace on the second database', () => {
+  it('numbers them from the copy\'s own sequence, which a settings change does not reset, and serves their page', { timeout: 120_000 }, async () => {
+    const placed = await workspaceOn('DB_WORKSPACES_2');
+    const first = await createSentInvoice(placed.key);
+    expect((await credit(placed.key, first.id)).body.number).toBe('CN-000001');
+    // A new prefix: the sequence carries on, in the workspace's own database.
+    const settings = await call('PATCH', '/api/workspace', { key: placed.key, body: { credit_note_prefix: 'AV-' } });
+    expect(settings.body.credit_note_prefix).toBe('AV-');
+    const second = await createSentInvoice(placed.key);
+    const note = (await credit(placed.key, second.id)).body;
+    expect(note.number).toBe('AV-000002');
+    expect((await open(note.hosted_url)).status).toBe(200);
+    expect((await rowsById('credit_notes', note.id))).toEqual({ DB: 0, DB_WORKSPACES_2: 1 });
   });
 });
