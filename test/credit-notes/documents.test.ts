@@ -128,6 +128,11 @@ describe('a credit note\'s PDF and page', () => {
     const xml = await open(`${note.hosted_url}/credit-note.xml?format=ubl`);
     expect(xml.status).toBe(200);
     expect(await xml.text()).toContain('<cbc:CreditNoteTypeCode>381</cbc:CreditNoteTypeCode>');
+    // The invoice's own page shows what was credited, and what is due after it.
+    const invoicePage = await (await open(invoice.hosted_url)).text();
+    const { amount_due } = (await call('GET', `/v1/invoices/${invoice.id}`, { key: owner.key })).body;
+    expect(invoicePage).toMatch(/Credited<\/span><span>-€226\.10/);
+    expect(invoicePage).toContain(`€${(amount_due / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`);
     // The invoice's token is not the credit note's, and a made-up one opens nothing.
     expect((await open(`https://workspace.test/c/${invoice.hosted_url.split('/i/')[1]}`)).status).toBe(404);
     expect((await open(`https://workspace.test/c/${'A'.repeat(43)}`)).status).toBe(404);

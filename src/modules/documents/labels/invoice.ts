@@ -50,6 +50,7 @@ export const invoiceOwnLabels = defineLabels({
     nl: (number: string, due: string) => `Dit is een herinnering dat factuur ${number} op ${due} verschuldigd was.`,
     pt: (number: string, due: string) => `Lembramos que a fatura ${number} venceu em ${due}.`,
   },
+  credited: { en: 'Credited', de: 'Gutgeschrieben', fr: 'Crédité', es: 'Abonado', it: 'Accreditato', nl: 'Gecrediteerd', pt: 'Creditado' },
   // A credit note (§17) is printed with the invoice's layout under its own title.
   creditNote: { en: 'Credit note', de: 'Gutschrift', fr: 'Avoir', es: 'Nota de crédito', it: 'Nota di credito', nl: 'Creditnota', pt: 'Nota de crédito' },
   corrects: {

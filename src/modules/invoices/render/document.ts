@@ -29,6 +29,8 @@ export type InvoiceDocument = {
   tax: string;
   total: string;
   amountPaid: string;
+  /** What credit notes took off the total (§17), as a negative amount; null when nothing is credited. */
+  credited?: string | null;
   amountDue: string;
   notes: string | null;
   paymentInstructions: string | null;
@@ -107,6 +109,7 @@ export function invoiceDocument(input: {
     tax: money(row.tax),
     total: money(row.total),
     amountPaid: money(row.amountPaid),
+    credited: row.creditedAmount ? money(-row.creditedAmount) : null,
     amountDue: money(amountDue(row)),
     notes: row.notes,
     paymentInstructions: sent ? row.paymentInstructions : workspace.paymentInstructions,

@@ -111,6 +111,7 @@ export const InvoicePage: FC<{ doc: InvoiceDocument; nonce: string; countView: b
             {doc.discount && <div><span>{doc.labels.discount}</span><span>{doc.discount}</span></div>}
             <div><span>{doc.labels.tax}</span><span>{doc.tax}</span></div>
             <div><span>{doc.labels.total}</span><span>{doc.total}</span></div>
+            {!doc.credit && doc.credited && <div><span>{doc.labels.credited}</span><span>{doc.credited}</span></div>}
             {!doc.credit && <div><span>{doc.labels.paid}</span><span>{doc.amountPaid}</span></div>}
             {!doc.credit && <div class="due"><span>{doc.labels.amountDue}</span><span>{doc.amountDue}</span></div>}
           </div>
