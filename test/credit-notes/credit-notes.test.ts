@@ -218,6 +218,24 @@ describe('POST …/invoices/{id}/credit-notes', () => {
     expect(errorPaths(xml)).toContain('currency');
   });
 
+  it('keeps the invoice\'s tax rounding and categories: per group, and a line of its own that breaks §15 is a 422', async () => {
+    const user = await createUser();
+    expect((await call('PATCH', '/api/workspace', { key: user.key, body: { tax_rounding: 'group' } })).status).toBe(200);
+    const invoice = await createSentInvoice(user.key, { line_items: [{ description: 'A', quantity: 3, unit_amount: 333, tax_rate: 19 }, { description: 'B', quantity: 1, unit_amount: 1_001, tax_rate: 19 }] });
+    // Changing the setting now leaves the invoice's mode, and so its credit notes', as it was.
+    await call('PATCH', '/api/workspace', { key: user.key, body: { tax_rounding: 'line' } });
+    const res = await credit(user.key, invoice.id, { lines: [{ line_item_id: invoice.line_items[0].id }, { line_item_id: invoice.line_items[1].id }] });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    // One group: round((999 + 1001) × 19 %) = 380; each line's tax is null.
+    expect(res.body).toMatchObject({ subtotal: 2_000, tax: 380, total: 2_380 });
+    expect(res.body.line_items.map((l: any) => l.tax)).toEqual([null, null]);
+    expect(res.body.total).toBe(invoice.total);
+    const other = await createSentInvoice(user.key, { line_items: [{ description: 'Taxed', quantity: 1, unit_amount: 10_000, tax_rate: 20 }] });
+    const mixed = await credit(user.key, other.id, { lines: [{ description: 'Untaxed', quantity: 1, unit_amount: 100, tax_category: 'O', tax_rate: 0 }, { line_item_id: other.line_items[0].id, quantity: 0.5 }] });
+    expectError(mixed, 422, 'validation_failed');
+    expect(errorPaths(mixed)).toEqual(['lines.0.tax_category']);
+  });
+
   it('is the workspace\'s own: another workspace sees a 404 for the credit note and its invoice', async () => {
     const owner = await createUser();
     const stranger = await createUser();
