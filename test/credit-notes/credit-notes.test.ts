@@ -123,6 +123,11 @@ describe('POST …/invoices/{id}/credit-notes', () => {
     // The dashboard: collected counts the refunds on their date, invoiced the credit notes on theirs.
     const dashboard = (await call('GET', '/api/workflow/dashboard', { key: user.key })).body.totals;
     expect(dashboard).toMatchObject({ invoiced: 100_000 - 70_000, collected: 80_000 - 50_000, outstanding: 0 });
+    // The same from the monthly roll-ups, which a whole month is read from.
+    const today = new Date().toISOString().slice(0, 10);
+    const lastDay = new Date(Date.UTC(Number(today.slice(0, 4)), Number(today.slice(5, 7)), 0)).toISOString().slice(0, 10);
+    const month = (await call('GET', `/api/workflow/dashboard?from=${today.slice(0, 8)}01&to=${lastDay}`, { key: user.key })).body.totals;
+    expect(month).toMatchObject({ invoiced: 30_000, collected: 30_000 });
   });
 
   it('leaves an open invoice open with less due, and a payment then settles the rest', async () => {
