@@ -84,6 +84,19 @@ async function workloads(mf, { small, large, writer }, only, stripe) {
   let turn = 0;
   const nextOwed = () => ({ path: `/v1/invoices/${owed[turn++ % owed.length]}/payments` });
   const payment = JSON.stringify({ amount: 1 });
+  // Credit notes (§17): one minor unit of a line of its own on open invoices of 10^13, taken in turn
+  // from a hundred (concurrent credit notes of one invoice would race for it), no email.
+  const creditable = [];
+  for (let made = 0; made < (runs('POST /v1/invoices/{id}/credit-notes') ? 100 : 0); made += 10) {
+    creditable.push(...(await Promise.all(Array.from({ length: 10 }, async () => {
+      const { id } = await post('/v1/invoices', { client_id: writer.clientId, line_items: [{ description: 'Retainer', quantity: 1, unit_amount: 10_000_000_000_000 }] });
+      await post(`/v1/invoices/${id}/send`, { email: false });
+      return id;
+    }))));
+  }
+  let creditTurn = 0;
+  const nextCreditable = () => ({ path: `/v1/invoices/${creditable[creditTurn++ % creditable.length]}/credit-notes` });
+  const creditNote = JSON.stringify({ reason: 'order_change', email: false, lines: [{ description: 'Agreed discount', quantity: 1, unit_amount: 1, tax_rate: 0 }] });
   // Sending: every request sends a draft of its own (made here, ten at a time), without an email.
   const drafts = [];
   for (let made = 0; made < (runs('POST /v1/invoices/{id}/send (no email)', 'POST /v1/invoices/{id}/send, Idempotency-Key') ? DRAFTS_TO_SEND : 0); made += 10) {
@@ -209,6 +222,7 @@ async function workloads(mf, { small, large, writer }, only, stripe) {
     { name: 'POST /v1/invoices/{id}/send, Idempotency-Key', write: true, keyed: true, method: 'POST', path: '/v1/invoices/{id}/send', headers: { ...auth(writer), ...json }, body: '{"email":false}', freshRequest: () => ({ ...nextDraft(), ...keyed() }) },
     { name: 'POST /v1/invoices/{id}/payments', write: true, method: 'POST', path: '/v1/invoices/{id}/payments', headers: { ...auth(writer), ...json }, body: payment, freshRequest: nextOwed },
     { name: 'POST /v1/invoices/{id}/payments, Idempotency-Key', write: true, keyed: true, method: 'POST', path: '/v1/invoices/{id}/payments', headers: { ...auth(writer), ...json }, body: payment, freshRequest: () => ({ ...nextOwed(), ...keyed() }) },
+    { name: 'POST /v1/invoices/{id}/credit-notes', write: true, method: 'POST', path: '/v1/invoices/{id}/credit-notes', headers: { ...auth(writer), ...json }, body: creditNote, freshRequest: nextCreditable },
     { name: 'POST /v1/time-entries: start a timer, stopping the running one', write: true, method: 'POST', path: '/v1/time-entries', headers: json, body: JSON.stringify({ project_id: timers.projectId, task: 'Bench' }), freshRequest: nextTimer },
     await fromTime(50),
     await fromTime(500),

@@ -39,6 +39,7 @@ function examples(today: string): Record<string, unknown> {
     sendInvoice: { cc: ['accounts@acme.example'], message: 'Thanks for the project!' },
     recordInvoicePayment: { amount: 141_313, paid_on: today, method: 'bank_transfer', reference: 'SEPA transfer from Acme GmbH' },
     refundInvoicePayment: { amount: 50_000, reason: 'Design work: two revisions not delivered' },
+    createCreditNote: { lines: [{ line_item_id: 'li_01JD5ZQ5X8Y4V1N2K3M4P5Q6R7', quantity: 2 }], reason: 'product_unsatisfactory', memo: 'Two hours of design work not delivered' },
     connectPaymentProvider: { provider: 'sandbox' },
     createTimeEntry: { project_id: PROJECT_ID, spent_date: today, duration_seconds: 5_400, task: 'Design work', notes: 'Homepage layout, second round', billable: true },
     updateTimeEntry: { duration_seconds: 7_200, notes: 'Homepage layout, second round and feedback call' },

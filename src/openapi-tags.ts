@@ -8,6 +8,7 @@ const TAGS: Record<string, string> = {
   Projects: 'Work for a client, with a budget, an hourly rate and totals. The same operations under /v1 and /api/workflow.',
   Invoices: 'Invoices from draft to paid: lines, sending, the client\'s page and PDF, payments, voiding. The same operations under /v1 and /api/workflow.',
   Payments: 'Getting paid: payments recorded by hand or received online through the workspace\'s payment provider (Stripe or the sandbox), checkout attempts from the hosted page, and refunds. The same operations under /v1 and /api/workflow.',
+  'Credit notes': 'Corrections of an open or paid invoice, with their own numbers, documents and refunds (§17). The same operations under /v1 and /api/workflow.',
   'Time entries': 'Time worked on projects, as finished entries or running timers, with rounding, a summary per project, user or client, and invoices drafted from the unbilled time. The same operations under /v1 and /api/workflow.',
   'Recurring invoices': 'Invoices issued on a schedule, as drafts or sent by themselves.',
   Expenses: 'What the business or a project spent.',

@@ -14,8 +14,8 @@ const ATTEMPTS = 3;
 export const changedRows = (result: unknown): number => (result as { meta: { changes: number } }).meta.changes;
 
 /** Runs `attempt` until it returns a value (not undefined); undefined means "lost a race, again". */
-export async function retryOnRace<T>(what: string, attempt: () => Promise<T | undefined>): Promise<T> {
-  for (let i = 0; i < ATTEMPTS; i++) {
+export async function retryOnRace<T>(what: string, attempt: () => Promise<T | undefined>, attempts = ATTEMPTS): Promise<T> {
+  for (let i = 0; i < attempts; i++) {
     const result = await attempt();
     if (result !== undefined) return result;
   }

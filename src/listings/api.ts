@@ -3,6 +3,7 @@
 import { createRouter } from '../lib/router';
 import { accountRoutes, adminRoutes, publicAccessRoutes } from '../modules/access/routes';
 import { clientRoutes } from '../modules/clients/routes';
+import { creditNoteRoutes } from '../modules/credit-notes/routes';
 import { dashboardRoutes } from '../modules/dashboard/routes';
 import { eventRoutes } from '../modules/events/routes';
 import { expenseRoutes } from '../modules/expenses/routes';
@@ -21,6 +22,7 @@ const workflow = createRouter()
   .route('/', projectRoutes)
   .route('/', invoiceRoutes)
   .route('/', invoicePaymentRoutes)
+  .route('/', creditNoteRoutes)
   .route('/', invoiceFromTimeRoutes)
   .route('/', recurringInvoiceRoutes)
   .route('/', expenseRoutes)

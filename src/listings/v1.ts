@@ -2,6 +2,7 @@
 // routers as under /api/workflow (recurring invoices and time entries too); gigs, transfers and the co-pilot live only here.
 import { createRouter } from '../lib/router';
 import { clientRoutes } from '../modules/clients/routes';
+import { creditNoteRoutes } from '../modules/credit-notes/routes';
 import { gigRoutes } from '../modules/gigs/routes';
 import { invoiceRoutes } from '../modules/invoices/routes';
 import { invoicePaymentRoutes } from '../modules/payments/routes';
@@ -17,6 +18,7 @@ export const v1Listing = createRouter()
   .route('/', projectRoutes)
   .route('/', invoiceRoutes)
   .route('/', invoicePaymentRoutes)
+  .route('/', creditNoteRoutes)
   .route('/', invoiceFromTimeRoutes)
   .route('/', recurringInvoiceRoutes)
   .route('/', timeEntryRoutes)

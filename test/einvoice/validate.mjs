@@ -16,6 +16,8 @@ import { renderUbl } from '../../src/modules/documents/einvoice/ubl.ts';
 import { FIXTURES } from './fixtures.ts';
 import { invoiceLabels } from '../../src/modules/documents/labels/invoice.ts';
 import { eInvoiceXml } from '../../src/modules/invoices/einvoice.ts';
+import { creditNoteEInvoiceXml } from '../../src/modules/credit-notes/einvoice.ts';
+import { plannedContent } from '../../src/modules/credit-notes/service.ts';
 
 // The artefacts live beside the checkout (../shared), or beside the folder of worktrees; EINVOICE_VALIDATE overrides.
 const root = path.resolve(import.meta.dirname, '../..');
@@ -47,6 +49,17 @@ try {
     for (const format of ['cii', 'ubl']) {
       const file = path.join(dir, `api-${name}.${format}.xml`);
       writeFileSync(file, eInvoiceXml(found, format));
+      files.push(file);
+    }
+  }
+
+  // Credit notes (§17) through the API's own path: the lines and amounts src/modules/credit-notes/service.ts
+  // plans from the stored invoice (whole, by line and quantity, lines of its own, the invoice's discount in
+  // proportion), as stored, through src/modules/credit-notes/einvoice.ts to the XML.
+  for (const [name, found] of Object.entries(apiCreditNotes())) {
+    for (const format of ['cii', 'ubl']) {
+      const file = path.join(dir, `api-credit-note-${name}.${format}.xml`);
+      writeFileSync(file, creditNoteEInvoiceXml(found, format));
       files.push(file);
     }
   }
@@ -191,4 +204,33 @@ function apiInvoices() {
       workspace,
     },
   };
+}
+
+/** Credit notes of the API's invoices, planned and stored as POST …/credit-notes does (no D1 here). */
+function apiCreditNotes() {
+  const invoices = apiInvoices();
+  const discounted = structuredClone(invoices['two-rates']);
+  // 5 % off the invoice, with its reason: a credit note takes it in proportion.
+  Object.assign(discounted.invoice.row, { discount: JSON.stringify({ percent: 5, amount: null, reason: 'Loyalty' }), discountTotal: 5_250, taxableAmount: 105_000 - 5_250 });
+  const cases = {
+    'whole-two-rates': [invoices['two-rates'], {}],
+    'line-and-own-line': [invoices['two-rates'], { lines: [{ line_item_id: invoices['two-rates'].invoice.lines[0].id, quantity: 2.5 }, { description: 'Goodwill', quantity: 1, unit: 'C62', unit_amount: 1_000, tax_rate: 19 }] }],
+    'discount-in-proportion': [discounted, { lines: [{ line_item_id: discounted.invoice.lines[1].id, quantity: 1 }] }],
+    'reverse-charge-part': [invoices['reverse-charge'], { lines: [{ line_item_id: invoices['reverse-charge'].invoice.lines[0].id, quantity: 1.5 }] }],
+  };
+  return Object.fromEntries(Object.entries(cases).map(([name, [found, input]], i) => {
+    const row = { ...found.invoice.row, creditedAmount: 0, creditNoteIds: null };
+    const state = { invoice: { row, lines: found.invoice.lines }, credited: new Map(), payments: [], refunded: new Map() };
+    const { lines, figures } = plannedContent(state, { reason: 'order_change', email: false, ...input });
+    const id = `cn_01JDEMO0000000000000000${i}`;
+    const note = {
+      row: {
+        id, userId: 'usr_01JDEMO00000000000000000001', workspaceId: row.workspaceId, invoiceId: row.id, clientId: row.clientId, number: `CN-00000${i + 1}`,
+        status: 'issued', reason: 'order_change', memo: 'Corrected after delivery', issueDate: '2026-11-25', currency: row.currency, ...figures,
+        taxRounding: row.taxRounding, prePaymentAmount: figures.total, postPaymentAmount: 0, refundId: null, linkVersion: 1, linkHash: null, createdAt: '2026-11-25T08:00:00.000Z',
+      },
+      lines: lines.map((line) => ({ ...line, creditNoteId: id })),
+    };
+    return [name, { note, invoice: { row, lines: found.invoice.lines }, workspace: found.workspace }];
+  }));
 }

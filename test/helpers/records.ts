@@ -113,6 +113,19 @@ export const recordKinds: Record<string, RecordKind> = {
       },
     ],
   },
+  // A line of an open invoice (a credit note names the lines it credits).
+  li: { states: [async (key) => (await createSentInvoice(key)).line_items[0].id as string] },
+  // A credit note of part of an open invoice (the invoice can be credited again); its routes are its own
+  // (…/credit-notes/{id}) or its invoice's (…/invoices/{id}/credit-notes).
+  cn: {
+    states: [
+      async (key) => {
+        const invoice = await createSentInvoice(key);
+        const res = await call('POST', `/v1/invoices/${invoice.id}/credit-notes`, { key, body: { reason: 'other', email: false, lines: [{ line_item_id: invoice.line_items[0].id, quantity: 1 }] } });
+        return created('a credit note', res);
+      },
+    ],
+  },
   // A finished entry (editable, deletable, not stoppable) and a timer running for an hour (stoppable).
   te: {
     states: [

@@ -16,7 +16,7 @@ const STORED_IN: Record<string, { table: string; directory?: true }> = {
   trf: { table: 'transfers' }, sug: { table: 'suggestions' }, evt: { table: 'events' }, we: { table: 'webhook_endpoints' },
   rin: { table: 'recurring_invoices' }, te: { table: 'time_entries' }, gig: { table: 'gigs', directory: true }, mem: { table: 'memberships', directory: true },
   ivt: { table: 'invitations', directory: true }, key: { table: 'api_keys', directory: true },
-  pay: { table: 'payments' },
+  pay: { table: 'payments' }, cn: { table: 'credit_notes' },
 };
 
 /** Bodies the routes accept, so that only ownership decides (as in the isolation matrix). */
@@ -25,6 +25,7 @@ const BODIES: [string, unknown][] = [
   ['PATCH /projects/{id}', { name: 'Renamed' }],
   ['PATCH /invoices/{id}', { notes: 'Renamed' }],
   ['POST /invoices/{id}/payments', { amount: 1 }],
+  ['POST /invoices/{id}/credit-notes', { reason: 'other', lines: [{ description: 'Goodwill', quantity: 1, unit_amount: 1, tax_rate: 0 }] }],
   ['PATCH /expenses/{id}', { amount: 1 }],
   ['PATCH /time-entries/{id}', { notes: 'Renamed' }],
   ['PATCH /gigs/{id}', { title: 'Renamed' }],

@@ -1,3 +1,3 @@
 import { fuzzRoutes } from '../helpers/fuzz/run';
 
-fuzzRoutes('generated input: clients, projects and invoices under /v1', (r) => /^\/v1\/(clients|projects|invoices)/.test(r.path));
+fuzzRoutes('generated input: clients, projects, invoices and credit notes under /v1', (r) => /^\/v1\/(clients|projects|invoices|credit-notes)/.test(r.path));

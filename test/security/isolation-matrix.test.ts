@@ -18,6 +18,7 @@ const validBodies: Record<string, unknown> = {
   'PATCH /projects/{id}': { name: 'Taken over' },
   'PATCH /invoices/{id}': { notes: 'Taken over' },
   'POST /invoices/{id}/payments': { amount: 1 },
+  'POST /invoices/{id}/credit-notes': { reason: 'other' },
   'PATCH /expenses/{id}': { amount: 1 },
   'PATCH /time-entries/{id}': { notes: 'Taken over' },
   'PATCH /gigs/{id}': { title: 'Taken over' },

@@ -37,7 +37,9 @@ export function dashboardQueries(ctx: WorkspaceContext, period: Period, today: s
     periodSum(
       db, workspaceId, parts,
       sql`(SELECT workspace_id, month, currency, invoiced AS amount FROM workspace_invoice_monthly_totals)`,
-      sql`(SELECT workspace_id, issue_date, currency, total AS amount, status FROM invoices)`,
+      // Credit notes count against what was invoiced on their own issue date (§17); the roll-up has them too.
+      sql`(SELECT workspace_id, issue_date, currency, total AS amount, status FROM invoices
+        UNION ALL SELECT workspace_id, issue_date, currency, -total, 'open' FROM credit_notes)`,
       sql`issue_date`,
       sql`status IN ('open', 'paid')`,
     ),
@@ -60,8 +62,8 @@ export function dashboardQueries(ctx: WorkspaceContext, period: Period, today: s
     db
       .select({
         currency: invoices.currency,
-        outstanding: sql<string>`CAST(sum(${invoices.total} - ${invoices.amountPaid}) AS TEXT)`,
-        overdue: sql<string>`CAST(coalesce(sum(CASE WHEN ${invoices.dueDate} < ${today} THEN ${invoices.total} - ${invoices.amountPaid} END), 0) AS TEXT)`,
+        outstanding: sql<string>`CAST(sum(${invoices.total} - ${invoices.creditedAmount} - ${invoices.amountPaid}) AS TEXT)`,
+        overdue: sql<string>`CAST(coalesce(sum(CASE WHEN ${invoices.dueDate} < ${today} THEN ${invoices.total} - ${invoices.creditedAmount} - ${invoices.amountPaid} END), 0) AS TEXT)`,
         overdueCount: sql<number>`count(CASE WHEN ${invoices.dueDate} < ${today} THEN 1 END)`,
       })
       .from(invoices)

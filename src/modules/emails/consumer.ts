@@ -4,7 +4,9 @@
 // sent, or retried after 1 min, 10 min, 1 h and 6 h, and `failed` after the fifth attempt.
 import { and, eq, isNull, lte, or } from 'drizzle-orm';
 import { emailDeliveries } from '../../db/schema';
-import { systemContext } from '../../lib/context';
+import { systemContext, type WorkspaceContext } from '../../lib/context';
+import { creditNoteDocument, creditNoteWithParties } from '../credit-notes/documents';
+import { composeCreditNoteEmail } from '../credit-notes/email';
 import { createDb } from '../../lib/db';
 import { documentById } from '../invoices/document-for';
 import { composeInvoiceEmail } from '../invoices/render/email';
@@ -61,10 +63,19 @@ async function attempt(env: Env, id: string): Promise<number | void> {
     return dueIn > 1000 ? Math.min(43_200, Math.ceil(dueIn / 1000)) : undefined;
   }
   const ctx = systemContext(env, row.workspaceId, EMAILS_JOB);
-  const doc = await documentById(ctx, row.invoiceId, row.linkOrigin);
-  const composed = row.kind === 'receipt' ? await composeReceipt(ctx, doc, row.paymentId) : composeInvoiceEmail(doc, row.kind, row.message);
+  const composed = row.kind === 'credit_note' ? await composeCreditNote(ctx, row) : await composeForInvoice(ctx, row);
   const result = await sendEmail(env, { ...composed, to: JSON.parse(row.to) as string[], cc: JSON.parse(row.cc) as string[] });
   await record(env, { ...row, leaseUntil }, result.ok ? null : result.error);
+}
+
+async function composeForInvoice(ctx: WorkspaceContext, row: EmailDeliveryRow) {
+  const doc = await documentById(ctx, row.invoiceId, row.linkOrigin);
+  return row.kind === 'receipt' ? composeReceipt(ctx, doc, row.paymentId) : composeInvoiceEmail(doc, row.kind as 'invoice' | 'reminder', row.message);
+}
+
+async function composeCreditNote(ctx: WorkspaceContext, row: EmailDeliveryRow) {
+  const found = await creditNoteWithParties(ctx, row.creditNoteId!);
+  return composeCreditNoteEmail(await creditNoteDocument(ctx, found, row.linkOrigin));
 }
 
 async function record(env: Env, row: EmailDeliveryRow, error: string | null) {

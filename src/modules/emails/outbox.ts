@@ -27,13 +27,13 @@ export const serializeEmailDelivery = (row: EmailDeliveryRow) => ({
 /** A queued email for an invoice, to go into the batch that causes it. */
 export function outboxRow(
   ctx: WorkspaceContext,
-  input: { invoiceId: string; kind: EmailDeliveryRow['kind']; to: string[]; cc: string[]; message: string | null; linkOrigin: string; reminderDay?: number; paymentId?: string },
+  input: { invoiceId: string; kind: EmailDeliveryRow['kind']; to: string[]; cc: string[]; message: string | null; linkOrigin: string; reminderDay?: number; paymentId?: string; creditNoteId?: string },
 ): EmailDeliveryRow {
   const now = nowIso();
   return {
     id: newId('emailDelivery'), workspaceId: ctx.workspaceId, invoiceId: input.invoiceId, kind: input.kind, to: JSON.stringify(input.to),
     cc: JSON.stringify(input.cc), message: input.message, linkOrigin: input.linkOrigin, reminderDay: input.reminderDay ?? null, status: 'queued', attempts: 0, lastError: null,
-    nextAttemptAt: now, leaseUntil: null, sentAt: null, createdAt: now, paymentId: input.paymentId ?? null,
+    nextAttemptAt: now, leaseUntil: null, sentAt: null, createdAt: now, paymentId: input.paymentId ?? null, creditNoteId: input.creditNoteId ?? null,
   };
 }
 

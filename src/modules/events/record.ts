@@ -26,6 +26,8 @@ export type EventOptions = {
    * the workspace's counter): SQL expressions, evaluated when the event is written.
    */
   fill?: Record<string, SQL>;
+  /** The same for fields of `data` beside the object, by JSON path (`$.credit_note.number`). */
+  fillData?: Record<string, SQL>;
 };
 
 export function recordEvent(ctx: WorkspaceContext, type: EventType, object: EventObject, options: EventOptions = {}) {
@@ -44,13 +46,14 @@ export function recordEvent(ctx: WorkspaceContext, type: EventType, object: Even
     data: JSON.stringify({ ...(options.previous ? { object, previous_attributes: options.previous } : { object }), ...options.data }),
     createdAt: options.at ?? nowIso(),
   };
-  if (filled.length) {
+  if (filled.length || options.fillData) {
     let summary = sql`${row.summary}`;
     let data = sql`${row.data}`;
     for (const [field, value] of filled) {
       summary = sql`replace(${summary}, ${placeholders[field]}, ${value})`;
       data = sql`json_set(${data}, ${`$.object.${field}`}, ${value})`;
     }
+    for (const [path, value] of Object.entries(options.fillData ?? {})) data = sql`json_set(${data}, ${path}, ${value})`;
     const filledRow = { ...row, summary, data } as unknown as typeof events.$inferInsert;
     return insertIf(ctx.db, events, filledRow, options.ifChanged ? previousChanged : sql`1`);
   }

@@ -23,6 +23,7 @@ export const Event = z
       previous_attributes: z.record(z.string(), z.unknown()).optional().openapi({ description: 'On `*.updated` and `member.role_changed`: the changed fields\' values before the change.' }),
       payment: Payment.optional().openapi({ description: 'On `invoice.payment_recorded`: the payment just recorded.' }),
       refund: z.object({ id: z.string() }).catchall(z.unknown()).optional().openapi({ description: 'On `invoice.payment_refunded`: the refund.' }),
+      credit_note: z.object({ id: z.string() }).catchall(z.unknown()).optional().openapi({ description: 'On `invoice.credited`: the credit note.' }),
     }),
   })
   .openapi('Event');

@@ -13,6 +13,8 @@ function label(type: EventType, object: EventObject): string {
   switch (noun) {
     case 'invoice':
       return `Invoice ${str(object.number) ?? object.id}`;
+    case 'credit_note':
+      return `Credit note ${str(object.number) ?? object.id}`;
     case 'recurring_invoice':
       return `Recurring invoice ${object.id}`;
     case 'member':
@@ -32,6 +34,7 @@ const VERBS: Partial<Record<string, string>> = {
   created: 'created', updated: 'updated', deleted: 'deleted', sent: 'sent', viewed: 'viewed by the client',
   payment_recorded: 'received a payment', paid: 'paid in full', voided: 'voided', overdue: 'is overdue',
   payment_refunded: 'refunded a payment', overpaid: 'was paid more than its total',
+  credited: 'was credited', issued: 'issued',
   processing: 'is processing', completed: 'completed', failed: 'failed', canceled: 'canceled',
   paused: 'paused', resumed: 'resumed', added: 'added', removed: 'removed', role_changed: 'changed role',
 };

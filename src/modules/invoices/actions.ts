@@ -19,7 +19,7 @@ import { billToOf, issuerSnapshotOf } from './client-snapshot';
 import { linkHash, linkToken } from './links';
 import type { PaymentInput, SendInvoiceInput } from './schemas';
 import { serializePayment, type PaymentRow } from '../payments/serialize';
-import type { InvoiceRow, InvoiceWithLines } from './serialize';
+import { amountDue, type InvoiceRow, type InvoiceWithLines } from './serialize';
 import { getInvoice, getInvoiceWithParties, invoiceObject } from './service';
 
 const refusal = (row: InvoiceRow, action: string) =>
@@ -75,6 +75,8 @@ export async function voidInvoice(ctx: ServiceContext, id: string): Promise<Invo
   return retryOnRace('invoice', async () => {
     const before = await getInvoice(ctx, id);
     if (before.row.status !== 'open' || before.row.amountPaid > 0) throw refusal(before.row, 'void');
+    // A credit note refers to the invoice: it stays, corrected, never voided (§17).
+    if (before.row.creditedAmount > 0) throw invalidState(`Cannot void invoice ${before.row.number}: it has credit notes; credit what is left instead.`);
     const now = nowIso();
     const set: Partial<InvoiceRow> = { status: 'void', voidedAt: now, updatedAt: now };
     const after = { ...before, row: { ...before.row, ...set } };
@@ -91,7 +93,7 @@ export async function recordPayment(ctx: ServiceContext, id: string, input: Paym
   return retryOnRace('invoice', async () => {
     const before = await getInvoice(ctx, id);
     if (before.row.status !== 'open') throw refusal(before.row, 'record a payment on');
-    const due = before.row.total - before.row.amountPaid;
+    const due = amountDue(before.row);
     if (input.amount > due) {
       throw new ApiError('validation_failed', 'The request is not valid.', [{ path: 'amount', message: `At most the amount due (${due}).` }]);
     }

@@ -223,7 +223,7 @@ export const SendInvoiceBody = z
 export const EmailDelivery = z
   .object({
     id: idSchema('emailDelivery'),
-    kind: z.enum(['invoice', 'reminder', 'receipt']),
+    kind: z.enum(['invoice', 'reminder', 'receipt', 'credit_note']),
     to: z.array(z.string()),
     cc: z.array(z.string()),
     status: z.enum(['queued', 'sent', 'failed']),
@@ -260,7 +260,9 @@ export const Invoice = z
     buyer_reference: z.string().nullable(),
     purchase_order: z.string().nullable(),
     amount_paid: z.number().int(),
-    amount_due: z.number().int(),
+    amount_due: z.number().int().openapi({ description: 'total − credited_amount − amount_paid, never below 0.' }),
+    credited_amount: z.number().int().openapi({ description: 'Σ total of its credit notes (§17).' }),
+    credit_note_ids: z.array(z.string()).openapi({ description: 'Its credit notes, oldest first.' }),
     overpaid_amount: z.number().int().openapi({ description: 'Money received beyond the total (two paid checkouts), to be refunded; `amount_paid + overpaid_amount` is payments minus refunds.' }),
     notes: z.string().nullable(),
     available_actions: z.array(InvoiceAction).openapi({ description: 'Exactly the operations the invoice\'s state allows now.' }),

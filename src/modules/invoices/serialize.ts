@@ -20,6 +20,9 @@ export type BillToSnapshot = {
 };
 type InvoiceActionValue = z.infer<typeof InvoiceAction>;
 
+/** What is still to pay (§17): total − credited − paid, never below 0. */
+export const amountDue = (row: Pick<InvoiceRow, 'total' | 'creditedAmount' | 'amountPaid'>) => Math.max(0, row.total - row.creditedAmount - row.amountPaid);
+
 /** Open and due before `today`, which is the workspace's today (its time zone). */
 export const isOverdue = (row: InvoiceRow, today: string) => row.status === 'open' && row.dueDate < today;
 
@@ -29,7 +32,8 @@ export function availableActions(row: InvoiceRow): InvoiceActionValue[] {
     case 'draft':
       return ['update', 'delete', 'send'];
     case 'open':
-      return row.amountPaid === 0 ? ['record_payment', 'void'] : ['record_payment'];
+      // A credited invoice is corrected, never voided (§17).
+      return row.amountPaid === 0 && row.creditedAmount === 0 ? ['record_payment', 'void'] : ['record_payment'];
     default:
       return [];
   }
@@ -58,7 +62,9 @@ export function serializeInvoiceSummary(row: InvoiceRow, today: string) {
     buyer_reference: row.buyerReference,
     purchase_order: row.purchaseOrder,
     amount_paid: row.amountPaid,
-    amount_due: row.total - row.amountPaid,
+    amount_due: amountDue(row),
+    credited_amount: row.creditedAmount,
+    credit_note_ids: row.creditNoteIds ? (JSON.parse(row.creditNoteIds) as string[]) : [],
     overpaid_amount: row.overpaidAmount,
     notes: row.notes,
     available_actions: availableActions(row),

@@ -89,7 +89,7 @@ export async function createInvoice(ctx: ServiceContext, input: CreateInvoiceInp
       amountPaid: 0, notes: input.notes ?? null, sentAt: null, paidAt: null, voidedAt: null, createdAt: now, updatedAt: now,
       issuer: null, billTo: null, locale: null, paymentInstructions: null, linkVersion: null, linkHash: null, viewedAt: null, linkOrigin: null,
       recurringInvoiceId: null, recurringPeriod: null, overdueNotifiedAt: null,
-      overpaidAmount: 0,
+      overpaidAmount: 0, creditedAmount: 0, creditNoteIds: null,
     };
     const statements: BatchItem<'sqlite'>[] = [
       ...number.before,

@@ -9,7 +9,7 @@ import { exponentOf } from '../../lib/currencies';
 import { newId } from '../../lib/ids';
 import { formatMoney, toScaledInteger } from '../../lib/money';
 import { nowIso } from '../../lib/time';
-import type { InvoiceRow } from '../invoices/serialize';
+import { amountDue, type InvoiceRow } from '../invoices/serialize';
 import { connectedProvider, type ProviderRow, secretsOf } from './connection';
 import type { PaymentProvider } from './providers/provider';
 import type { AttemptRow } from './serialize';
@@ -22,7 +22,7 @@ export type PressOutcome = { kind: 'redirect'; url: string } | { kind: 'refused'
 export async function payOffer(target: PayTarget) {
   const { invoice } = target;
   if (invoice.status !== 'open') return undefined;
-  const due = invoice.total - invoice.amountPaid;
+  const due = amountDue(invoice);
   if (due <= 0) return undefined;
   const connected = await connectedProvider(target.ctx);
   if (!connected) return undefined;
@@ -65,7 +65,7 @@ export async function pressPay(target: PayTarget, typedAmount: string | undefine
   if (!connected) return { kind: 'refused', status: 404, message: 'Online payment is not available for this invoice. Use the payment instructions on the invoice.' };
   if (invoice.status === 'paid') return { kind: 'refused', status: 409, message: `Invoice ${invoice.number} is already paid. Thank you!` };
   if (invoice.status !== 'open') return { kind: 'refused', status: 409, message: `Invoice ${invoice.number} is ${invoice.status}: there is nothing to pay.` };
-  const due = invoice.total - invoice.amountPaid;
+  const due = amountDue(invoice);
   if (due <= 0) return { kind: 'refused', status: 409, message: `Invoice ${invoice.number} has nothing left to pay.` };
   const { provider } = connected;
   const money = (amount: number) => formatMoney(amount, invoice.currency, target.workspace.locale);

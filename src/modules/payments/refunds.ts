@@ -88,7 +88,7 @@ export async function refundPayment(
   });
 }
 
-async function refundAtProvider(ctx: ServiceContext, payment: PaymentRow, keys: { refundId: string; idempotencyKey: string }, amount: number) {
+export async function refundAtProvider(ctx: ServiceContext, payment: PaymentRow, keys: { refundId: string; idempotencyKey: string }, amount: number) {
   const connected = await connectedProvider(ctx);
   if (!connected || connected.row.provider !== payment.provider || !payment.providerPaymentId) {
     throw invalidState(`Payment ${payment.id} came through ${payment.provider}, which is not connected now: connect it again to refund through it.`);

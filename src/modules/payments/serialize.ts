@@ -60,10 +60,12 @@ export function afterMoney(row: InvoiceRow, delta: number, now: string): Partial
     const over = row.overpaidAmount + delta;
     return { overpaidAmount: Math.max(0, over), amountPaid: Math.max(0, row.amountPaid + Math.min(0, over)), updatedAt: now };
   }
+  // What payments can settle: the total less what credit notes took off it (§17).
+  const payable = row.total - row.creditedAmount;
   const net = row.amountPaid + row.overpaidAmount + delta;
-  const amountPaid = Math.min(Math.max(net, 0), row.total);
-  const set: Partial<InvoiceRow> = { amountPaid, overpaidAmount: Math.max(0, net - row.total), updatedAt: now };
-  if (row.status === 'open' && amountPaid === row.total) Object.assign(set, { status: 'paid', paidAt: now });
-  if (row.status === 'paid' && amountPaid < row.total) Object.assign(set, { status: 'open', paidAt: null });
+  const amountPaid = Math.min(Math.max(net, 0), payable);
+  const set: Partial<InvoiceRow> = { amountPaid, overpaidAmount: Math.max(0, net - payable), updatedAt: now };
+  if (row.status === 'open' && amountPaid === payable) Object.assign(set, { status: 'paid', paidAt: now });
+  if (row.status === 'paid' && amountPaid < payable) Object.assign(set, { status: 'open', paidAt: null });
   return set;
 }

@@ -3,6 +3,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { z } from '@hono/zod-openapi';
 import { Client } from '../clients/schemas';
+import { CreditNote } from '../credit-notes/schemas';
 import { Event } from '../events/schemas';
 import { EVENT_TYPES } from '../events/types';
 import { Expense } from '../expenses/schemas';
@@ -31,7 +32,7 @@ const RECEIVER_ANSWER = {
 const OBJECTS: Record<string, [string, z.ZodType]> = {
   client: ['Client', Client], project: ['Project', Project], invoice: ['Invoice', Invoice], expense: ['Expense', Expense],
   transfer: ['Transfer', Transfer], suggestion: ['Suggestion', Suggestion], recurring_invoice: ['RecurringInvoice', RecurringInvoice],
-  member: ['Member', Member], time_entry: ['TimeEntry', TimeEntry],
+  member: ['Member', Member], time_entry: ['TimeEntry', TimeEntry], credit_note: ['CreditNote', CreditNote],
 };
 
 const pascal = (type: string) => type.split(/[._]/).map((part) => part[0]!.toUpperCase() + part.slice(1)).join('');
@@ -49,7 +50,7 @@ function payloadSchema(registry: OpenAPIHono['openAPIRegistry'], type: string): 
   const [objectName] = OBJECTS[type.split('.')[0]!] ?? [];
   if (!objectName) return Event;
   const previous = type.endsWith('.updated') || type === 'member.role_changed';
-  const required = ['object', ...(type === 'invoice.payment_recorded' ? ['payment'] : []), ...(previous ? ['previous_attributes'] : [])];
+  const required = ['object', ...(type === 'invoice.payment_recorded' ? ['payment'] : []), ...(type === 'invoice.credited' ? ['credit_note'] : []), ...(previous ? ['previous_attributes'] : [])];
   const name = `${pascal(type)}Event`;
   registry.registerComponent('schemas', name, {
     allOf: [
@@ -63,6 +64,7 @@ function payloadSchema(registry: OpenAPIHono['openAPIRegistry'], type: string): 
             properties: {
               object: ref(objectName),
               ...(type === 'invoice.payment_recorded' ? { payment: ref('Payment') } : {}),
+              ...(type === 'invoice.credited' ? { credit_note: ref('CreditNote') } : {}),
               ...(previous ? { previous_attributes: { type: 'object' } } : {}),
             },
             required,

@@ -38,6 +38,7 @@ export async function createWorkspace(ctx: ServiceContext, name: string) {
     database: placeNewWorkspace(ctx.env, id),
     paymentsAllowPartial: false,
     einvoicePdf: 'facturx',
+    creditNoteSeq: 0, creditNotePrefix: 'CN-',
   };
   if (workspace.database) {
     const owner = await ctx.directory.query.users.findFirst({ where: eq(users.id, ctx.userId) });

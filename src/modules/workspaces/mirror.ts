@@ -11,11 +11,12 @@ import type { WorkspaceRow } from './settings';
 type UserRow = typeof users.$inferSelect;
 
 /**
- * The workspace row as the directory has it, settings included. `invoice_seq` is the one field the
- * copy owns (a new invoice's batch bumps it there), so an existing copy keeps its own.
+ * The workspace row as the directory has it, settings included. `invoice_seq` and `credit_note_seq`
+ * are the fields the copy owns (a new invoice's or credit note's batch bumps them there), so an
+ * existing copy keeps its own.
  */
 export function mirrorWorkspace(db: Db, row: WorkspaceRow) {
-  const { id: _id, invoiceSeq: _seq, createdAt: _created, ...settings } = row;
+  const { id: _id, invoiceSeq: _seq, creditNoteSeq: _creditSeq, createdAt: _created, ...settings } = row;
   return db.insert(workspaces).values(row).onConflictDoUpdate({ target: workspaces.id, set: settings });
 }
 

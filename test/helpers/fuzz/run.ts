@@ -55,6 +55,11 @@ const BUSINESS_RULES: Rule[] = [
   { status: 422, field: /^(line_items\.\d+\.(tax_rate|tax_category)|tax_exemption_reason)$/, why: 'a tax category fits its rate, O stands alone, E needs an exemption reason (§15)' },
   { status: 422, field: /^issuer\.iban$/, inSchema: true, why: 'an IBAN has its country\'s length and a valid checksum' },
   { status: 422, field: /^vat_id$/, inSchema: true, why: 'tax_id and vat_id name one field: two different values are refused (§15)' },
+  { route: /\/credit-notes$/, status: 422, field: /^lines\.\d+\.unit_amount$/, inSchema: true, why: 'quantity × unit_amount is at most 10^13 minor units' },
+  {
+    route: /\/credit-notes$/, status: 422, field: /^(lines(\.\d+\.(line_item_id|quantity|tax_rate|tax_category))?|refund_payment_id|tax_exemption_reason)$/,
+    why: 'a credit note credits lines of its own invoice, at most what is not yet credited, within the total, refunded from a payment that covers it; its own lines follow the tax rules (§15, §17)',
+  },
   { route: /\/e-invoice$/, status: 422, code: 'einvoice_incomplete', why: 'an e-invoice needs VAT ids, addresses and (UBL) Peppol ids the generated records lack (§15)' },
 ];
 
@@ -65,6 +70,10 @@ const SUCCEEDS_ELSEWHERE: Record<string, string> = {
   'POST /api/invitations/accept': 'needs a real invitation code: every createUser() in the suite redeems one',
   'GET /v1/invoices/{id}/e-invoice': 'needs a sent invoice whose issuer and client make a complete e-invoice: test/einvoice/routes.test.ts',
   'GET /api/workflow/invoices/{id}/e-invoice': 'needs a sent invoice whose issuer and client make a complete e-invoice: test/einvoice/routes.test.ts',
+  'POST /v1/invoices/{id}/credit-notes': 'needs lines of that very invoice (or none) and something left to credit: test/credit-notes/credit-notes.test.ts',
+  'POST /api/workflow/invoices/{id}/credit-notes': 'needs lines of that very invoice (or none) and something left to credit: test/credit-notes/credit-notes.test.ts',
+  'GET /v1/credit-notes/{id}/e-invoice': 'needs a credit note of an invoice whose issuer and client make a complete e-invoice: test/credit-notes/documents.test.ts',
+  'GET /api/workflow/credit-notes/{id}/e-invoice': 'needs a credit note of an invoice whose issuer and client make a complete e-invoice: test/credit-notes/documents.test.ts',
 };
 
 // Rates for every currency, some large (89,500 per USD), so conversions meet big numbers.

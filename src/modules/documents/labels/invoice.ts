@@ -50,6 +50,27 @@ export const invoiceOwnLabels = defineLabels({
     nl: (number: string, due: string) => `Dit is een herinnering dat factuur ${number} op ${due} verschuldigd was.`,
     pt: (number: string, due: string) => `Lembramos que a fatura ${number} venceu em ${due}.`,
   },
+  credited: { en: 'Credited', de: 'Gutgeschrieben', fr: 'Crédité', es: 'Abonado', it: 'Accreditato', nl: 'Gecrediteerd', pt: 'Creditado' },
+  // A credit note (§17) is printed with the invoice's layout under its own title.
+  creditNote: { en: 'Credit note', de: 'Gutschrift', fr: 'Avoir', es: 'Nota de crédito', it: 'Nota di credito', nl: 'Creditnota', pt: 'Nota de crédito' },
+  corrects: {
+    en: (number: string) => `Corrects invoice ${number}`,
+    de: (number: string) => `Korrektur zur Rechnung ${number}`,
+    fr: (number: string) => `Rectifie la facture ${number}`,
+    es: (number: string) => `Rectifica la factura ${number}`,
+    it: (number: string) => `Rettifica la fattura ${number}`,
+    nl: (number: string) => `Corrigeert factuur ${number}`,
+    pt: (number: string) => `Corrige a fatura ${number}`,
+  },
+  creditNoteFrom: {
+    en: (number: string, from: string) => `Credit note ${number} from ${from}`,
+    de: (number: string, from: string) => `Gutschrift ${number} von ${from}`,
+    fr: (number: string, from: string) => `Avoir ${number} de ${from}`,
+    es: (number: string, from: string) => `Nota de crédito ${number} de ${from}`,
+    it: (number: string, from: string) => `Nota di credito ${number} da ${from}`,
+    nl: (number: string, from: string) => `Creditnota ${number} van ${from}`,
+    pt: (number: string, from: string) => `Nota de crédito ${number} de ${from}`,
+  },
   viewAndDownload: { en: 'View and download it', de: 'Ansehen und herunterladen', fr: 'La consulter et la télécharger', es: 'Verla y descargarla', it: 'Visualizzarla e scaricarla', nl: 'Bekijken en downloaden', pt: 'Ver e baixar' },
   viewInvoice: {
     en: (number: string) => `View invoice ${number}`,

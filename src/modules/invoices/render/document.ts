@@ -6,7 +6,7 @@
 import { formatMoney, fromScaledInteger } from '../../../lib/money';
 import { type InvoiceLabels, invoiceLabels } from '../../documents/labels/invoice';
 import type { LineRow } from '../lines';
-import { type BillToSnapshot, invoiceSubtotal, type InvoiceRow, type IssuerSnapshot, isOverdue } from '../serialize';
+import { amountDue, type BillToSnapshot, invoiceSubtotal, type InvoiceRow, type IssuerSnapshot, isOverdue } from '../serialize';
 
 export type DocumentLine = { description: string; quantity: string; unitPrice: string; taxRate: string; tax: string; amount: string };
 
@@ -29,6 +29,8 @@ export type InvoiceDocument = {
   tax: string;
   total: string;
   amountPaid: string;
+  /** What credit notes took off the total (§17), as a negative amount; null when nothing is credited. */
+  credited?: string | null;
   amountDue: string;
   notes: string | null;
   paymentInstructions: string | null;
@@ -36,6 +38,8 @@ export type InvoiceDocument = {
   labels: InvoiceLabels;
   hostedUrl: string | null;
   pdfUrl: string | null;
+  /** Set on a credit note (§17), printed with this layout: its title and the invoice it corrects, no amount due. */
+  credit?: { title: string; corrects: string };
   /** The e-invoice XML downloads beside the PDF (§15): only the formats the invoice is ready in. */
   xmlLinks?: { format: 'cii' | 'ubl'; url: string }[];
 };
@@ -105,7 +109,8 @@ export function invoiceDocument(input: {
     tax: money(row.tax),
     total: money(row.total),
     amountPaid: money(row.amountPaid),
-    amountDue: money(row.total - row.amountPaid),
+    credited: row.creditedAmount ? money(-row.creditedAmount) : null,
+    amountDue: money(amountDue(row)),
     notes: row.notes,
     paymentInstructions: sent ? row.paymentInstructions : workspace.paymentInstructions,
     locale,

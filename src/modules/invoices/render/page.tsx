@@ -58,14 +58,14 @@ export const InvoicePage: FC<{ doc: InvoiceDocument; nonce: string; countView: b
       <meta name="robots" content="noindex" />
       {/* No favicon to fetch: the page asks for nothing but itself. */}
       <link rel="icon" href="data:," />
-      <title>{doc.labels.invoiceFrom(doc.number, doc.issuer.legal_name ?? doc.issuer.name)}</title>
+      <title>{(doc.credit ? doc.labels.creditNoteFrom : doc.labels.invoiceFrom)(doc.number, doc.issuer.legal_name ?? doc.issuer.name)}</title>
       <style nonce={nonce} dangerouslySetInnerHTML={{ __html: STYLE }} />
     </head>
     <body>
       <main>
         <article class="sheet">
           <header>
-            <h1>{doc.labels.invoice} {doc.number}</h1>
+            <h1>{doc.credit?.title ?? doc.labels.invoice} {doc.number}</h1>
             <p class="muted">{doc.issuer.legal_name ?? doc.issuer.name}</p>
             {doc.banner && <div class={`banner ${doc.banner}`}>{doc.bannerText}</div>}
           </header>
@@ -88,7 +88,7 @@ export const InvoicePage: FC<{ doc: InvoiceDocument; nonce: string; countView: b
           </section>
           <div class="dates">
             <div><span class="muted">{doc.labels.issued} </span>{doc.issueDate}</div>
-            <div><span class="muted">{doc.labels.due} </span>{doc.dueDate}</div>
+            {doc.credit ? <div>{doc.credit.corrects}</div> : <div><span class="muted">{doc.labels.due} </span>{doc.dueDate}</div>}
           </div>
           <table>
             <thead>
@@ -111,8 +111,9 @@ export const InvoicePage: FC<{ doc: InvoiceDocument; nonce: string; countView: b
             {doc.discount && <div><span>{doc.labels.discount}</span><span>{doc.discount}</span></div>}
             <div><span>{doc.labels.tax}</span><span>{doc.tax}</span></div>
             <div><span>{doc.labels.total}</span><span>{doc.total}</span></div>
-            <div><span>{doc.labels.paid}</span><span>{doc.amountPaid}</span></div>
-            <div class="due"><span>{doc.labels.amountDue}</span><span>{doc.amountDue}</span></div>
+            {!doc.credit && doc.credited && <div><span>{doc.labels.credited}</span><span>{doc.credited}</span></div>}
+            {!doc.credit && <div><span>{doc.labels.paid}</span><span>{doc.amountPaid}</span></div>}
+            {!doc.credit && <div class="due"><span>{doc.labels.amountDue}</span><span>{doc.amountDue}</span></div>}
           </div>
           {/* What another room adds to the page (the pay button, payments/pay-panel.tsx). */}
           {children}

@@ -29,7 +29,7 @@ export async function renderInvoicePdf(doc: InvoiceDocument, finish?: (pdf: PDFD
   const caps = (label: string) => label.toLocaleUpperCase(doc.locale);
   const pdf = await PDFDocument.create();
   pdf.registerFontkit(fontkit);
-  pdf.setTitle(`${labels.invoice} ${doc.number}`);
+  pdf.setTitle(`${doc.credit?.title ?? labels.invoice} ${doc.number}`);
   pdf.setAuthor(doc.issuer.legal_name ?? doc.issuer.name);
   pdf.setCreator('Workspace API');
   // The whole (already cut down, 113 KB) font is embedded rather than a per-document subset: fontkit's
@@ -59,7 +59,7 @@ export async function renderInvoicePdf(doc: InvoiceDocument, finish?: (pdf: PDFD
     const page = pdf.addPage([PAGE.width, PAGE.height]);
     pages.push(page);
     const pen = { page, y: PAGE.height - MARGIN };
-    write(pen, `${labels.invoice} ${doc.number}`, MARGIN, 18);
+    write(pen, `${doc.credit?.title ?? labels.invoice} ${doc.number}`, MARGIN, 18);
     write(pen, doc.issuer.legal_name ?? doc.issuer.name, COLUMNS.amount, 10, { right: true, color: MUTED });
     pen.y -= 16;
     if (doc.banner) write(pen, doc.bannerText!, MARGIN, 12, { color: doc.banner === 'PAID' ? rgb(0.09, 0.4, 0.23) : rgb(0.64, 0.13, 0.09) });
@@ -94,7 +94,7 @@ export async function renderInvoicePdf(doc: InvoiceDocument, finish?: (pdf: PDFD
   const toBottom = party(caps(labels.billTo), [doc.billTo.name, ...(doc.billTo.company ? [doc.billTo.company] : []), ...addressLines(doc.billTo.address), ...(doc.billTo.email ? [doc.billTo.email] : []), ...(doc.billTo.tax_id ? [`${labels.taxId} ${doc.billTo.tax_id}`] : [])], 320);
   pen.y = Math.min(fromBottom, toBottom) - 10;
   write(pen, `${labels.issued} ${doc.issueDate}`, MARGIN, 10);
-  write(pen, `${labels.due} ${doc.dueDate}`, 320, 10);
+  write(pen, doc.credit ? doc.credit.corrects : `${labels.due} ${doc.dueDate}`, 320, 10);
   pen.y -= 26;
   tableHeader(pen);
 
@@ -115,7 +115,7 @@ export async function renderInvoicePdf(doc: InvoiceDocument, finish?: (pdf: PDFD
   }
 
   const totals: [string, string, number][] = [
-    [labels.subtotal, doc.subtotal, 10], ...(doc.discount ? [[labels.discount, doc.discount, 10] as [string, string, number]] : []), [labels.tax, doc.tax, 10], [labels.total, doc.total, 10], [labels.paid, doc.amountPaid, 10], [labels.amountDue, doc.amountDue, 13],
+    [labels.subtotal, doc.subtotal, 10], ...(doc.discount ? [[labels.discount, doc.discount, 10] as [string, string, number]] : []), [labels.tax, doc.tax, 10], [labels.total, doc.total, doc.credit ? 13 : 10], ...(doc.credit ? [] : [...(doc.credited ? [[labels.credited, doc.credited, 10]] : []), [labels.paid, doc.amountPaid, 10], [labels.amountDue, doc.amountDue, 13]] as [string, string, number][]),
   ];
   if (pen.y - totals.length * 18 < MARGIN + 20) pen = newPage();
   pen.y -= 6;

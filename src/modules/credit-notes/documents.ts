@@ -1,0 +1,87 @@
+// A credit note's documents (§17): the PDF, the hosted page and the email are the invoice's layout
+// (invoices/render) with the credit note's title, lines and totals and the invoice it corrects; the
+// e-invoice is an EN 16931 credit note (381) naming the invoice (BT-25). Parties, locale and
+// references come from the invoice's snapshots, so the credit note reads as its invoice does.
+import { asc, eq, inArray } from 'drizzle-orm';
+import { creditNotes, creditNoteLineItems, invoices } from '../../db/schema';
+import { ApiError } from '../../errors';
+import { systemContext, type WorkspaceContext } from '../../lib/context';
+import { workspaceDatabases } from '../../lib/databases';
+import { createDb, type Db } from '../../lib/db';
+import { formatMoney, fromScaledInteger } from '../../lib/money';
+import { documentOf } from '../invoices/document-for';
+import { TOKEN_PATTERN } from '../invoices/links';
+import { formatDate, type InvoiceDocument } from '../invoices/render/document';
+import { readInvoiceWithParties } from '../invoices/service';
+import { type CreditNoteWithLines, creditNoteLinks } from './serialize';
+export { creditNoteEInvoiceXml, creditNoteFacturXCii, creditNoteReady } from './einvoice';
+import { getCreditNote } from './service';
+import { sha256Hex } from '../../lib/crypto';
+
+type Found = NonNullable<Awaited<ReturnType<typeof readInvoiceWithParties>>> & { note: CreditNoteWithLines };
+
+async function withInvoice(db: Db, note: CreditNoteWithLines): Promise<Found> {
+  const found = await readInvoiceWithParties(db, eq(invoices.id, note.row.invoiceId));
+  // The invoice stays while a credit note references it (its deletion needs a draft, which has none).
+  if (!found) throw new ApiError('internal_error', 'The credited invoice is missing.');
+  return { ...found, note };
+}
+
+/** A credit note of the caller's workspace with its invoice, client and workspace. */
+export async function creditNoteWithParties(ctx: WorkspaceContext, id: string): Promise<Found> {
+  return withInvoice(ctx.db, await getCreditNote(ctx, id));
+}
+
+/** The credit note a hosted token opens, in its workspace's context; undefined for an unknown token. */
+export async function findCreditNoteByToken(env: Env, token: string, envFor: (name: string) => Env) {
+  if (!TOKEN_PATTERN.test(token)) return undefined;
+  const hash = await sha256Hex(token);
+  for (const name of workspaceDatabases(env)) {
+    const dbEnv = envFor(name);
+    const db = createDb(dbEnv.DB);
+    const [rows, lines] = await db.batch([
+      db.select().from(creditNotes).where(eq(creditNotes.linkHash, hash)),
+      db.select().from(creditNoteLineItems).where(inArray(creditNoteLineItems.creditNoteId, db.select({ id: creditNotes.id }).from(creditNotes).where(eq(creditNotes.linkHash, hash)))).orderBy(asc(creditNoteLineItems.position)),
+    ]);
+    if (rows[0]) {
+      const found = await withInvoice(db, { row: rows[0], lines });
+      return { ...found, ctx: systemContext(dbEnv, rows[0].workspaceId, 'hosted_page') };
+    }
+  }
+  return undefined;
+}
+
+/** The credit note as a document for people: the invoice's document with the credit note's content. */
+export async function creditNoteDocument(ctx: WorkspaceContext, found: Found, origin: string): Promise<InvoiceDocument> {
+  const invoiceDoc = await documentOf(ctx, found, origin);
+  const { row, lines } = found.note;
+  const locale = invoiceDoc.locale;
+  const money = (amount: number) => formatMoney(amount, row.currency, locale);
+  const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 3 });
+  const links = await creditNoteLinks(ctx.env, origin, row);
+  return {
+    ...invoiceDoc,
+    number: row.number,
+    banner: null,
+    bannerText: null,
+    issueDate: formatDate(row.issueDate, locale),
+    lines: lines.map((line) => ({
+      description: line.description,
+      quantity: number.format(fromScaledInteger(line.quantityMilli, 3)),
+      unitPrice: money(line.unitAmount),
+      taxRate: `${number.format(fromScaledInteger(line.taxRateMilli, 3))} %`,
+      tax: row.taxRounding === 'group' ? '—' : money(line.tax),
+      amount: money(line.amount),
+    })),
+    subtotal: money(row.subtotal),
+    discount: row.discountTotal ? money(-row.discountTotal) : null,
+    tax: money(row.tax),
+    total: money(row.total),
+    notes: row.memo,
+    paymentInstructions: null,
+    hostedUrl: links.hosted_url,
+    pdfUrl: links.pdf_url,
+    credit: { title: invoiceDoc.labels.creditNote, corrects: invoiceDoc.labels.corrects(found.invoice.row.number) },
+  };
+}
+

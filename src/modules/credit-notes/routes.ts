@@ -1,0 +1,112 @@
+// Credit notes (§17), mounted with the invoices under /api/workflow and /v1: issued on an invoice,
+// listed under it, read, and delivered as a PDF and an e-invoice.
+import type { Context } from 'hono';
+import { and, eq } from 'drizzle-orm';
+import { creditNotes } from '../../db/schema';
+import type { AppEnv } from '../../env';
+import { defineRoute, jsonBody, jsonContent } from '../../http/define-route';
+import { inWorkspace } from '../../lib/context';
+import { decodeCursor, toPage } from '../../lib/pagination';
+import { createRouter } from '../../lib/router';
+import { idParams, listQuery } from '../../lib/schemas';
+import type { ReplayRestore } from '../../middleware/idempotency';
+import { xmlResponse } from '../invoices/einvoice';
+import { linkOrigin } from '../invoices/links';
+import { pdfResponse } from '../invoices/render/respond';
+import { EInvoiceQuery, EINVOICE_FORMATS_TEXT } from '../invoices/schemas';
+import { getInvoice } from '../invoices/service';
+import { creditNoteDocument, creditNoteEInvoiceXml, creditNoteFacturXCii, creditNoteWithParties } from './documents';
+import * as S from './schemas';
+import { type CreditNoteWithLines, creditNoteLinks, serializeCreditNote, serializeCreditNoteSummary } from './serialize';
+import { createCreditNote, getCreditNote, listInvoiceCreditNotes } from './service';
+
+const tags = ['Credit notes'];
+const invoiceParams = idParams('invoice');
+const params = idParams('creditNote');
+
+async function withLinks(c: Context<AppEnv>, note: CreditNoteWithLines) {
+  return serializeCreditNote(note, await creditNoteLinks(c.env, linkOrigin(c.env, c.req.url), note.row));
+}
+
+/** A replayed answer gets its links again (their token is never stored). */
+const creditNoteReplay: ReplayRestore = {
+  fields: ['hosted_url', 'pdf_url'],
+  async restore(c, body) {
+    if (typeof body.id !== 'string') return body;
+    const ctx = c.get('ctx');
+    const [row] = await ctx.db.select({ id: creditNotes.id, linkVersion: creditNotes.linkVersion }).from(creditNotes).where(and(eq(creditNotes.id, body.id), inWorkspace(ctx, creditNotes)));
+    return row ? { ...body, ...(await creditNoteLinks(c.env, linkOrigin(c.env, c.req.url), row)) } : body;
+  },
+};
+
+export const creditNoteRoutes = createRouter()
+  .openapi(
+    defineRoute({
+      method: 'post', path: '/invoices/{id}/credit-notes', operationId: 'createCreditNote', replay: creditNoteReplay, tags, access: 'user', role: 'admin', errors: [409, 502],
+      summary: 'Credit an invoice',
+      description: 'Issues a credit note on an open or paid invoice (a draft or void one is 409 `invalid_state`): the whole invoice without `lines`, or lines of the invoice (`{line_item_id, quantity?}`: its description, unit, price, discount and tax, for at most the quantity not yet credited) and lines of its own. The invoice\'s document discount applies in proportion, `round(subtotal × invoice discount_total / invoice subtotal)`; a credit note of the whole invoice mirrors the invoice exactly. Credit notes together never exceed the invoice\'s total (422). The total first lowers what is due (`pre_payment_amount`); the rest (`post_payment_amount`) is refunded in the same operation, as one refund (`refund_id`), from `refund_payment_id` or else the latest payment whose unrefunded rest covers it (422 on `refund_payment_id` when none does); an online payment through its provider (502 `provider_error`, nothing changed, when it refuses). The invoice gains `credited_amount` and the id in `credit_note_ids`; with nothing left due it is `paid`. The number comes from the workspace\'s own sequence (`CN-000001`). Writes `credit_note.issued` and `invoice.credited` (the credit note in `data.credit_note`), and `invoice.paid` when it settles the invoice. Unless `email` is false, the client gets the credit note by email (kind `credit_note` in …/deliveries). Send an `Idempotency-Key` so a retry cannot credit or refund twice. Credit notes are final: there is no edit, delete or void.',
+      request: { params: invoiceParams, body: jsonBody(S.CreateCreditNoteBody) },
+      responses: { 201: jsonContent(S.CreditNote, 'The credit note.') },
+    }),
+    async (c) => {
+      const origin = linkOrigin(c.env, c.req.url);
+      const note = await createCreditNote(c.get('ctx'), c.req.valid('param').id, c.req.valid('json'), origin, c.req.header('Idempotency-Key'));
+      return c.json(await withLinks(c, note), 201);
+    },
+  )
+  .openapi(
+    defineRoute({
+      method: 'get', path: '/invoices/{id}/credit-notes', operationId: 'listInvoiceCreditNotes', tags, access: 'user', role: 'viewer',
+      summary: 'The credit notes of an invoice',
+      description: 'Newest first, without their lines.',
+      request: { params: invoiceParams, query: listQuery },
+      responses: { 200: jsonContent(S.CreditNotePage, 'A page of credit notes.') },
+    }),
+    async (c) => {
+      const ctx = c.get('ctx');
+      const { limit, cursor } = c.req.valid('query');
+      const invoice = await getInvoice(ctx, c.req.valid('param').id);
+      const rows = await listInvoiceCreditNotes(ctx, invoice.row.id, limit, decodeCursor(cursor, 'creditNote'));
+      const origin = linkOrigin(c.env, c.req.url);
+      const page = toPage(rows, limit, (row) => row);
+      const data = await Promise.all(page.data.map(async (row) => serializeCreditNoteSummary(row, await creditNoteLinks(c.env, origin, row))));
+      return c.json({ ...page, data }, 200);
+    },
+  )
+  .openapi(
+    defineRoute({
+      method: 'get', path: '/credit-notes/{id}', operationId: 'getCreditNote', tags, access: 'user', role: 'viewer',
+      summary: 'Get a credit note',
+      description: 'With its lines, its amounts and the refund it made.',
+      request: { params },
+      responses: { 200: jsonContent(S.CreditNote, 'The credit note.') },
+    }),
+    async (c) => c.json(await withLinks(c, await getCreditNote(c.get('ctx'), c.req.valid('param').id)), 200),
+  )
+  .openapi(
+    defineRoute({
+      method: 'get', path: '/credit-notes/{id}/pdf', operationId: 'getCreditNotePdf', tags, access: 'user', role: 'viewer',
+      summary: 'The credit note as a PDF',
+      description: 'As the client gets it from `pdf_url`: its number, the invoice it corrects, its lines and totals. When it is ready as a CII e-invoice it is a Factur-X PDF/A-3b embedding that XML, unless the workspace\'s `einvoice_pdf` is `plain`.',
+      request: { params },
+      responses: { 200: { description: 'The PDF.', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } } },
+    }),
+    async (c) => {
+      const ctx = c.get('ctx');
+      const found = await creditNoteWithParties(ctx, c.req.valid('param').id);
+      return pdfResponse(await creditNoteDocument(ctx, found, linkOrigin(c.env, c.req.url)), creditNoteFacturXCii(found));
+    },
+  )
+  .openapi(
+    defineRoute({
+      method: 'get', path: '/credit-notes/{id}/e-invoice', operationId: 'getCreditNoteEInvoice', tags, access: 'user', role: 'viewer', errors: [422],
+      summary: 'The credit note as an EN 16931 e-invoice (XML)',
+      description: `An EN 16931 credit note (type code 381; UBL \`CreditNote\`) naming the invoice it corrects (BT-25). ${EINVOICE_FORMATS_TEXT} One that cannot be valid is never exported: 422 \`einvoice_incomplete\` naming every field to fix.`,
+      request: { params, query: EInvoiceQuery },
+      responses: { 200: { description: 'The XML, as a download named `<number>.xml`.', content: { 'application/xml': { schema: { type: 'string' } } } } },
+    }),
+    async (c) => {
+      const found = await creditNoteWithParties(c.get('ctx'), c.req.valid('param').id);
+      return xmlResponse(found.note.row.number, creditNoteEInvoiceXml(found, c.req.valid('query').format));
+    },
+  );
