@@ -144,22 +144,27 @@ async function billOnce(ctx: ServiceContext, input: InvoiceFromTimeInput): Promi
       .where(and(eq(clients.id, input.client_id), inWorkspace(ctx, clients)))
       .limit(1),
     ctx.db.select().from(workspaces).where(eq(workspaces.id, ctx.workspaceId)),
-    ctx.db.select({ id: projects.id }).from(projects).where(and(inWorkspace(ctx, projects), eq(projects.clientId, input.client_id), inArray(projects.id, input.project_ids ?? []))),
+    // The client's projects (or the named ones), apart from the entries: joined to them, SQLite would
+    // walk every project of the workspace and its entries.
+    ctx.db
+      .select({ id: projects.id, name: projects.name, timeRoundingMinutes: projects.timeRoundingMinutes, timeRoundingMode: projects.timeRoundingMode })
+      .from(projects)
+      .where(and(inWorkspace(ctx, projects), eq(projects.clientId, input.client_id), input.project_ids ? inArray(projects.id, input.project_ids) : undefined)),
     ctx.db
       .select({
-        // Aliased: D1 answers a batch as objects, where two columns both called "name" would collide.
-        id: timeEntries.id, projectId: timeEntries.projectId, projectName: sql<string>`${projects.name}`.as('project_name'), userId: timeEntries.userId,
-        userName: sql<string | null>`${users.name}`.as('user_name'),
-        task: timeEntries.task, spentDate: timeEntries.spentDate, duration: timeEntries.durationSeconds, rate: timeEntries.rate,
-        currency: timeEntries.currency, minutes: projects.timeRoundingMinutes, mode: projects.timeRoundingMode,
+        id: timeEntries.id, projectId: timeEntries.projectId, userId: timeEntries.userId, userName: users.name,
+        task: timeEntries.task, spentDate: timeEntries.spentDate, duration: timeEntries.durationSeconds, rate: timeEntries.rate, currency: timeEntries.currency,
       })
       .from(timeEntries)
-      .innerJoin(projects, eq(projects.id, timeEntries.projectId))
       .leftJoin(users, eq(users.id, timeEntries.userId))
-      .where(condition)
-      .orderBy(timeEntries.spentDate, timeEntries.id),
-    ctx.db.select().from(expenses).where(expenseCondition ?? sql`0`).orderBy(expenses.incurredOn, expenses.id),
+      .where(condition),
+    ctx.db.select().from(expenses).where(expenseCondition ?? sql`0`),
   ]);
+  // Put in order here: an ORDER BY spent_date would have SQLite walk the (workspace_id, spent_date)
+  // index over every entry of the workspace rather than look up the client's projects' entries.
+  const byDateThenId = (a: { date: string; id: string }, b: { date: string; id: string }) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.id < b.id ? -1 : 1);
+  rows.sort((a, b) => byDateThenId({ date: a.spentDate, id: a.id }, { date: b.spentDate, id: b.id }));
+  expenseRows.sort((a, b) => byDateThenId({ date: a.incurredOn, id: a.id }, { date: b.incurredOn, id: b.id }));
   const client = clientRows[0]?.client;
   if (!client) throw invalidField('client_id', 'No such client.');
   if (!workspace) throw notFound('Workspace');
@@ -169,9 +174,11 @@ async function billOnce(ctx: ServiceContext, input: InvoiceFromTimeInput): Promi
     throw invalidField('client_id', `Nothing to bill: this client has no billable, uninvoiced time${expenseCondition ? ' or expenses' : ''} in that period.`);
   }
 
-  const entries: Entry[] = rows.map((r) => ({
-    ...r, seconds: roundDuration(r.duration!, projectRounding({ timeRoundingMinutes: r.minutes, timeRoundingMode: r.mode })),
-  }));
+  const projectsById = new Map(projectRows.map((p) => [p.id, p]));
+  const entries: Entry[] = rows.map((r) => {
+    const project = projectsById.get(r.projectId)!;
+    return { ...r, projectName: project.name, seconds: roundDuration(r.duration!, projectRounding(project)) };
+  });
   const rateless = entries.find((e) => e.rate === null);
   if (rateless) throw invalidField('project_ids', `Project "${rateless.projectName}" (${rateless.projectId}) has time with no hourly rate: set the project's hourly_rate or the entries' rate.`);
 
