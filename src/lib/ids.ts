@@ -26,6 +26,7 @@ export const ID_PREFIXES = {
   paymentAttempt: 'pat',
   refund: 'rfd',
   timeEntry: 'te',
+  quote: 'quo',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

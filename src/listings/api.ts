@@ -9,6 +9,7 @@ import { expenseRoutes } from '../modules/expenses/routes';
 import { invoiceRoutes } from '../modules/invoices/routes';
 import { invoicePaymentRoutes, paymentProviderRoutes } from '../modules/payments/routes';
 import { projectRoutes } from '../modules/projects/routes';
+import { quoteRoutes } from '../modules/quotes/routes';
 import { rateRoutes } from '../modules/rates/routes';
 import { recurringInvoiceRoutes } from '../modules/recurring-invoices/routes';
 import { invoiceFromTimeRoutes } from '../modules/time-entries/invoice-routes';
@@ -23,6 +24,7 @@ const workflow = createRouter()
   .route('/', invoicePaymentRoutes)
   .route('/', invoiceFromTimeRoutes)
   .route('/', recurringInvoiceRoutes)
+  .route('/', quoteRoutes)
   .route('/', expenseRoutes)
   .route('/', timeEntryRoutes)
   .route('/', dashboardRoutes);

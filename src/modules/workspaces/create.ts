@@ -37,7 +37,7 @@ export async function createWorkspace(ctx: ServiceContext, name: string) {
     issuer: null, paymentInstructions: null, remindersEnabled: false, reminderDays: '[3,10]', defaultCurrency: 'USD', createdAt: now, updatedAt: now, taxRounding: 'line',
     database: placeNewWorkspace(ctx.env, id),
     paymentsAllowPartial: false,
-    einvoicePdf: 'facturx',
+    einvoicePdf: 'facturx', quoteSeq: 0, quotePrefix: 'QUO-',
   };
   if (workspace.database) {
     const owner = await ctx.directory.query.users.findFirst({ where: eq(users.id, ctx.userId) });

@@ -36,6 +36,10 @@ export type InvoiceDocument = {
   labels: InvoiceLabels;
   hostedUrl: string | null;
   pdfUrl: string | null;
+  /** False for a document that asks for no payment (a quote, §18): its totals end on the total. */
+  payable?: boolean;
+  /** The page's title, when not the invoice's. */
+  title?: string;
   /** The e-invoice XML downloads beside the PDF (§15): only the formats the invoice is ready in. */
   xmlLinks?: { format: 'cii' | 'ubl'; url: string }[];
 };
