@@ -3,7 +3,7 @@
 // action reads the quote and writes what it becomes in one batch led by an UPDATE guarded on the
 // state it read (status and updated_at), its event after it only if that UPDATE changed the quote:
 // of two answers racing, one wins and the other finds the quote answered.
-import { and, eq } from 'drizzle-orm';
+import { and } from 'drizzle-orm';
 import { quotes } from '../../db/schema';
 import { ApiError, invalidState } from '../../errors';
 import type { ServiceContext, WorkspaceContext } from '../../lib/context';
@@ -18,7 +18,7 @@ import type { InvoiceWithLines } from '../invoices/serialize';
 import { createInvoice } from '../invoices/service';
 import type { AcceptQuoteInput } from './schemas';
 import { type Acceptance, type Declination, parseLines, type QuoteRow } from './serialize';
-import { getQuote, getQuoteWithParties, quoteObject, unchangedQuote } from './service';
+import { getQuote, getQuoteWithParties, quoteObject, quoteStillAsRead, unchangedQuote } from './service';
 
 const refusal = (row: QuoteRow, action: string) => invalidState(`Cannot ${action} quote ${row.number}: it is ${row.status}.`);
 
@@ -116,7 +116,7 @@ export async function convertQuote(ctx: ServiceContext, id: string): Promise<{ q
   const accepted = before.accepted ? (JSON.parse(before.accepted) as Acceptance) : null;
   const now = nowIso();
   let after: QuoteRow | undefined;
-  const guard = and(unchangedQuote(ctx, before), eq(quotes.status, 'accepted'))!;
+  const guard = quoteStillAsRead(ctx, before);
   try {
     const invoice = await createInvoice(
       ctx,

@@ -33,6 +33,10 @@ export const wroteQuote = (ctx: WorkspaceContext, id: string, updatedAt: string)
 export const unchangedQuote = (ctx: WorkspaceContext, before: QuoteRow) =>
   and(eq(quotes.id, before.id), inWorkspace(ctx, quotes), eq(quotes.status, before.status), eq(quotes.updatedAt, before.updatedAt))!;
 
+/** The same guard as a condition any statement can carry (a counter bump, an invoice's insert). */
+export const quoteStillAsRead = (ctx: WorkspaceContext, before: QuoteRow) =>
+  exists(ctx.db.select({ one: sql`1` }).from(quotes).where(unchangedQuote(ctx, before)));
+
 async function clientAndWorkspace(ctx: WorkspaceContext, clientId: string) {
   const [[client], [workspace]] = await ctx.db.batch([
     ctx.db.select().from(clients).where(and(eq(clients.id, clientId), inWorkspace(ctx, clients))),
@@ -209,7 +213,7 @@ export async function reviseQuote(ctx: ServiceContext, id: string): Promise<Quot
       accepted: null, declined: null, invoiceId: null, revisionOf: before.id, sentAt: null, createdAt: now, updatedAt: now,
     };
     const canceled: QuoteRow = { ...before, status: 'canceled', updatedAt: now };
-    const guard = unchangedQuote(ctx, before);
+    const guard = quoteStillAsRead(ctx, before);
     try {
       return await insertQuote(ctx, copy, undefined, {
         guard,
