@@ -82,7 +82,7 @@ describe('the quote page', () => {
   it('refuses every post that does not come from the page itself, and changes nothing', async () => {
     const { owner, quote } = await sentQuote();
     const fields = { name: 'Mallory', agree: 'yes' };
-    const forged = [
+    const forged: Record<string, string>[] = [
       { 'Sec-Fetch-Site': 'cross-site', Origin: 'https://evil.example' },
       { 'Sec-Fetch-Site': 'same-site', Origin: 'https://pay.workspace.test' },
       // A browser without Sec-Fetch-Site: the Origin must be the page's own.
