@@ -66,6 +66,14 @@ describe('quote drafts', () => {
     expect(listed.body.data[0].line_items).toBeUndefined();
   });
 
+  it('numbers with the workspace\'s quote_prefix, skipping numbers already picked by hand', async () => {
+    const { owner, client } = await studio();
+    expect((await call('PATCH', '/api/workspace', { key: owner.key, body: { quote_prefix: 'OFF-' } })).body.quote_prefix).toBe('OFF-');
+    await newQuote(owner.key, client.id, { number: 'OFF-000001' });
+    expect((await newQuote(owner.key, client.id)).number).toBe('OFF-000002');
+    expectError(await call('POST', '/v1/quotes', { key: owner.key, body: { client_id: client.id, line_items: lines, number: 'OFF-000002' } }), 409, 'conflict');
+  });
+
   it('edits and deletes drafts only, and refuses valid_until before issue_date', async () => {
     const { owner, client } = await studio();
     const draft = await newQuote(owner.key, client.id);

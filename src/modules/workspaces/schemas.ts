@@ -34,6 +34,7 @@ export const Workspace = z
     time_zone: z.string().openapi({ description: 'IANA time zone: what "today" and "overdue" mean for this workspace.', example: 'Europe/Berlin' }),
     locale: z.string().openapi({ description: 'BCP 47 tag used to format amounts and dates for clients, and whose language their invoice pages, PDFs and emails speak (en, de, fr, es, it, nl, pt; any other reads English). Copied onto each invoice when it is sent, with `payment_instructions`.', example: 'en-US' }),
     invoice_prefix: z.string().openapi({ example: 'INV-' }),
+    quote_prefix: z.string().openapi({ description: 'What default quote numbers start with (§18).', example: 'QUO-' }),
     default_currency: z.string().openapi({ description: 'ISO 4217: the currency a new client gets when none is sent.', example: 'USD' }),
     tax_rounding: taxRoundingField('How new invoices round their tax; each invoice keeps the mode it was created with.'),
     issuer: Issuer.openapi({ description: 'Who invoices: printed on every invoice this workspace sends.' }),
@@ -85,6 +86,10 @@ export const UpdateWorkspaceBody = z
       .regex(LOCALE_PATTERN, 'Use a BCP 47 language tag: a language, then optionally a script and a region, such as en-US, de-DE or zh-Hant-TW.')
       .optional(),
     invoice_prefix: z
+      .string()
+      .regex(/^[A-Za-z0-9\-_/.#]{1,20}$/, 'Use 1 to 20 letters, digits or - _ / . #')
+      .optional(),
+    quote_prefix: z
       .string()
       .regex(/^[A-Za-z0-9\-_/.#]{1,20}$/, 'Use 1 to 20 letters, digits or - _ / . #')
       .optional(),
