@@ -36,6 +36,15 @@ CREATE TABLE `quotes` (
 	`sent_at` text,
 	`created_at` text NOT NULL,
 	`updated_at` text NOT NULL,
+	`email_to` text,
+	`email_cc` text,
+	`email_message` text,
+	`email_status` text,
+	`email_attempts` integer DEFAULT 0 NOT NULL,
+	`email_error` text,
+	`email_next_attempt_at` text,
+	`email_lease_until` text,
+	`email_sent_at` text,
 	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade,
 	FOREIGN KEY (`workspace_id`) REFERENCES `workspaces`(`id`) ON UPDATE no action ON DELETE cascade,
 	FOREIGN KEY (`client_id`) REFERENCES `clients`(`id`) ON UPDATE no action ON DELETE restrict,
@@ -44,6 +53,7 @@ CREATE TABLE `quotes` (
 	CONSTRAINT "quotes_amounts_valid" CHECK("quotes"."taxable_amount" >= 0 AND "quotes"."tax" >= 0 AND "quotes"."total" = "quotes"."taxable_amount" + "quotes"."tax")
 );
 --> statement-breakpoint
+CREATE INDEX `quotes_email_due_idx` ON `quotes` (`email_status`,`email_next_attempt_at`);--> statement-breakpoint
 CREATE UNIQUE INDEX `quotes_workspace_number_uq` ON `quotes` (`workspace_id`,`number`);--> statement-breakpoint
 CREATE UNIQUE INDEX `quotes_link_hash_uq` ON `quotes` (`link_hash`);--> statement-breakpoint
 CREATE INDEX `quotes_workspace_idx` ON `quotes` (`workspace_id`,`id`);--> statement-breakpoint

@@ -849,8 +849,22 @@ export const quotes = sqliteTable(
     revisionOf: text('revision_of'),
     sentAt: text('sent_at'),
     ...timestamps,
+    // The email that carries the link (kind `quote`), its state on the quote as an invitation's is:
+    // queued in the batch that sends the quote, claimed under a lease by the emails consumer,
+    // retried on the invoice emails' schedule, and re-queued by the cron sweep when its message was lost.
+    /** JSON arrays of addresses. */
+    emailTo: text('email_to'),
+    emailCc: text('email_cc'),
+    emailMessage: text('email_message'),
+    emailStatus: text('email_status', { enum: ['queued', 'sent', 'failed'] }),
+    emailAttempts: integer('email_attempts').notNull().default(0),
+    emailError: text('email_error'),
+    emailNextAttemptAt: text('email_next_attempt_at'),
+    emailLeaseUntil: text('email_lease_until'),
+    emailSentAt: text('email_sent_at'),
   },
   (t) => [
+    index('quotes_email_due_idx').on(t.emailStatus, t.emailNextAttemptAt),
     uniqueIndex('quotes_workspace_number_uq').on(t.workspaceId, t.number),
     uniqueIndex('quotes_link_hash_uq').on(t.linkHash),
     index('quotes_workspace_idx').on(t.workspaceId, t.id),

@@ -3,9 +3,12 @@
 // with its time, address and user agent under the client's own name; expired and canceled quotes
 // say why and offer no form.
 import { env } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { call, open } from '../helpers/api';
 import { createClient, createUser } from '../helpers/factories';
+import { deliver } from '../helpers/worker';
+
+afterEach(() => vi.restoreAllMocks());
 
 const lines = [{ description: 'Brand workshop', quantity: 2, unit: 'DAY', unit_amount: 80_000, tax_rate: 19 }];
 
@@ -143,5 +146,40 @@ describe('the quote page', () => {
     await open(`${quote.hosted_url}/view`, { method: 'POST' });
     expect((await quoteOf(owner.key, quote.id)).viewed_at).not.toBeNull();
     expect((await call('GET', '/api/events?type=quote.viewed', { key: owner.key })).body.data).toHaveLength(1);
+  });
+});
+
+describe('the quote email', () => {
+  it('queues one email with the link when the quote is sent, sent once however often its message comes', async () => {
+    const owner = await createUser('Ada Studio');
+    const client = await createClient(owner.key, { name: 'Initech', email: 'ap@initech.example' });
+    const draft = (await call('POST', '/v1/quotes', { key: owner.key, body: { client_id: client.id, line_items: lines } })).body;
+    const queued: unknown[] = [];
+    vi.spyOn(env.EMAILS_QUEUE, 'send').mockImplementation(async (body) => void queued.push(body) as never);
+    const sent = (await call('POST', `/v1/quotes/${draft.id}/send`, { key: owner.key, body: { message: 'As discussed on Monday.' } })).body;
+    expect(queued).toEqual([{ quote_id: draft.id }]);
+    const logged = vi.spyOn(console, 'log').mockImplementation(() => {});
+    await deliver('workspace-emails', [{ id: 'q1', body: queued[0] }, { id: 'q2', body: queued[0] }]);
+    const emails = logged.mock.calls.map((c) => String(c[0])).filter((line) => line.includes('email (log provider'));
+    expect(emails).toHaveLength(1);
+    const email = JSON.parse(emails[0]!);
+    expect(email.to).toEqual(['ap@initech.example']);
+    expect(email.subject).toBe(`Quote ${sent.number} from Ada Studio`);
+    expect(email.text).toContain(sent.hosted_url);
+    expect(email.text).toContain('As discussed on Monday.');
+    expect(email.text).toContain('$1,904.00');
+    const row = await env.DB.prepare('SELECT email_status, email_attempts FROM quotes WHERE id = ?').bind(draft.id).first();
+    expect(row).toEqual({ email_status: 'sent', email_attempts: 1 });
+  });
+
+  it('sends nothing with email: false or without a recipient', async () => {
+    const owner = await createUser();
+    const walkIn = await createClient(owner.key, { name: 'Walk-in' });
+    const send = vi.spyOn(env.EMAILS_QUEUE, 'send');
+    for (const [clientId, body] of [[walkIn.id, undefined], [(await createClient(owner.key, { email: 'x@example.com' })).id, { email: false }]] as const) {
+      const draft = (await call('POST', '/v1/quotes', { key: owner.key, body: { client_id: clientId, line_items: lines } })).body;
+      expect((await call('POST', `/v1/quotes/${draft.id}/send`, { key: owner.key, body })).status).toBe(200);
+    }
+    expect(send).not.toHaveBeenCalled();
   });
 });

@@ -14,7 +14,9 @@ import { sendInvoice } from '../invoices/actions';
 import { billToOf, issuerSnapshotOf } from '../invoices/client-snapshot';
 import { lineInputOf } from '../invoices/lines';
 import { linkHash, linkToken } from '../invoices/links';
+import type { SendInvoiceInput } from '../invoices/schemas';
 import type { InvoiceWithLines } from '../invoices/serialize';
+import { enqueueQuoteEmail, queuedQuoteEmail } from './email';
 import { createInvoice } from '../invoices/service';
 import type { AcceptQuoteInput } from './schemas';
 import { type Acceptance, type Declination, parseLines, type QuoteRow } from './serialize';
@@ -26,20 +28,24 @@ const refusal = (row: QuoteRow, action: string) => invalidState(`Cannot ${action
 const transition = (ctx: WorkspaceContext, before: QuoteRow, set: Partial<QuoteRow>) => ctx.db.update(quotes).set(set).where(unchangedQuote(ctx, before));
 
 /** draft → open: snapshots who quotes and who is quoted (§10), and gives the quote its hosted link. */
-export async function sendQuote(ctx: WorkspaceContext, id: string, linkOrigin: string): Promise<QuoteRow> {
-  return retryOnRace('quote', async () => {
+export async function sendQuote(ctx: WorkspaceContext, id: string, input: SendInvoiceInput, linkOrigin: string): Promise<QuoteRow> {
+  const sent = await retryOnRace('quote', async () => {
     const { quote: before, client, workspace } = await getQuoteWithParties(ctx, id);
     if (before.status !== 'draft') throw refusal(before, 'send');
     const now = nowIso();
+    const to = input.to ?? (client.email ? [client.email] : []);
     const set: Partial<QuoteRow> = {
       status: 'open', sentAt: now, updatedAt: now,
       issuer: JSON.stringify(issuerSnapshotOf(workspace)), billTo: JSON.stringify(billToOf(client)), locale: workspace.locale,
       linkVersion: 1, linkHash: await linkHash(await linkToken(ctx.env, id, 1)), linkOrigin,
+      ...(input.email && to.length ? queuedQuoteEmail(to, input.cc ?? [], input.message ?? null) : {}),
     };
     const after = { ...before, ...set };
     const [updated] = await ctx.db.batch([transition(ctx, before, set), recordEvent(ctx, 'quote.sent', quoteObject(after), { ifChanged: true })]);
     return changedRows(updated) > 0 ? after : undefined;
   });
+  if (sent.emailStatus === 'queued') await enqueueQuoteEmail(ctx.env, sent.id);
+  return sent;
 }
 
 export async function cancelQuote(ctx: ServiceContext, id: string): Promise<QuoteRow> {

@@ -7,7 +7,7 @@ import { createRouter } from '../../lib/router';
 import { idParams } from '../../lib/schemas';
 import { linkOrigin } from '../invoices/links';
 import { pdfResponse } from '../invoices/render/respond';
-import { Invoice } from '../invoices/schemas';
+import { Invoice, SendInvoiceBody } from '../invoices/schemas';
 import { invoiceObject } from '../invoices/service';
 import { invoiceLinks } from '../invoices/links';
 import { acceptQuote, cancelQuote, convertQuote, declineQuote, sendQuote } from './actions';
@@ -91,11 +91,11 @@ export const quoteRoutes = createRouter()
     defineRoute({
       method: 'post', path: '/quotes/{id}/send', operationId: 'sendQuote', replay: quoteReplay, tags, access: 'user', role: 'member', errors: [409],
       summary: 'Send a draft quote (draft → open)',
-      description: 'Finalizes the quote: `issuer` and `bill_to` are copied onto it as for an invoice (§10), and it gets its `hosted_url`, where the client accepts or declines it. A quote whose `valid_until` has already passed in the workspace\'s time zone expires on the next cron run.',
-      request: { params },
+      description: 'Finalizes the quote: `issuer` and `bill_to` are copied onto it as for an invoice (§10), and it gets its `hosted_url`, where the client accepts or declines it; unless `email` is false or there is no recipient (`to`, else the client\'s email), an email with the link is queued. A quote whose `valid_until` has already passed in the workspace\'s time zone expires on the next cron run.',
+      request: { params, body: { required: false, content: { 'application/json': { schema: SendInvoiceBody } } } },
       responses: { 200: quote('The open quote.') },
     }),
-    async (c) => c.json(await withLinks(c, await sendQuote(c.get('ctx'), c.req.valid('param').id, linkOrigin(c.env, c.req.url))), 200),
+    async (c) => c.json(await withLinks(c, await sendQuote(c.get('ctx'), c.req.valid('param').id, c.req.valid('json'), linkOrigin(c.env, c.req.url))), 200),
   )
   .openapi(
     defineRoute({

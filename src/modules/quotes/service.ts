@@ -47,6 +47,11 @@ async function clientAndWorkspace(ctx: WorkspaceContext, clientId: string) {
   return { client, workspace };
 }
 
+/** A quote not (yet) emailed. */
+const NO_EMAIL = {
+  emailTo: null, emailCc: null, emailMessage: null, emailStatus: null, emailAttempts: 0, emailError: null, emailNextAttemptAt: null, emailLeaseUntil: null, emailSentAt: null,
+} satisfies Partial<QuoteRow>;
+
 const contentOf = (row: QuoteRow): DocumentContent => ({
   line_items: parseLines(row).map(lineInputOf),
   discount: row.discount ? JSON.parse(row.discount) : null,
@@ -93,7 +98,7 @@ export async function createQuote(ctx: ServiceContext, input: CreateQuoteInput):
     id, userId: ctx.userId, workspaceId: ctx.workspaceId, number: '', status: 'draft', clientId: client.id, projectId: input.project_id ?? null,
     currency, issueDate, validUntil, lineItems: storedLines(rows), ...columns, taxRounding, notes: input.notes ?? null, terms: input.terms ?? null,
     onAccept: input.on_accept, issuer: null, billTo: null, locale: null, linkVersion: null, linkHash: null, linkOrigin: null, viewedAt: null,
-    accepted: null, declined: null, invoiceId: null, revisionOf: null, sentAt: null, createdAt: now, updatedAt: now,
+    accepted: null, declined: null, invoiceId: null, revisionOf: null, sentAt: null, createdAt: now, updatedAt: now, ...NO_EMAIL,
   };
   return insertQuote(ctx, row, input.number);
 }
@@ -210,7 +215,7 @@ export async function reviseQuote(ctx: ServiceContext, id: string): Promise<Quot
     const copy: QuoteRow = {
       ...before, id: newId_, userId: ctx.userId, number: '', status: 'draft', issueDate: today, validUntil, lineItems: storedLines(lines),
       issuer: null, billTo: null, locale: null, linkVersion: null, linkHash: null, linkOrigin: null, viewedAt: null,
-      accepted: null, declined: null, invoiceId: null, revisionOf: before.id, sentAt: null, createdAt: now, updatedAt: now,
+      accepted: null, declined: null, invoiceId: null, revisionOf: before.id, sentAt: null, createdAt: now, updatedAt: now, ...NO_EMAIL,
     };
     const canceled: QuoteRow = { ...before, status: 'canceled', updatedAt: now };
     const guard = quoteStillAsRead(ctx, before);
