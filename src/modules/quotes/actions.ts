@@ -65,10 +65,14 @@ export type Answer = { accept: Acceptance } | { decline: Declination };
 /**
  * open → accepted or declined, once. Returns the quote and whether this call answered it; a quote
  * no longer open is returned as it is (`answered: false`), for the caller to refuse or to show.
+ * `read`: the quote as the caller has just read it, if it has.
  */
-export async function answerQuote(ctx: WorkspaceContext, id: string, answer: Answer): Promise<{ quote: QuoteRow; answered: boolean }> {
+export async function answerQuote(ctx: WorkspaceContext, id: string, answer: Answer, read?: QuoteRow): Promise<{ quote: QuoteRow; answered: boolean }> {
+  // The quote as the caller just read it (the page found it by its token) saves the first read; a lost race reads again.
+  let known = read;
   return retryOnRace('quote', async () => {
-    const before = await getQuote(ctx, id);
+    const before = known ?? (await getQuote(ctx, id));
+    known = undefined;
     if (before.status !== 'open') return { quote: before, answered: false };
     const now = nowIso();
     const set: Partial<QuoteRow> =

@@ -99,7 +99,7 @@ async function answerFromPage(c: Context<AppEnv>, kind: 'accept' | 'decline') {
   if (answer && !(found.quote.status === 'open' && found.quote.validUntil < todayIn(found.ctx.timeZone))) {
     const name = 'accept' in answer ? answer.accept.name : ((found.quote.billTo && (JSON.parse(found.quote.billTo) as { name?: string }).name) || 'client');
     const ctx: WorkspaceContext = { ...found.ctx, actor: { type: 'client', id: null, name } };
-    const { quote, answered } = await answerQuote(ctx, found.quote.id, answer);
+    const { quote, answered } = await answerQuote(ctx, found.quote.id, answer, found.quote);
     if (answered) await afterAcceptance(ctx, quote, found.quote.linkOrigin ?? linkOrigin(c.env, c.req.url));
   }
   return c.redirect(back, 303);
