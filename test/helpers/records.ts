@@ -38,13 +38,20 @@ export const recordKinds: Record<string, RecordKind> = {
       async (key) => (await createSentInvoice(key)).id, // open
     ],
   },
-  // A draft (editable, deletable, sendable) and an open quote (answerable, cancelable, revisable).
+  // A draft (editable, deletable, sendable), an open quote (answerable, cancelable, revisable) and an accepted one.
   quo: {
     states: [
       async (key) => created('a quote', await call('POST', '/v1/quotes', { key, body: { client_id: (await createClient(key)).id, line_items: [{ description: 'Design', quantity: 1, unit_amount: 90_000 }] } })),
       async (key) => {
         const id = created('a quote', await call('POST', '/v1/quotes', { key, body: { client_id: (await createClient(key)).id, line_items: [{ description: 'Design', quantity: 1, unit_amount: 90_000 }] } }));
         await call('POST', `/v1/quotes/${id}/send`, { key });
+        return id;
+      },
+      // Accepted: convertible.
+      async (key) => {
+        const id = created('a quote', await call('POST', '/v1/quotes', { key, body: { client_id: (await createClient(key)).id, line_items: [{ description: 'Design', quantity: 1, unit_amount: 90_000 }] } }));
+        await call('POST', `/v1/quotes/${id}/send`, { key });
+        await call('POST', `/v1/quotes/${id}/accept`, { key, body: { name: 'Bill', method: 'email' } });
         return id;
       },
     ],
