@@ -210,8 +210,29 @@ async function workloads(mf, { small, large, writer }, only, stripe) {
       freshRequest: () => ({ body: bodyFor(clients[next++ % clients.length]) }),
     };
   };
+  // Quotes (§18): the client's page of a sent 5-line quote (found by its token: one D1 round trip per
+  // database asked), and the client's acceptance from that page, each request accepting an open quote
+  // of its own (made here, ten at a time, only when the workload runs; its runs are short to need few).
+  const quoteOf = async () => {
+    const { id } = await post('/v1/quotes', fiveLines);
+    return post(`/v1/quotes/${id}/send`, { email: false });
+  };
+  const pagePath = (quote) => new URL(quote.hosted_url).pathname;
+  const quotePage = runs('GET /q/{token}') ? pagePath(await quoteOf()) : '/q/none';
+  const QUOTE_ACCEPT_RUN = { amount: 50, maxSeconds: 30 };
+  const openQuotes = [];
+  for (let made = 0; made < (runs('POST /q/{token}/accept') ? QUOTE_ACCEPT_RUN.amount * (ROUNDS + 1) + 10 : 0); made += 10) {
+    openQuotes.push(...(await Promise.all(Array.from({ length: 10 }, quoteOf))).map(pagePath));
+  }
+  const nextOpenQuote = () => ({ path: `${openQuotes.pop()}/accept` });
+  const accept = new URLSearchParams({ name: 'Bench Client', po_number: 'PO-1', agree: 'yes' }).toString();
   return [
     { name: 'hello world (harness ceiling)', host: 'hello.bench', path: '/' },
+    { name: 'GET /q/{token} (the client\'s page of a 5-line quote)', path: quotePage },
+    {
+      name: 'POST /q/{token}/accept (the client accepts on the page)', write: true, method: 'POST', path: '/q/none/accept', run: QUOTE_ACCEPT_RUN,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' }, body: accept, freshRequest: nextOpenQuote,
+    },
     { name: 'GET /v1/projects (page of 25)', path: '/v1/projects', headers: auth(small), list: true },
     ...(await sized(small, 500)),
     ...(await sized(large, 2_000)),

@@ -15,6 +15,7 @@ import { requestId } from './middleware/request-id';
 import { hostedInvoiceRoutes } from './modules/invoices/hosted-routes';
 import { hostedCreditNoteRoutes } from './modules/credit-notes/hosted-routes';
 import { hostedPayRoutes, providerWebhookRoutes, sandboxRoutes } from './modules/payments/public-routes';
+import { hostedQuoteRoutes } from './modules/quotes/hosted-routes';
 import { claimDeliveriesWithWrites } from './modules/webhooks/claim-with-writes';
 import { registerWebhookEvents } from './modules/webhooks/openapi';
 import { OPENAPI_INFO, withOperationIds } from './openapi-info';
@@ -69,6 +70,7 @@ app.route('/i', hostedInvoiceRoutes);
 // After the hosted routes: their rate limit (use '*' on /i) covers the pay button's press too.
 app.route('/i', hostedPayRoutes);
 app.route('/c', hostedCreditNoteRoutes);
+app.route('/q', hostedQuoteRoutes);
 app.route('/webhooks', providerWebhookRoutes);
 // The sandbox provider's checkout: only where PAYMENTS_SANDBOX is "true" (its lookups find nothing otherwise).
 app.route('/sandbox', sandboxRoutes);

@@ -15,6 +15,8 @@ import { sweepQueuedEmails } from './modules/emails/outbox';
 import { markOverdueInvoices } from './modules/invoices/overdue';
 import { queueReminders } from './modules/invoices/reminders';
 import { issueDueInvoices } from './modules/recurring-invoices/issue';
+import { expireQuotes } from './modules/quotes/expiry';
+import { sweepQuoteEmails } from './modules/quotes/email';
 
 export type CronTask = { name: string; run: (env: Env) => Promise<void> };
 
@@ -35,6 +37,8 @@ export const databaseCronTasks: CronTask[] = [
   { name: 'issue-recurring-invoices', run: async (env) => void (await issueDueInvoices(env)) },
   { name: 'mark-overdue-invoices', run: async (env) => void (await markOverdueInvoices(env)) },
   { name: 'queue-reminders', run: async (env) => void (await queueReminders(env)) },
+  { name: 'expire-quotes', run: async (env) => void (await expireQuotes(env)) },
+  { name: 'sweep-quote-emails', run: async (env) => void (await sweepQuoteEmails(env)) },
 ];
 
 export async function runCron(rootEnv: Env, budget = new QueryBudget(CRON_QUERY_BUDGET)): Promise<void> {

@@ -10,6 +10,7 @@ const TAGS: Record<string, string> = {
   Payments: 'Getting paid: payments recorded by hand or received online through the workspace\'s payment provider (Stripe or the sandbox), checkout attempts from the hosted page, and refunds. The same operations under /v1 and /api/workflow.',
   'Credit notes': 'Corrections of an open or paid invoice, with their own numbers, documents and refunds (§17). The same operations under /v1 and /api/workflow.',
   'Time entries': 'Time worked on projects, as finished entries or running timers, with rounding, a summary per project, user or client, and invoices drafted from the unbilled time. The same operations under /v1 and /api/workflow.',
+  Quotes: 'Quotes on the invoice\'s line and tax model that the client accepts or declines on a hosted page (`/q/<token>`), converted into one draft invoice each. Their own numbering (`quote_prefix`). Never counted in the dashboard. The same operations under /v1 and /api/workflow.',
   'Recurring invoices': 'Invoices issued on a schedule, as drafts or sent by themselves.',
   Expenses: 'What the business or a project spent.',
   Dashboard: 'Invoiced, collected, tax collected, outstanding, expenses and profit over a period, in one currency.',

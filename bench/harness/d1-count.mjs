@@ -13,7 +13,8 @@ export async function countD1Calls(mf, { host, path, method = 'GET', headers = {
   let status;
   for (let i = 0; i < 3; i++) {
     const fresh = freshRequest();
-    const response = await worker.fetch(`http://${host}${fresh.path ?? path}`, { method, headers: { ...headers, ...fresh.headers }, body: fresh.body ?? body });
+    // A redirect (a form's 303) is the answer counted, never followed.
+    const response = await worker.fetch(`http://${host}${fresh.path ?? path}`, { method, headers: { ...headers, ...fresh.headers }, body: fresh.body ?? body, redirect: 'manual' });
     await response.arrayBuffer();
     status = response.status;
     if (status === 404) break; // the route is not mounted (yet)

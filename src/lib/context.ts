@@ -8,11 +8,13 @@ import { createDb, type Db } from './db';
 
 export { ROLES, type Role };
 
-/** Who did it: a user with a key, the worker's own job, or the operator's admin token (§9). */
+/** Who did it: a user with a key, the worker's own job, the operator's admin token (§9), or the client. */
 export type Actor =
   | { type: 'user'; id: string; name: string }
   | { type: 'system'; id: null; name: string }
-  | { type: 'operator'; id: null; name: string };
+  | { type: 'operator'; id: null; name: string }
+  // The client on a document's page (§18: accepting or declining a quote), by the name they typed.
+  | { type: 'client'; id: null; name: string };
 
 /** Enough to read and write one workspace's records and their events. `timeZone` is the
  *  workspace's (IANA): what "today" and "overdue" mean for its records. */

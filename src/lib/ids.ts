@@ -28,6 +28,7 @@ export const ID_PREFIXES = {
   timeEntry: 'te',
   creditNote: 'cn',
   creditNoteLine: 'cnl',
+  quote: 'quo',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -10,6 +10,7 @@ import { expenseRoutes } from '../modules/expenses/routes';
 import { invoiceRoutes } from '../modules/invoices/routes';
 import { invoicePaymentRoutes, paymentProviderRoutes } from '../modules/payments/routes';
 import { projectRoutes } from '../modules/projects/routes';
+import { quoteRoutes } from '../modules/quotes/routes';
 import { rateRoutes } from '../modules/rates/routes';
 import { recurringInvoiceRoutes } from '../modules/recurring-invoices/routes';
 import { invoiceFromTimeRoutes } from '../modules/time-entries/invoice-routes';
@@ -25,6 +26,7 @@ const workflow = createRouter()
   .route('/', creditNoteRoutes)
   .route('/', invoiceFromTimeRoutes)
   .route('/', recurringInvoiceRoutes)
+  .route('/', quoteRoutes)
   .route('/', expenseRoutes)
   .route('/', timeEntryRoutes)
   .route('/', dashboardRoutes);

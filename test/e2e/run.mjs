@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { checkCorsInBrowser } from './cors-browser.mjs';
 import { checkDocsInBrowser } from './docs-browser.mjs';
 import { checkHostedInvoice } from './hosted-invoice.mjs';
+import { checkHostedQuote } from './hosted-quote.mjs';
 import { checkReadmeCron } from './readme-cron.mjs';
 import { checkSandboxPayment } from './sandbox-payment.mjs';
 
@@ -80,12 +81,14 @@ try {
     passed++;
     await checkHostedInvoice({ base, key: (await newUserKey(base)).key, executablePath: CHROMIUM });
     passed++;
+    await checkHostedQuote({ base, key: (await newUserKey(base)).key, executablePath: CHROMIUM });
+    passed++;
     await checkSandboxPayment({ base, key: (await newUserKey(base)).key, executablePath: CHROMIUM });
     passed++;
   } else if (process.env.CI) {
     throw new Error(`${CHROMIUM} is missing; .ci/run installs Debian's chromium`);
   } else {
-    console.warn('\n!!! e2e: SKIPPED the browser checks (/docs, CORS, the hosted invoice): no /usr/bin/chromium (apt-get install chromium) !!!\n');
+    console.warn('\n!!! e2e: SKIPPED the browser checks (/docs, CORS, the hosted invoice and quote): no /usr/bin/chromium (apt-get install chromium) !!!\n');
   }
 
   // The working day through each generated client (openapi-typescript + openapi-fetch, and

@@ -59,7 +59,29 @@ const endpoint = { url: 'https://hooks.example.com/events', events: ['*'] };
 const newEndpoint = async (u: TestUser) => (await call('POST', '/api/webhook-endpoints', { key: u.key, body: endpoint })).body.id;
 
 /** Keyed by method and path without its listing (`/api/workflow`, `/api`, `/v1`). */
+const newQuote = async (u: TestUser, body: Record<string, unknown> = {}) =>
+  (await call('POST', '/v1/quotes', { key: u.key, body: { client_id: await newClient(u), line_items: lines, ...body } })).body.id as string;
+const newOpenQuote = async (u: TestUser) => {
+  const id = await newQuote(u);
+  await call('POST', `/v1/quotes/${id}/send`, { key: u.key });
+  return id;
+};
+const newAcceptedQuote = async (u: TestUser) => {
+  const id = await newOpenQuote(u);
+  await call('POST', `/v1/quotes/${id}/accept`, { key: u.key, body: { name: 'Bill', method: 'email' } });
+  return id;
+};
+
 const CASES: Record<string, Case> = {
+  'POST /quotes': { events: ['quote.created'], setup: newClient, act: (u, p, clientId) => call('POST', p('/quotes'), { key: u.key, body: { client_id: clientId, line_items: lines } }) },
+  'PATCH /quotes/{id}': { events: ['quote.updated'], setup: newQuote, act: (u, p, id) => call('PATCH', p(`/quotes/${id}`), { key: u.key, body: { notes: 'Renamed' } }) },
+  'DELETE /quotes/{id}': { events: ['quote.deleted'], setup: newQuote, act: (u, p, id) => call('DELETE', p(`/quotes/${id}`), { key: u.key }) },
+  'POST /quotes/{id}/send': { events: ['quote.sent'], setup: newQuote, act: (u, p, id) => call('POST', p(`/quotes/${id}/send`), { key: u.key }) },
+  'POST /quotes/{id}/accept': { events: ['quote.accepted'], setup: newOpenQuote, act: (u, p, id) => call('POST', p(`/quotes/${id}/accept`), { key: u.key, body: { name: 'Bill', po_number: 'PO-1', method: 'phone' } }) },
+  'POST /quotes/{id}/decline': { events: ['quote.declined'], setup: newOpenQuote, act: (u, p, id) => call('POST', p(`/quotes/${id}/decline`), { key: u.key, body: { reason: 'Too dear' } }) },
+  'POST /quotes/{id}/cancel': { events: ['quote.canceled'], setup: newOpenQuote, act: (u, p, id) => call('POST', p(`/quotes/${id}/cancel`), { key: u.key }) },
+  'POST /quotes/{id}/revise': { events: ['quote.created', 'quote.canceled'], setup: newOpenQuote, act: (u, p, id) => call('POST', p(`/quotes/${id}/revise`), { key: u.key }) },
+  'POST /quotes/{id}/convert': { events: ['invoice.created', 'quote.converted'], setup: newAcceptedQuote, act: (u, p, id) => call('POST', p(`/quotes/${id}/convert`), { key: u.key }) },
   'POST /clients': { events: ['client.created'], act: (u, p) => call('POST', p('/clients'), { key: u.key, body: { name: 'Acme' } }) },
   'PATCH /clients/{id}': { events: ['client.updated'], setup: newClient, act: (u, p, id) => call('PATCH', p(`/clients/${id}`), { key: u.key, body: { name: 'Acme Renamed' } }) },
   'DELETE /clients/{id}': { events: ['client.deleted'], setup: newClient, act: (u, p, id) => call('DELETE', p(`/clients/${id}`), { key: u.key }) },
@@ -223,10 +245,13 @@ describe('one event per change', () => {
       expect(types, label(route)).toEqual(testCase.events);
       for (const event of written) {
         // Setup makes the record an {id} path acts on; elsewhere it makes a parent (a client) and the answer is the record.
-        const recordId = route.path.includes('{id}') ? setupId : res.body.id;
+        // An action that makes another record (a quote's revision or its invoice) answers that one, and writes its event too.
+        const answered = res.body?.id !== undefined && res.body.id !== setupId && event.data.object.id === res.body.id;
+        const recordId = route.path.includes('{id}') && !answered ? setupId : res.body.id;
         expect(event.actor, label(route)).toEqual({ type: 'user', id: user.id, name: 'Event Writer' });
         if (testCase.objectsCheckedByAct) continue;
         expect(event.data.object.id, label(route)).toBe(recordId);
+        if (recordId !== res.body?.id) continue;
         // An action or update answers the record: the event carries exactly that. A delete answers nothing.
         // An invoice's links are left out of events: their tokens are the client's, never stored.
         const links = res.body && 'hosted_url' in res.body ? { hosted_url: null, pdf_url: null } : {};

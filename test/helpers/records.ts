@@ -38,6 +38,24 @@ export const recordKinds: Record<string, RecordKind> = {
       async (key) => (await createSentInvoice(key)).id, // open
     ],
   },
+  // A draft (editable, deletable, sendable), an open quote (answerable, cancelable, revisable) and an accepted one.
+  quo: {
+    states: [
+      async (key) => created('a quote', await call('POST', '/v1/quotes', { key, body: { client_id: (await createClient(key)).id, line_items: [{ description: 'Design', quantity: 1, unit_amount: 90_000 }] } })),
+      async (key) => {
+        const id = created('a quote', await call('POST', '/v1/quotes', { key, body: { client_id: (await createClient(key)).id, line_items: [{ description: 'Design', quantity: 1, unit_amount: 90_000 }] } }));
+        await call('POST', `/v1/quotes/${id}/send`, { key });
+        return id;
+      },
+      // Accepted: convertible.
+      async (key) => {
+        const id = created('a quote', await call('POST', '/v1/quotes', { key, body: { client_id: (await createClient(key)).id, line_items: [{ description: 'Design', quantity: 1, unit_amount: 90_000 }] } }));
+        await call('POST', `/v1/quotes/${id}/send`, { key });
+        await call('POST', `/v1/quotes/${id}/accept`, { key, body: { name: 'Bill', method: 'email' } });
+        return id;
+      },
+    ],
+  },
   exp: {
     states: [async (key) => created('an expense', await call('POST', '/api/workflow/expenses', { key, body: { category: 'software', amount: 4_900, vendor: 'Tools Inc.' } }))],
   },

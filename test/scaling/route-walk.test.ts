@@ -14,7 +14,7 @@ import { DATABASES, type DatabaseName, otherThan, type PlacedWorkspace, rowsById
 const STORED_IN: Record<string, { table: string; directory?: true }> = {
   cli: { table: 'clients' }, prj: { table: 'projects' }, inv: { table: 'invoices' }, exp: { table: 'expenses' },
   trf: { table: 'transfers' }, sug: { table: 'suggestions' }, evt: { table: 'events' }, we: { table: 'webhook_endpoints' },
-  rin: { table: 'recurring_invoices' }, te: { table: 'time_entries' }, gig: { table: 'gigs', directory: true }, mem: { table: 'memberships', directory: true },
+  rin: { table: 'recurring_invoices' }, te: { table: 'time_entries' }, quo: { table: 'quotes' }, gig: { table: 'gigs', directory: true }, mem: { table: 'memberships', directory: true },
   ivt: { table: 'invitations', directory: true }, key: { table: 'api_keys', directory: true },
   pay: { table: 'payments' }, cn: { table: 'credit_notes' },
 };
@@ -28,6 +28,9 @@ const BODIES: [string, unknown][] = [
   ['POST /invoices/{id}/credit-notes', { reason: 'other', lines: [{ description: 'Goodwill', quantity: 1, unit_amount: 1, tax_rate: 0 }] }],
   ['PATCH /expenses/{id}', { amount: 1 }],
   ['PATCH /time-entries/{id}', { notes: 'Renamed' }],
+  ['PATCH /quotes/{id}', { notes: 'Renamed' }],
+  ['POST /quotes/{id}/accept', { name: 'Bill', method: 'email' }],
+  ['POST /quotes/{id}/decline', { reason: 'Too dear' }],
   ['PATCH /gigs/{id}', { title: 'Renamed' }],
   ['PATCH /workspace/members/{id}', { role: 'member' }],
   ['POST /webhook-endpoints/{id}/recover', { since: '2026-01-01T00:00:00Z' }],

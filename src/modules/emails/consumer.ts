@@ -12,6 +12,7 @@ import { documentById } from '../invoices/document-for';
 import { composeInvoiceEmail } from '../invoices/render/email';
 import { attemptInvitationEmail } from '../access/invitation-email';
 import { composeReceipt } from '../payments/receipt';
+import { attemptQuoteEmail } from '../quotes/email';
 import { EmailMessage } from './message';
 import { EMAIL_RETRY_DELAYS_MS, MAX_EMAIL_ATTEMPTS } from './schedule';
 import { enqueueEmails, type EmailDeliveryRow } from './outbox';
@@ -30,7 +31,8 @@ export async function consumeEmails(batch: MessageBatch<unknown>, env: Env): Pro
     }
     const body = parsed.data;
     try {
-      const waitSeconds = 'invitation_id' in body ? await attemptInvitationEmail(env, body.invitation_id) : await attempt(env, body.delivery_id);
+      const waitSeconds =
+        'invitation_id' in body ? await attemptInvitationEmail(env, body.invitation_id) : 'quote_id' in body ? await attemptQuoteEmail(env, body.quote_id) : await attempt(env, body.delivery_id);
       if (waitSeconds) message.retry({ delaySeconds: waitSeconds });
       else message.ack();
     } catch (err) {

@@ -1,5 +1,5 @@
-// The emails queue message: one outbox row to send (written by outbox.ts), or one workspace
-// invitation's email (access/invitation-email.ts). Read by consumer.ts.
+// The emails queue message: one outbox row to send (written by outbox.ts), one workspace
+// invitation's email (access/invitation-email.ts), or one quote's (quotes/email.ts). Read by consumer.ts.
 import { z } from '@hono/zod-openapi';
 import { DatabaseName } from '../../lib/databases';
 import { idPattern } from '../../lib/ids';
@@ -7,6 +7,7 @@ import { idPattern } from '../../lib/ids';
 export const EmailMessage = z.union([
   z.object({ delivery_id: z.string().regex(idPattern('emailDelivery')), database: DatabaseName.optional() }),
   z.object({ invitation_id: z.string().regex(idPattern('invitation')) }),
+  z.object({ quote_id: z.string().regex(idPattern('quote')), database: DatabaseName.optional() }),
 ]);
 
 export type EmailMessageBody = z.infer<typeof EmailMessage>;

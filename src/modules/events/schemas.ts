@@ -5,7 +5,7 @@ import { EventTypeSchema } from './types';
 
 export const ActorSchema = z
   .object({
-    type: z.enum(['user', 'system', 'operator']),
+    type: z.enum(['user', 'system', 'operator', 'client']),
     id: z.string().nullable().openapi({ description: 'The user\'s `usr_` id; null for `system` and `operator`.' }),
     name: z.string().openapi({ description: 'The user\'s name, or the job\'s (e.g. `transfers`).' }),
   })

@@ -15,6 +15,8 @@ function label(type: EventType, object: EventObject): string {
       return `Invoice ${str(object.number) ?? object.id}`;
     case 'credit_note':
       return `Credit note ${str(object.number) ?? object.id}`;
+    case 'quote':
+      return `Quote ${str(object.number) ?? object.id}`;
     case 'recurring_invoice':
       return `Recurring invoice ${object.id}`;
     case 'member':
@@ -36,7 +38,7 @@ const VERBS: Partial<Record<string, string>> = {
   payment_refunded: 'refunded a payment', overpaid: 'was paid more than its total',
   credited: 'was credited', issued: 'issued',
   processing: 'is processing', completed: 'completed', failed: 'failed', canceled: 'canceled',
-  paused: 'paused', resumed: 'resumed', added: 'added', removed: 'removed', role_changed: 'changed role',
+  paused: 'paused', resumed: 'resumed', accepted: 'accepted', declined: 'declined', expired: 'expired', converted: 'converted into an invoice', added: 'added', removed: 'removed', role_changed: 'changed role',
 };
 
 export function summarize(type: EventType, object: EventObject): string {

@@ -16,6 +16,8 @@ export const EVENT_TYPES = [
   'recurring_invoice.canceled', 'recurring_invoice.completed',
   'member.added', 'member.removed', 'member.role_changed',
   'time_entry.created', 'time_entry.updated', 'time_entry.deleted',
+  'quote.created', 'quote.updated', 'quote.deleted', 'quote.sent', 'quote.viewed', 'quote.accepted', 'quote.declined',
+  'quote.expired', 'quote.canceled', 'quote.converted',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

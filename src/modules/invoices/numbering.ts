@@ -3,24 +3,38 @@
 // same transaction, so twenty racing creations get twenty consecutive numbers and no failed one
 // leaves a gap. The insert only happens if no invoice of the workspace has that number yet (a
 // hand-picked one may): then the counter jumps past the highest number in use with the prefix,
-// and the creation tries the next one.
+// and the creation tries the next one. Quotes (§18) number themselves the same way, on a sequence
+// of their own (`quote_prefix`, `quote_seq`): `Sequence` says which.
 import { and, eq, ne, notExists, type SQL, sql } from 'drizzle-orm';
-import { invoices, workspaces } from '../../db/schema';
+import { invoices, quotes, workspaces } from '../../db/schema';
 import { ApiError } from '../../errors';
 import type { WorkspaceContext } from '../../lib/context';
 
 const MAX_ATTEMPTS = 3;
 
-export const numberTaken = (number: string) =>
-  new ApiError('invoice_number_taken', `This workspace already has an invoice numbered ${number}.`, [{ path: 'number', message: 'Already in use.' }]);
+/** A numbered document's table and the workspace's counter and prefix for it. */
+export type Sequence = {
+  noun: string;
+  table: typeof invoices | typeof quotes;
+  tableName: 'invoices' | 'quotes';
+  counter: typeof workspaces.invoiceSeq | typeof workspaces.quoteSeq;
+  prefix: typeof workspaces.invoicePrefix | typeof workspaces.quotePrefix;
+};
 
-/** The condition that no other invoice of the workspace has `number` (for the guarded write). */
-export function numberIsFree(ctx: WorkspaceContext, number: string | SQL, exceptId?: string): SQL {
+export const INVOICE_SEQUENCE: Sequence = { noun: 'invoice', table: invoices, tableName: 'invoices', counter: workspaces.invoiceSeq, prefix: workspaces.invoicePrefix };
+export const QUOTE_SEQUENCE: Sequence = { noun: 'quote', table: quotes, tableName: 'quotes', counter: workspaces.quoteSeq, prefix: workspaces.quotePrefix };
+
+export const numberTaken = (number: string, sequence: Sequence = INVOICE_SEQUENCE) =>
+  new ApiError(sequence === INVOICE_SEQUENCE ? 'invoice_number_taken' : 'conflict', `This workspace already has ${sequence.noun === 'invoice' ? 'an' : 'a'} ${sequence.noun} numbered ${number}.`, [{ path: 'number', message: 'Already in use.' }]);
+
+/** The condition that no other invoice (or quote) of the workspace has `number` (for the guarded write). */
+export function numberIsFree(ctx: WorkspaceContext, number: string | SQL, exceptId?: string, sequence: Sequence = INVOICE_SEQUENCE): SQL {
+  const { table } = sequence;
   return notExists(
     ctx.db
       .select({ one: sql`1` })
-      .from(invoices)
-      .where(and(eq(invoices.workspaceId, ctx.workspaceId), eq(invoices.number, number), exceptId ? ne(invoices.id, exceptId) : undefined)),
+      .from(table)
+      .where(and(eq(table.workspaceId, ctx.workspaceId), eq(table.number, number), exceptId ? ne(table.id, exceptId) : undefined)),
   );
 }
 
@@ -33,12 +47,14 @@ export type InvoiceNumber = {
 };
 
 /** The counter bump of a batch that writes a default-numbered invoice; `onlyIf` holds it back with the write. */
-export const bumpCounter = (ctx: WorkspaceContext, onlyIf?: SQL) =>
-  ctx.db.update(workspaces).set({ invoiceSeq: sql`${workspaces.invoiceSeq} + 1` }).where(and(eq(workspaces.id, ctx.workspaceId), onlyIf));
+export const bumpCounter = (ctx: WorkspaceContext, onlyIf?: SQL, sequence: Sequence = INVOICE_SEQUENCE) =>
+  ctx.db.update(workspaces).set({ [counterKey(sequence)]: sql`${sequence.counter} + 1` }).where(and(eq(workspaces.id, ctx.workspaceId), onlyIf));
+
+const counterKey = (sequence: Sequence) => (sequence === INVOICE_SEQUENCE ? 'invoiceSeq' : 'quoteSeq');
 
 /** The workspace's current default number: right after bumpCounter in a batch, the next one. */
-export const currentDefaultNumber = (ctx: WorkspaceContext) =>
-  sql`(SELECT ${workspaces.invoicePrefix} || printf('%06d', ${workspaces.invoiceSeq}) FROM ${workspaces} WHERE ${workspaces.id} = ${ctx.workspaceId})`;
+export const currentDefaultNumber = (ctx: WorkspaceContext, sequence: Sequence = INVOICE_SEQUENCE) =>
+  sql`(SELECT ${sequence.prefix} || printf('%06d', ${sequence.counter}) FROM ${workspaces} WHERE ${workspaces.id} = ${ctx.workspaceId})`;
 
 /**
  * A hand-picked number counts as one of the sequence only with a tail of 1–12 digits. A longer one
@@ -48,16 +64,17 @@ export const currentDefaultNumber = (ctx: WorkspaceContext) =>
 const MAX_SEQUENCE_DIGITS = 12;
 
 /** Moves the counter past every number in use with the workspace's prefix and a tail of 1–12 digits (hand-picked ones too). */
-export async function skipNumbersInUse(ctx: WorkspaceContext): Promise<void> {
+export async function skipNumbersInUse(ctx: WorkspaceContext, sequence: Sequence = INVOICE_SEQUENCE): Promise<void> {
+  const { prefix, counter } = sequence;
   // The prefix is compared with substr, never put into a LIKE or GLOB pattern: it is user text.
   await ctx.db
     .update(workspaces)
     .set({
-      invoiceSeq: sql`max(${workspaces.invoiceSeq}, coalesce((
-        SELECT max(CAST(substr(i.number, length(${workspaces.invoicePrefix}) + 1) AS INTEGER)) FROM invoices i
-        WHERE i.workspace_id = ${workspaces.id} AND substr(i.number, 1, length(${workspaces.invoicePrefix})) = ${workspaces.invoicePrefix}
-          AND substr(i.number, length(${workspaces.invoicePrefix}) + 1) NOT GLOB '*[^0-9]*'
-          AND length(i.number) - length(${workspaces.invoicePrefix}) BETWEEN 1 AND ${MAX_SEQUENCE_DIGITS}), 0))`,
+      [counterKey(sequence)]: sql`max(${counter}, coalesce((
+        SELECT max(CAST(substr(i.number, length(${prefix}) + 1) AS INTEGER)) FROM ${sql.identifier(sequence.tableName)} i
+        WHERE i.workspace_id = ${workspaces.id} AND substr(i.number, 1, length(${prefix})) = ${prefix}
+          AND substr(i.number, length(${prefix}) + 1) NOT GLOB '*[^0-9]*'
+          AND length(i.number) - length(${prefix}) BETWEEN 1 AND ${MAX_SEQUENCE_DIGITS}), 0))`,
     })
     .where(eq(workspaces.id, ctx.workspaceId));
 }
@@ -72,16 +89,17 @@ export async function withInvoiceNumber<T>(
   explicit: string | undefined,
   write: (number: InvoiceNumber) => Promise<T | undefined>,
   onlyIf?: SQL,
+  sequence: Sequence = INVOICE_SEQUENCE,
 ): Promise<T> {
   if (explicit !== undefined) {
     const written = await write({ value: sql`${explicit}`, before: [] });
-    if (written === undefined) throw numberTaken(explicit);
+    if (written === undefined) throw numberTaken(explicit, sequence);
     return written;
   }
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    const written = await write({ value: currentDefaultNumber(ctx), before: [bumpCounter(ctx, onlyIf)] });
+    const written = await write({ value: currentDefaultNumber(ctx, sequence), before: [bumpCounter(ctx, onlyIf, sequence)] });
     if (written !== undefined) return written;
-    await skipNumbersInUse(ctx);
+    await skipNumbersInUse(ctx, sequence);
   }
-  throw new ApiError('conflict', 'Could not find a free invoice number; try again or pass `number`.');
+  throw new ApiError('conflict', `Could not find a free ${sequence.noun} number; try again or pass \`number\`.`);
 }

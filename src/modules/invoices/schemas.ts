@@ -269,6 +269,7 @@ export const Invoice = z
     issuer: IssuerSnapshot.nullable().openapi({ description: 'Who bills, as the workspace was when the invoice was sent; null on a draft.' }),
     bill_to: BillToSnapshot.nullable().openapi({ description: 'Who pays, as the client was when the invoice was sent; null on a draft.' }),
     recurring_invoice_id: z.string().nullable().openapi({ description: 'The recurring invoice that issued it, if one did.' }),
+    quote_id: z.string().nullable().openapi({ description: 'The quote it was converted from, if one was.' }),
     hosted_url: z.string().nullable().openapi({ description: 'The page the client opens (no key needed); the same on every read until POST …/share-link makes a new one. Null on a draft.' }),
     pdf_url: z.string().nullable().openapi({ description: '`hosted_url` + `/pdf`. Null on a draft.' }),
     sent_at: timestampSchema.nullable(),

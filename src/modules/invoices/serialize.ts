@@ -73,6 +73,7 @@ export function serializeInvoiceSummary(row: InvoiceRow, today: string) {
     // Filled in by the routes, which know the request's origin (links.ts); never stored or put in an
     // event, since the link's token is a secret of the invoice's recipient.
     recurring_invoice_id: row.recurringInvoiceId,
+    quote_id: row.quoteId,
     hosted_url: null as string | null,
     pdf_url: null as string | null,
     sent_at: row.sentAt,

@@ -55,13 +55,14 @@ async function clientAndWorkspace(ctx: WorkspaceContext, clientId: string) {
 /**
  * What another room adds to a new invoice's batch (an invoice made from time): `onlyIf` must hold
  * for the invoice to be written at all, and `alongside(id, written)` are statements that run after it,
- * each conditional on `written` (this batch wrote the invoice).
+ * each conditional on `written` (this batch wrote the invoice); `quoteId`, the quote it converts (§18).
  */
 export type InvoiceBatchExtras = {
   onlyIf?: SQL;
   alongside?: (invoiceId: string, written: SQL) => BatchItem<'sqlite'>[];
   /** The client and workspace as the caller read them in a round trip of its own, its project_id vouched to be the client's. */
   parties?: Awaited<ReturnType<typeof clientAndWorkspace>>;
+  quoteId?: string;
 };
 
 export async function createInvoice(ctx: ServiceContext, input: CreateInvoiceInput, extras: InvoiceBatchExtras = {}): Promise<InvoiceWithLines> {
@@ -89,7 +90,7 @@ export async function createInvoice(ctx: ServiceContext, input: CreateInvoiceInp
       amountPaid: 0, notes: input.notes ?? null, sentAt: null, paidAt: null, voidedAt: null, createdAt: now, updatedAt: now,
       issuer: null, billTo: null, locale: null, paymentInstructions: null, linkVersion: null, linkHash: null, viewedAt: null, linkOrigin: null,
       recurringInvoiceId: null, recurringPeriod: null, overdueNotifiedAt: null,
-      overpaidAmount: 0, creditedAmount: 0, creditNoteIds: null,
+      overpaidAmount: 0, creditedAmount: 0, creditNoteIds: null, quoteId: extras.quoteId ?? null,
     };
     const statements: BatchItem<'sqlite'>[] = [
       ...number.before,

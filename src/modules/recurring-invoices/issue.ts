@@ -82,7 +82,7 @@ async function issuePeriod(env: Env, schedule: RecurringRow): Promise<RecurringR
     buyerReference: schedule.buyerReference ?? client?.buyerReference ?? null, purchaseOrder: schedule.purchaseOrder, amountPaid: 0, notes: schedule.notes,
     sentAt: null, paidAt: null, voidedAt: null, createdAt: at, updatedAt: at, issuer: null, billTo: null, locale: null, paymentInstructions: null, linkVersion: null, linkHash: null,
     viewedAt: null, linkOrigin: null, recurringInvoiceId: schedule.id, recurringPeriod: n, overdueNotifiedAt: null,
-    overpaidAmount: 0, creditedAmount: 0, creditNoteIds: null,
+    overpaidAmount: 0, creditedAmount: 0, creditNoteIds: null, quoteId: null,
   };
   // Everything below happens only while the schedule still stands at period n.
   const atPeriod = exists(

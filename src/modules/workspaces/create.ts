@@ -39,6 +39,7 @@ export async function createWorkspace(ctx: ServiceContext, name: string) {
     paymentsAllowPartial: false,
     einvoicePdf: 'facturx',
     creditNoteSeq: 0, creditNotePrefix: 'CN-',
+    quoteSeq: 0, quotePrefix: 'QUO-',
   };
   if (workspace.database) {
     const owner = await ctx.directory.query.users.findFirst({ where: eq(users.id, ctx.userId) });

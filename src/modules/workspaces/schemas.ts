@@ -35,6 +35,7 @@ export const Workspace = z
     locale: z.string().openapi({ description: 'BCP 47 tag used to format amounts and dates for clients, and whose language their invoice pages, PDFs and emails speak (en, de, fr, es, it, nl, pt; any other reads English). Copied onto each invoice when it is sent, with `payment_instructions`.', example: 'en-US' }),
     invoice_prefix: z.string().openapi({ example: 'INV-' }),
     credit_note_prefix: z.string().openapi({ description: 'What a credit note\'s number starts with; its own sequence follows (§17).', example: 'CN-' }),
+    quote_prefix: z.string().openapi({ description: 'What default quote numbers start with (§18).', example: 'QUO-' }),
     default_currency: z.string().openapi({ description: 'ISO 4217: the currency a new client gets when none is sent.', example: 'USD' }),
     tax_rounding: taxRoundingField('How new invoices round their tax; each invoice keeps the mode it was created with.'),
     issuer: Issuer.openapi({ description: 'Who invoices: printed on every invoice this workspace sends.' }),
@@ -94,6 +95,10 @@ export const UpdateWorkspaceBody = z
       .regex(/^[A-Za-z0-9\-_/.#]{1,20}$/, 'Use 1 to 20 letters, digits or - _ / . #')
       .optional()
       .openapi({ description: 'Default `CN-`. New credit notes only; the sequence carries on.' }),
+    quote_prefix: z
+      .string()
+      .regex(/^[A-Za-z0-9\-_/.#]{1,20}$/, 'Use 1 to 20 letters, digits or - _ / . #')
+      .optional(),
     default_currency: currencySchema.optional().openapi({ description: 'A new client\'s currency when none is sent. Default USD; a currency the current rates do not contain is a 422.' }),
     tax_rounding: taxRoundingField('Default `line`. Copied onto each invoice when it is created; changing it leaves existing invoices as they are.').optional(),
     issuer: IssuerInput.nullable().optional().openapi({ description: 'Replaced whole when sent; null clears it.' }),

@@ -46,6 +46,7 @@ export const serializeWorkspace = (row: WorkspaceRow, role: Role) => ({
   locale: row.locale,
   invoice_prefix: row.invoicePrefix,
   credit_note_prefix: row.creditNotePrefix,
+  quote_prefix: row.quotePrefix,
   default_currency: row.defaultCurrency,
   tax_rounding: row.taxRounding,
   issuer: issuerOf(row),
@@ -73,6 +74,7 @@ export async function updateWorkspace(ctx: ServiceContext, input: UpdateWorkspac
   if (input.locale !== undefined) set.locale = Intl.getCanonicalLocales(input.locale)[0]!;
   if (input.invoice_prefix !== undefined) set.invoicePrefix = input.invoice_prefix;
   if (input.credit_note_prefix !== undefined) set.creditNotePrefix = input.credit_note_prefix;
+  if (input.quote_prefix !== undefined) set.quotePrefix = input.quote_prefix;
   if (input.default_currency !== undefined) {
     await assertConvertible(ctx.env, input.default_currency, 'default_currency');
     set.defaultCurrency = input.default_currency;

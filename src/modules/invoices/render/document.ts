@@ -40,6 +40,10 @@ export type InvoiceDocument = {
   pdfUrl: string | null;
   /** Set on a credit note (§17), printed with this layout: its title and the invoice it corrects, no amount due. */
   credit?: { title: string; corrects: string };
+  /** False for a document that asks for no payment (a quote, §18): its totals end on the total. */
+  payable?: boolean;
+  /** The page's title, when not the invoice's. */
+  title?: string;
   /** The e-invoice XML downloads beside the PDF (§15): only the formats the invoice is ready in. */
   xmlLinks?: { format: 'cii' | 'ubl'; url: string }[];
 };

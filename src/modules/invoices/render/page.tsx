@@ -30,6 +30,14 @@ tbody td{border-bottom:1px solid #eceef1}
 .totals .due{font-weight:700;font-size:1.15rem;border-top:2px solid #1c1f24;margin-top:4px;padding-top:8px}
 .section{margin-top:24px;white-space:pre-wrap}
 .actions{margin-top:24px}
+.answer{margin-top:24px;padding:16px;border:1px solid #dfe2e6;border-radius:8px}
+.answer h2{font-size:1.05rem;margin:0 0 8px}
+.answer label{display:block;margin:8px 0 4px}
+.answer input[type=text],.answer textarea{width:100%;font:inherit;padding:10px;border:1px solid #b8bec8;border-radius:6px}
+.answer .check{display:flex;gap:8px;align-items:center}
+.answer button{margin-top:12px;font:inherit;font-weight:600;padding:10px 18px;border-radius:8px;border:0;background:#1f4fd1;color:#fff;width:100%}
+.answer.decline button{background:#5b6270}
+.outcome{margin-top:16px;font-weight:600}
 .actions a{display:inline-block;padding:10px 18px;border-radius:8px;background:#1f4fd1;color:#fff;text-decoration:none;font-weight:600}
 @media (max-width:600px){
   main{padding:12px 8px}.sheet{padding:18px}
@@ -58,7 +66,7 @@ export const InvoicePage: FC<{ doc: InvoiceDocument; nonce: string; countView: b
       <meta name="robots" content="noindex" />
       {/* No favicon to fetch: the page asks for nothing but itself. */}
       <link rel="icon" href="data:," />
-      <title>{(doc.credit ? doc.labels.creditNoteFrom : doc.labels.invoiceFrom)(doc.number, doc.issuer.legal_name ?? doc.issuer.name)}</title>
+      <title>{doc.title ?? (doc.credit ? doc.labels.creditNoteFrom : doc.labels.invoiceFrom)(doc.number, doc.issuer.legal_name ?? doc.issuer.name)}</title>
       <style nonce={nonce} dangerouslySetInnerHTML={{ __html: STYLE }} />
     </head>
     <body>
@@ -110,10 +118,16 @@ export const InvoicePage: FC<{ doc: InvoiceDocument; nonce: string; countView: b
             <div><span>{doc.labels.subtotal}</span><span>{doc.subtotal}</span></div>
             {doc.discount && <div><span>{doc.labels.discount}</span><span>{doc.discount}</span></div>}
             <div><span>{doc.labels.tax}</span><span>{doc.tax}</span></div>
-            <div><span>{doc.labels.total}</span><span>{doc.total}</span></div>
-            {!doc.credit && doc.credited && <div><span>{doc.labels.credited}</span><span>{doc.credited}</span></div>}
-            {!doc.credit && <div><span>{doc.labels.paid}</span><span>{doc.amountPaid}</span></div>}
-            {!doc.credit && <div class="due"><span>{doc.labels.amountDue}</span><span>{doc.amountDue}</span></div>}
+            {doc.payable === false || doc.credit ? (
+              <div class="due"><span>{doc.labels.total}</span><span>{doc.total}</span></div>
+            ) : (
+              <>
+                <div><span>{doc.labels.total}</span><span>{doc.total}</span></div>
+                {doc.credited && <div><span>{doc.labels.credited}</span><span>{doc.credited}</span></div>}
+                <div><span>{doc.labels.paid}</span><span>{doc.amountPaid}</span></div>
+                <div class="due"><span>{doc.labels.amountDue}</span><span>{doc.amountDue}</span></div>
+              </>
+            )}
           </div>
           {/* What another room adds to the page (the pay button, payments/pay-panel.tsx). */}
           {children}

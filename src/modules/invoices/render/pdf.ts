@@ -115,7 +115,11 @@ export async function renderInvoicePdf(doc: InvoiceDocument, finish?: (pdf: PDFD
   }
 
   const totals: [string, string, number][] = [
-    [labels.subtotal, doc.subtotal, 10], ...(doc.discount ? [[labels.discount, doc.discount, 10] as [string, string, number]] : []), [labels.tax, doc.tax, 10], [labels.total, doc.total, doc.credit ? 13 : 10], ...(doc.credit ? [] : [...(doc.credited ? [[labels.credited, doc.credited, 10]] : []), [labels.paid, doc.amountPaid, 10], [labels.amountDue, doc.amountDue, 13]] as [string, string, number][]),
+    [labels.subtotal, doc.subtotal, 10], ...(doc.discount ? [[labels.discount, doc.discount, 10] as [string, string, number]] : []), [labels.tax, doc.tax, 10],
+    // A document that asks for no payment (a quote, a credit note) ends on its total.
+    ...(doc.payable === false || doc.credit
+      ? [[labels.total, doc.total, 13] as [string, string, number]]
+      : [[labels.total, doc.total, 10], ...(doc.credited ? [[labels.credited, doc.credited, 10]] : []), [labels.paid, doc.amountPaid, 10], [labels.amountDue, doc.amountDue, 13]] as [string, string, number][]),
   ];
   if (pen.y - totals.length * 18 < MARGIN + 20) pen = newPage();
   pen.y -= 6;
