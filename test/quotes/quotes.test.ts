@@ -8,6 +8,7 @@ import { addDays, todayIn, todayUtc } from '../../src/lib/time';
 import { call, expectError } from '../helpers/api';
 import { addMember, createClient, createUser } from '../helpers/factories';
 import { runScheduled } from '../helpers/worker';
+import { rowsById, workspaceOn } from '../scaling/helpers';
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -248,5 +249,18 @@ describe('the dashboard', () => {
     expect(after.totals).toEqual(before.totals);
     expect(after.counts).toEqual(before.counts);
     expect(after.by_currency).toEqual(before.by_currency);
+  });
+});
+
+describe('quotes of a workspace on the second database', () => {
+  it('are numbered from the copy\'s own sequence, which a settings change does not reset', { timeout: 120_000 }, async () => {
+    const placed = await workspaceOn('DB_WORKSPACES_2');
+    const client = await createClient(placed.key);
+    expect((await newQuote(placed.key, client.id)).number).toBe('QUO-000001');
+    const settings = await call('PATCH', '/api/workspace', { key: placed.key, body: { quote_prefix: 'ANG-' } });
+    expect(settings.body.quote_prefix).toBe('ANG-');
+    const second = await newQuote(placed.key, client.id);
+    expect(second.number).toBe('ANG-000002');
+    expect(await rowsById('quotes', second.id)).toEqual({ DB: 0, DB_WORKSPACES_2: 1 });
   });
 });

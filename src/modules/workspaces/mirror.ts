@@ -11,12 +11,12 @@ import type { WorkspaceRow } from './settings';
 type UserRow = typeof users.$inferSelect;
 
 /**
- * The workspace row as the directory has it, settings included. `invoice_seq` and `credit_note_seq`
- * are the fields the copy owns (a new invoice's or credit note's batch bumps them there), so an
- * existing copy keeps its own.
+ * The workspace row as the directory has it, settings included. `invoice_seq`, `credit_note_seq`
+ * and `quote_seq` are the fields the copy owns (a new invoice's, credit note's or quote's batch
+ * bumps them there), so an existing copy keeps its own.
  */
 export function mirrorWorkspace(db: Db, row: WorkspaceRow) {
-  const { id: _id, invoiceSeq: _seq, creditNoteSeq: _creditSeq, createdAt: _created, ...settings } = row;
+  const { id: _id, invoiceSeq: _seq, creditNoteSeq: _creditSeq, quoteSeq: _quoteSeq, createdAt: _created, ...settings } = row;
   return db.insert(workspaces).values(row).onConflictDoUpdate({ target: workspaces.id, set: settings });
 }
 
