@@ -26,6 +26,8 @@ export const ID_PREFIXES = {
   paymentAttempt: 'pat',
   refund: 'rfd',
   timeEntry: 'te',
+  transferQuote: 'rq',
+  payoutProvider: 'pop',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
