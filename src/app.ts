@@ -15,6 +15,7 @@ import { requestId } from './middleware/request-id';
 import { hostedInvoiceRoutes } from './modules/invoices/hosted-routes';
 import { hostedPayRoutes, providerWebhookRoutes, sandboxRoutes } from './modules/payments/public-routes';
 import { claimDeliveriesWithWrites } from './modules/webhooks/claim-with-writes';
+import { payoutWebhookRoutes } from './modules/transfers/wise-webhook';
 import { registerWebhookEvents } from './modules/webhooks/openapi';
 import { OPENAPI_INFO, withOperationIds } from './openapi-info';
 import { withInlineRequestBodies } from './openapi-request-bodies';
@@ -68,6 +69,7 @@ app.route('/i', hostedInvoiceRoutes);
 // After the hosted routes: their rate limit (use '*' on /i) covers the pay button's press too.
 app.route('/i', hostedPayRoutes);
 app.route('/webhooks', providerWebhookRoutes);
+app.route('/webhooks', payoutWebhookRoutes);
 // The sandbox provider's checkout: only where PAYMENTS_SANDBOX is "true" (its lookups find nothing otherwise).
 app.route('/sandbox', sandboxRoutes);
 
