@@ -37,6 +37,6 @@ export async function receiveWiseWebhook(env: Env, envFor: (database: string) =>
 }
 
 export const payoutWebhookRoutes = new Hono<AppEnv>().post('/payouts/wise', async (c) => {
-  await receiveWiseWebhook(c.env, (name) => requestEnvFor(c, name), c.req.raw);
-  return c.json({ status: 'ok' }, 200);
+  const outcome = await receiveWiseWebhook(c.env, (name) => requestEnvFor(c, name), c.req.raw);
+  return c.json({ status: 'ok', outcome }, 200);
 });
