@@ -18,9 +18,10 @@ export type FakeWise = {
   accounts: any[];
   /**
    * ok: as Wise; down: no answer at all; lose-transfer-answer: the next POST /v1/transfers is made
-   * but its answer is lost (a timeout); insufficient: funding is rejected.
+   * but its answer is lost (a timeout); lose-funding-answer: the same for the next funding;
+   * insufficient: funding is rejected.
    */
-  mode: 'ok' | 'down' | 'lose-transfer-answer' | 'insufficient';
+  mode: 'ok' | 'down' | 'lose-transfer-answer' | 'lose-funding-answer' | 'insufficient';
 };
 
 const FEE = 4.5;
@@ -79,6 +80,10 @@ export function fakeWise(): FakeWise {
       if (fake.mode === 'insufficient') return Response.json({ type: 'BALANCE', status: 'REJECTED', errorCode: 'transfer.insufficient_funds' });
       transfer.fundings++;
       transfer.status = 'processing';
+      if (fake.mode === 'lose-funding-answer') {
+        fake.mode = 'ok';
+        throw new DOMException('The operation timed out.', 'TimeoutError');
+      }
       return Response.json({ type: 'BALANCE', status: 'COMPLETED', errorCode: null });
     }
     const read = /^\/v1\/transfers\/(\d+)$/.exec(path);

@@ -131,6 +131,16 @@ describe('a transfer paid out through Wise', () => {
     expect(made).toHaveLength(1);
     expect(made[0]!.fundings).toBe(1);
     expect((await getTransfer(user.key, other.id)).provider_transfer_id).toBe(String(made[0]!.id));
+
+    // Wise takes the money but the funding's answer is lost: the retry asks Wise where the
+    // transfer stands, and does not fund it again.
+    const third = await sendTransfer(user.key);
+    wise.mode = 'lose-funding-answer';
+    expect((await deliver(QUEUE, [message(third.id)])).retryMessages).toHaveLength(1);
+    await deliver(QUEUE, [message(third.id, 2)]);
+    const funded = wise.transfers.find((t) => t.customerTransactionId === idAsUuid(third.id))!;
+    expect(funded.fundings).toBe(1);
+    expect(await getTransfer(user.key, third.id)).toMatchObject({ status: 'processing', provider_transfer_id: String(funded.id) });
   });
 
   it('retries with backoff while Wise is down, then fails with a reason and sends nothing', async () => {

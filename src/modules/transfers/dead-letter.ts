@@ -41,9 +41,10 @@ async function settleWithProvider({ ctx, row }: TransferJob, explicit: PayoutPro
   try {
     await settle(ctx, row, await provider.payout(await payoutRequest(ctx, row)));
   } catch (err) {
-    if (provider.name === 'wise') {
-      // Wise funds a transfer only when we ask it to, and it was never funded (else it would be
-      // with the provider): failing it here sends nothing, and the reason says what went wrong.
+    if (provider.name === 'wise' && !row.providerTransferId) {
+      // Wise never confirmed a transfer, and we fund only one whose id Wise gave us: nothing was
+      // funded, so failing it here sends nothing, and the reason says what went wrong. (One Wise
+      // holds is left to the sweep: its funding may have gone through with the answer lost.)
       const reason = err instanceof TransientPayoutError ? err.message : 'Wise could not be reached';
       await finish(ctx, row, { status: 'failed', reason: `${reason}; tried ${TRANSFER_MAX_RETRIES + 1} times, no money was sent.` });
       return;

@@ -138,13 +138,20 @@ export function wiseProvider(settings: WiseSettings): PayoutProvider & { transfe
     return created;
   }
 
+  async function transferState(providerTransferId: string): Promise<string> {
+    const transfer = await wise(settings, 'GET', `/v1/transfers/${encodeURIComponent(providerTransferId)}`);
+    if (typeof transfer.status !== 'string') throw new TransientPayoutError('Wise answered GET /v1/transfers/{id} without a status');
+    return transfer.status;
+  }
+
   return {
     name: 'wise',
     async payout(request) {
       try {
-        // A retry after Wise made the transfer goes straight to funding it, once.
+        // A retry after Wise made the transfer asks Wise where it stands before funding it: the
+        // funding's answer may have been lost after Wise took the money.
         const created: Submitted = request.providerTransferId
-          ? { status: 'submitted', providerTransferId: request.providerTransferId, providerStatus: request.providerStatus ?? AWAITING_FUNDS }
+          ? { status: 'submitted', providerTransferId: request.providerTransferId, providerStatus: await transferState(request.providerTransferId) }
           : await create(request);
         if (created.providerStatus !== AWAITING_FUNDS) return created; // funded by an earlier delivery
         const funding = await wise(settings, 'POST', `/v3/profiles/${profile}/transfers/${encodeURIComponent(created.providerTransferId)}/payments`, { type: 'BALANCE' });
@@ -157,10 +164,6 @@ export function wiseProvider(settings: WiseSettings): PayoutProvider & { transfe
         throw err;
       }
     },
-    async transferState(providerTransferId) {
-      const transfer = await wise(settings, 'GET', `/v1/transfers/${encodeURIComponent(providerTransferId)}`);
-      if (typeof transfer.status !== 'string') throw new TransientPayoutError('Wise answered GET /v1/transfers/{id} without a status');
-      return transfer.status;
-    },
+    transferState,
   };
 }
