@@ -27,6 +27,10 @@ export default defineConfig(async () => {
             PAYMENTS_ENCRYPTION_KEY: 'dGVzdC1vbmx5LXBheW1lbnRzLWtleS0zMi1ieXRlcyE=',
             // Stripe's API is a fake in tests (test/payments/fake-stripe.ts mocks fetch to it).
             STRIPE_API_BASE: 'https://stripe.test',
+            // Wise's API and a chat-completions server are fakes too (test/transfers/fake-wise.ts,
+            // test/suggestions/fake-chat.ts).
+            WISE_API_BASE: 'https://wise.test',
+            AI_BASE_URL: 'https://chat.test/v1',
             // Both databases hold workspaces, so a workspace made through POST /api/workspaces lands
             // on either (by its id's hash): the suite runs the routing layer, not just DB.
             WORKSPACE_DATABASES: 'DB,DB_WORKSPACES_2',

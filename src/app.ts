@@ -17,6 +17,7 @@ import { hostedCreditNoteRoutes } from './modules/credit-notes/hosted-routes';
 import { hostedPayRoutes, providerWebhookRoutes, sandboxRoutes } from './modules/payments/public-routes';
 import { hostedQuoteRoutes } from './modules/quotes/hosted-routes';
 import { claimDeliveriesWithWrites } from './modules/webhooks/claim-with-writes';
+import { payoutWebhookRoutes } from './modules/transfers/wise-webhook';
 import { registerWebhookEvents } from './modules/webhooks/openapi';
 import { OPENAPI_INFO, withOperationIds } from './openapi-info';
 import { withInlineRequestBodies } from './openapi-request-bodies';
@@ -72,6 +73,7 @@ app.route('/i', hostedPayRoutes);
 app.route('/c', hostedCreditNoteRoutes);
 app.route('/q', hostedQuoteRoutes);
 app.route('/webhooks', providerWebhookRoutes);
+app.route('/webhooks', payoutWebhookRoutes);
 // The sandbox provider's checkout: only where PAYMENTS_SANDBOX is "true" (its lookups find nothing otherwise).
 app.route('/sandbox', sandboxRoutes);
 

@@ -61,6 +61,16 @@ const ConfigSchema = z.object({
       }
     }, 'must be 32 random bytes in standard base64 (openssl rand -base64 32)')
     .optional(),
+  // Transfers abroad (§6): Wise's API, and the public key its webhooks are signed with (PEM, SPKI).
+  WISE_API_BASE: z.url({ protocol: /^https?$/ }).default('https://api.transferwise.com').transform((url) => url.replace(/\/+$/, '')),
+  WISE_WEBHOOK_PUBLIC_KEY: z.string().default(''),
+  // The co-pilot's provider (§6): local needs nothing; openai speaks chat-completions at AI_BASE_URL
+  // (with AI_API_KEY when the server wants one); workers-ai uses the AI binding.
+  AI_PROVIDER: z.enum(['local', 'openai', 'workers-ai']).default('local'),
+  AI_BASE_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:11434/v1').transform((url) => url.replace(/\/+$/, '')),
+  AI_API_KEY: z.string().default(''),
+  AI_MODEL: z.string().default(''),
+  AI_TIMEOUT_MS: integerText(1, 300_000).default(30_000),
   // The D1 bindings that hold workspaces' records, DB first (src/lib/databases.ts). DB is always one
   // of them: it holds the directory and every personal workspace, so the list is DB plus the others.
   WORKSPACE_DATABASES: z

@@ -9,6 +9,7 @@ import { relayStrandedEvents } from './modules/events/relay';
 import { purgeOldEvents } from './modules/events/service';
 import { sweepInvitationEmails } from './modules/access/invitation-email';
 import { refreshRates } from './modules/rates/refresh';
+import { pollTransfersInFlight } from './modules/transfers/provider-state';
 import { sweepStrandedTransfers } from './modules/transfers/sweep';
 import { sweepLostDeliveries } from './modules/webhooks/dispatch';
 import { sweepQueuedEmails } from './modules/emails/outbox';
@@ -30,6 +31,7 @@ export const globalCronTasks: CronTask[] = [
 /** Once a run on each database, over the records it holds. */
 export const databaseCronTasks: CronTask[] = [
   { name: 'sweep-stranded-transfers', run: async (env) => void (await sweepStrandedTransfers(env)) },
+  { name: 'poll-transfers-in-flight', run: async (env) => void (await pollTransfersInFlight(env)) },
   { name: 'purge-idempotency-keys', run: purgeExpiredIdempotencyKeys },
   { name: 'purge-old-events', run: async (env) => void (await purgeOldEvents(env)) },
   { name: 'sweep-webhook-deliveries', run: async (env) => void (await sweepLostDeliveries(env)) },

@@ -15,6 +15,7 @@ export const ERROR_STATUS = {
   invalid_state: 409,
   conflict: 409,
   invoice_number_taken: 409,
+  payouts_not_configured: 409,
   invitation_used: 409,
   invitation_expired: 410,
   payload_too_large: 413,

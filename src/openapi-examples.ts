@@ -45,6 +45,7 @@ function examples(today: string): Record<string, unknown> {
     refundInvoicePayment: { amount: 50_000, reason: 'Design work: two revisions not delivered' },
     createCreditNote: { lines: [{ line_item_id: 'li_01JD5ZQ5X8Y4V1N2K3M4P5Q6R7', quantity: 2 }], reason: 'product_unsatisfactory', memo: 'Two hours of design work not delivered' },
     connectPaymentProvider: { provider: 'sandbox' },
+    connectPayoutProvider: { provider: 'sandbox' },
     createTimeEntry: { project_id: PROJECT_ID, spent_date: today, duration_seconds: 5_400, task: 'Design work', notes: 'Homepage layout, second round', billable: true },
     updateTimeEntry: { duration_seconds: 7_200, notes: 'Homepage layout, second round and feedback call' },
     // Stopped now: a fixed time could lie before the timer started or in the future.
@@ -56,6 +57,7 @@ function examples(today: string): Record<string, unknown> {
     updateExpense: { billable: true },
     createGig: { title: 'Logo for a bakery', description: 'A logo and a small style guide for a neighbourhood bakery.', skills: ['logo design', 'branding'], budget_type: 'fixed', budget_min: 50_000, budget_max: 120_000, currency: 'EUR', remote: true },
     updateGig: { status: 'closed' },
+    createTransferQuote: { source_currency: 'USD', target_currency: 'EUR', source_amount: 100_000 },
     createTransfer: { source_currency: 'USD', target_currency: 'EUR', source_amount: 100_000, recipient: { name: 'Jonas Weber', country: 'DE', account: { iban: 'DE89370400440532013000' } }, reference: 'Invoice from Jonas' },
     createSuggestion: { task: 'Estimate a website relaunch for Acme GmbH: five pages, a blog and a contact form.', kind: 'estimate', project_id: PROJECT_ID },
   };

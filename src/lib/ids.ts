@@ -29,6 +29,8 @@ export const ID_PREFIXES = {
   creditNote: 'cn',
   creditNoteLine: 'cnl',
   quote: 'quo',
+  transferQuote: 'rq',
+  payoutProvider: 'pop',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
@@ -87,4 +89,16 @@ export function idPattern(kind: IdKind): RegExp {
 
 export function isId(kind: IdKind, value: string): boolean {
   return idPattern(kind).test(value);
+}
+
+/**
+ * The ULID of an id written as a UUID (the same 128 bits, 8-4-4-4-12 hex), for providers that take
+ * only UUIDs as idempotency keys (Wise's customerTransactionId): one id, one UUID, always.
+ */
+export function idAsUuid(id: string): string {
+  const ulid = id.slice(id.indexOf('_') + 1);
+  let value = 0n;
+  for (const ch of ulid) value = value * 32n + BigInt(ALPHABET.indexOf(ch));
+  const hex = value.toString(16).padStart(32, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

@@ -2,7 +2,9 @@
 // before anything is parsed or written. The scheme here is the one Stripe uses and others copy:
 // a header `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">[,v1=…]` (several v1 while a
 // secret rolls), accepted within a tolerance of the signer's clock. Also the signer, for the
-// sandbox provider that sends itself events and for tests.
+// sandbox provider that sends itself events and for tests. Wise signs differently: an RSA-SHA256
+// signature of the raw body, base64 in one header, checked against Wise's public key
+// (verifyRsaSignature below).
 import { timingSafeEqualStrings } from './crypto';
 
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
@@ -50,4 +52,36 @@ export async function readBoundedBody(request: Request, limit = MAX_WEBHOOK_BODY
   if (declared > limit) return undefined;
   const bytes = new Uint8Array(await request.arrayBuffer());
   return bytes.length > limit ? undefined : new TextDecoder().decode(bytes);
+}
+
+const rsaKeys = new Map<string, Promise<CryptoKey>>();
+
+function importRsaPublicKey(pem: string): Promise<CryptoKey> {
+  let key = rsaKeys.get(pem);
+  if (!key) {
+    const der = Uint8Array.from(atob(pem.replace(/-----(BEGIN|END) PUBLIC KEY-----/g, '').replace(/\s+/g, '')), (c) => c.charCodeAt(0));
+    key = crypto.subtle.importKey('spki', der, { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, ['verify']);
+    rsaKeys.set(pem, key);
+    key.catch(() => rsaKeys.delete(pem));
+  }
+  return key;
+}
+
+/** Whether `signature` (base64) is the RSASSA-PKCS1-v1_5 SHA-256 signature of `body` under `publicKeyPem` (SPKI). */
+export async function verifyRsaSignature(signature: string | undefined | null, body: string, publicKeyPem: string): Promise<SignatureCheck> {
+  if (!signature) return { ok: false, reason: 'missing signature header' };
+  let key: CryptoKey;
+  try {
+    key = await importRsaPublicKey(publicKeyPem);
+  } catch {
+    return { ok: false, reason: 'the configured public key cannot be read' };
+  }
+  let bytes: Uint8Array;
+  try {
+    bytes = Uint8Array.from(atob(signature.trim()), (c) => c.charCodeAt(0));
+  } catch {
+    return { ok: false, reason: 'malformed signature header' };
+  }
+  const ok = await crypto.subtle.verify('RSASSA-PKCS1-v1_5', key, bytes, encoder.encode(body));
+  return ok ? { ok: true } : { ok: false, reason: 'the signature does not match' };
 }

@@ -11,6 +11,7 @@ import { invoiceRoutes } from '../modules/invoices/routes';
 import { invoicePaymentRoutes, paymentProviderRoutes } from '../modules/payments/routes';
 import { projectRoutes } from '../modules/projects/routes';
 import { quoteRoutes } from '../modules/quotes/routes';
+import { payoutProviderRoutes } from '../modules/transfers/routes';
 import { rateRoutes } from '../modules/rates/routes';
 import { recurringInvoiceRoutes } from '../modules/recurring-invoices/routes';
 import { invoiceFromTimeRoutes } from '../modules/time-entries/invoice-routes';
@@ -40,4 +41,5 @@ export const apiListing = createRouter()
   .route('/', eventRoutes)
   .route('/', workspaceRoutes)
   .route('/', paymentProviderRoutes)
+  .route('/', payoutProviderRoutes)
   .route('/', webhookRoutes);

@@ -70,6 +70,11 @@ export const recordKinds: Record<string, RecordKind> = {
     states: [async (key) => (await sendTransfer(key)).id],
     settle: async (id) => void (await deliver('workspace-transfers', [{ id: `settle-${id}`, body: { transfer_id: id } }])),
   },
+  rq: {
+    states: [
+      async (key) => created('a transfer quote', await call('POST', '/v1/remit/quotes', { key, body: { source_currency: 'USD', target_currency: 'EUR', source_amount: 100_000 } })),
+    ],
+  },
   sug: {
     states: [async (key) => created('a suggestion', await call('POST', '/v1/ai/suggest', { key, body: { task: 'Plan a website relaunch' } }))],
     settle: async (id) => void (await deliver('workspace-suggestions', [{ id: `settle-${id}`, body: { suggestion_id: id } }])),

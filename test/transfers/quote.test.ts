@@ -116,7 +116,8 @@ describe('recipients', () => {
   it('accepts an account number with a bank code, and names what is wrong', async () => {
     await putRates({ EUR: 0.9213, GBP: 0.7871 });
     const local = await sendTransfer(user.key, { target_currency: 'GBP', recipient: { name: 'Amy Pond', country: 'GB', account: { account_number: '31926819', bank_code: '601613' } } });
-    expect(local.recipient.account).toEqual({ account_number: '31926819', bank_code: '601613' });
+    // Shown masked: the whole number is kept only to pay out.
+    expect(local.recipient.account).toEqual({ account_number_last4: '6819', bank_code: '601613' });
     const res = await call('POST', '/v1/remit/transfer', {
       key: user.key,
       headers: { 'Idempotency-Key': crypto.randomUUID() },

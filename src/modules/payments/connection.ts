@@ -7,6 +7,7 @@ import { paymentProviders } from '../../db/schema';
 import { invalidField } from '../../errors';
 import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
 import { newId } from '../../lib/ids';
+import { providerSealingKey } from '../../lib/provider-secrets';
 import { open, seal } from '../../lib/secret-box';
 import { nowIso } from '../../lib/time';
 import type { PaymentProvider, ProviderSecrets } from './providers/provider';
@@ -24,11 +25,7 @@ export function providerNamed(env: Env, name: string): PaymentProvider | undefin
   return Object.hasOwn(PROVIDERS, name) ? PROVIDERS[name as ProviderName] : undefined;
 }
 
-function encryptionKey(env: Env): string {
-  const key = config(env).PAYMENTS_ENCRYPTION_KEY;
-  if (!key) throw new Error('PAYMENTS_ENCRYPTION_KEY is not set: payment providers cannot be connected or used.');
-  return key;
-}
+const encryptionKey = providerSealingKey;
 
 // The sealed values are bound to their record and field: copied elsewhere, they do not open.
 const sealContext = (id: string, field: string) => `payment_provider:${id}:${field}`;

@@ -3,6 +3,7 @@
 // status = 'queued', so a redelivered message does nothing, and the suggestion.completed or
 // .failed event is written only by the delivery whose update took effect.
 import { and, eq } from 'drizzle-orm';
+import { config } from '../../config';
 import { suggestions } from '../../db/schema';
 import { inWorkspace, systemContext, type WorkspaceContext } from '../../lib/context';
 import { createDb } from '../../lib/db';
@@ -13,6 +14,7 @@ import { workContext } from './context';
 import { retryLeft, SuggestionMessage } from './message';
 import { localProvider } from './providers/local';
 import type { SuggestionProvider } from './providers/types';
+import { openAiProvider } from './providers/openai';
 import { workersAiProvider } from './providers/workers-ai';
 import { SuggestionList } from './schemas';
 import { serializeSuggestion, type SuggestionRow } from './service';
@@ -23,9 +25,22 @@ export const SUGGESTIONS_JOB = 'suggestions';
 type Outcome = Pick<SuggestionRow, 'status'> & Partial<Pick<SuggestionRow, 'suggestions' | 'error' | 'provider'>>;
 type Job = { ctx: WorkspaceContext; row: SuggestionRow };
 
+/** AI_PROVIDER's provider: local (no model, the default), openai (chat-completions) or workers-ai. */
 export function providerFor(env: Env): SuggestionProvider {
-  return env.AI ? workersAiProvider(env.AI, env.AI_MODEL) : localProvider;
+  const cfg = config(env);
+  switch (cfg.AI_PROVIDER) {
+    case 'openai':
+      return openAiProvider({ baseUrl: cfg.AI_BASE_URL, apiKey: cfg.AI_API_KEY, model: cfg.AI_MODEL, timeoutMs: cfg.AI_TIMEOUT_MS });
+    case 'workers-ai':
+      return workersAiProvider((env as { AI?: Ai }).AI, cfg.AI_MODEL);
+    default:
+      return localProvider;
+  }
 }
+
+const MAX_BACKOFF_SECONDS = 300;
+/** 5 s, 10 s, 20 s … between tries of a provider that did not answer. */
+export const suggestionBackoffSeconds = (attempts: number) => Math.min(MAX_BACKOFF_SECONDS, 5 * 2 ** Math.max(0, attempts - 1));
 
 /**
  * The queued job a message names, in its workspace's context. The one read not scoped by
@@ -56,7 +71,7 @@ export async function consumeSuggestions(batch: MessageBatch<unknown>, env: Env,
         : { status: 'failed', error: `The provider's answer was not usable: ${valid.error.issues[0]?.path.join('.') || 'answer'}: ${valid.error.issues[0]?.message}` };
     } catch (err) {
       if (retryLeft(message.attempts)) {
-        message.retry({ delaySeconds: 5 * message.attempts });
+        message.retry({ delaySeconds: suggestionBackoffSeconds(message.attempts) });
         continue;
       }
       outcome = { status: 'failed', error: `The provider did not answer: ${err instanceof Error ? err.message : String(err)}` };

@@ -35,7 +35,7 @@ export const Suggestion = z
     kind: SuggestionKind,
     task: z.string(),
     project_id: z.string().nullable(),
-    provider: z.string().nullable().openapi({ description: '"workers-ai" or "local".' }),
+    provider: z.string().nullable().openapi({ description: 'Who answered: "openai" (a chat-completions server), "workers-ai", or "local" (no model: worked out from the task text and your records).' }),
     suggestions: z.array(SuggestionItem),
     error: z.string().nullable(),
     created_at: timestampSchema,

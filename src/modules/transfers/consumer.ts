@@ -17,8 +17,10 @@ import { nowIso } from '../../lib/time';
 import { recordEvent } from '../events/record';
 import { findTransferJob } from './job';
 import { TransferMessage } from './message';
-import { type PayoutProvider, type PayoutRequest, type PayoutResult, sandboxProvider, TransientPayoutError } from './payout-provider';
-import type { RecipientValue } from './recipient';
+import { recipientToPay } from './account';
+import { providerOfTransfer } from './payout-connection';
+import { type PayoutProvider, type PayoutRequest, type PayoutResult, type Submitted, TransientPayoutError } from './payout-provider';
+import { AWAITING_FUNDS } from './providers/wise';
 import { serializeTransfer, type TransferRow, withHistory } from './service';
 
 export const LEASE_MS = 60_000;
@@ -30,7 +32,7 @@ type Outcome = { ack: true } | { retryAfter: number };
 
 const isSettled = (status: TransferRow['status']) => status === 'completed' || status === 'failed' || status === 'cancelled';
 
-export async function consumeTransfers(batch: MessageBatch<unknown>, env: Env, provider: PayoutProvider = sandboxProvider) {
+export async function consumeTransfers(batch: MessageBatch<unknown>, env: Env, provider?: PayoutProvider) {
   for (const message of batch.messages) {
     const parsed = TransferMessage.safeParse(message.body);
     if (!parsed.success) {
@@ -51,21 +53,26 @@ export async function consumeTransfers(batch: MessageBatch<unknown>, env: Env, p
   }
 }
 
-async function processTransfer(env: Env, id: string, provider: PayoutProvider): Promise<Outcome> {
+async function processTransfer(env: Env, id: string, explicit?: PayoutProvider): Promise<Outcome> {
   const job = await findTransferJob(env, id);
-  if (!job || isSettled(job.row.status)) return { ack: true };
+  if (!job || isSettled(job.row.status) || isWithProvider(job.row)) return { ack: true };
   const { ctx, row } = job;
 
   const claimed = await claim(ctx, row);
   if (!claimed) {
     const latest = await ctx.db.query.transfers.findFirst({ where: and(eq(transfers.id, id), inWorkspace(ctx, transfers)) });
-    if (!latest || latest.status !== 'processing') return { ack: true };
+    if (!latest || latest.status !== 'processing' || isWithProvider(latest)) return { ack: true };
     const leaseLeft = latest.leaseUntil ? Date.parse(latest.leaseUntil) - Date.now() : 0;
     return { retryAfter: Math.max(1, Math.ceil(leaseLeft / 1000)) };
   }
 
   try {
-    await finish(ctx, claimed, await provider.payout(payoutRequest(claimed)));
+    const provider = explicit ?? (await providerOfTransfer(ctx, claimed.provider));
+    if (!provider) {
+      await finish(ctx, claimed, { status: 'failed', reason: 'The workspace\'s payout provider was disconnected before the transfer was paid out; no money was sent.' });
+      return { ack: true };
+    }
+    await settle(ctx, claimed, await provider.payout(await payoutRequest(ctx, claimed)));
   } catch (err) {
     // The retry may take it over at once instead of waiting out the lease; should even this
     // fail, the lease runs out by itself.
@@ -75,14 +82,60 @@ async function processTransfer(env: Env, id: string, provider: PayoutProvider): 
   return { ack: true };
 }
 
-/** What the provider is asked: the transfer id is the idempotency key, on every attempt. */
-export const payoutRequest = (row: TransferRow): PayoutRequest => ({
+/** Handed to a real provider, which pays out and reports the end later (webhook, cron). */
+export const isWithProvider = (row: TransferRow) => row.status === 'processing' && row.providerTransferId !== null && row.providerStatus !== AWAITING_FUNDS;
+
+/** A provider's answer: an end (completed, failed) or the transfer accepted for paying out. */
+export async function settle(ctx: WorkspaceContext, row: TransferRow, answer: PayoutResult | Submitted): Promise<boolean> {
+  return answer.status === 'submitted' ? recordSubmission(ctx, row, answer) : finish(ctx, row, answer);
+}
+
+/**
+ * What the consumer asks the provider: the transfer id is the idempotency key, on every attempt;
+ * the whole account is opened for this call only; what the provider already holds is resumed.
+ */
+export const payoutRequest = async (ctx: WorkspaceContext, row: TransferRow): Promise<PayoutRequest> => ({
   idempotencyKey: row.id,
+  sourceCurrency: row.sourceCurrency,
+  sourceAmount: row.sourceAmount,
   amount: row.targetAmount,
   currency: row.targetCurrency,
-  recipient: JSON.parse(row.recipient) as RecipientValue,
+  recipient: await recipientToPay(ctx.env, row),
   reference: row.reference,
+  providerTransferId: row.providerTransferId,
+  providerStatus: row.providerStatus,
+  onCreated: async (created) => {
+    // Noted at once, so a retry funds this transfer instead of asking for another; the row's
+    // updated_at is left alone, so the guards of what follows still hold.
+    await ctx.db
+      .update(transfers)
+      .set({ providerTransferId: created.providerTransferId, providerStatus: created.providerStatus })
+      .where(and(eq(transfers.id, row.id), inWorkspace(ctx, transfers), eq(transfers.status, 'processing')));
+  },
 });
+
+/**
+ * The provider has the transfer and will pay it out: it stays processing, now with the provider's
+ * id and state, and with the provider's own fee, rate and payout amount where it gave them.
+ */
+async function recordSubmission(ctx: WorkspaceContext, row: TransferRow, submitted: Submitted): Promise<boolean> {
+  const at = nowIso();
+  const [updated] = await ctx.db.batch([
+    ctx.db
+      .update(transfers)
+      .set({
+        providerTransferId: submitted.providerTransferId,
+        providerStatus: submitted.providerStatus,
+        fee: submitted.fee ?? row.fee,
+        rate: submitted.rate ?? row.rate,
+        targetAmount: submitted.targetAmount ?? row.targetAmount,
+        leaseUntil: null,
+        updatedAt: at,
+      })
+      .where(and(eq(transfers.id, row.id), inWorkspace(ctx, transfers), eq(transfers.status, 'processing'), eq(transfers.updatedAt, row.updatedAt))),
+  ]);
+  return changedRows(updated) > 0;
+}
 
 /**
  * Moves a pending transfer (or one whose lease ran out) to processing under a fresh lease. The

@@ -1,10 +1,13 @@
 // Transfers abroad under /v1/remit.
-import { defineRoute, jsonBody, jsonContent } from '../../http/define-route';
+import { defineRoute, jsonBody, jsonContent, noContent } from '../../http/define-route';
 import { decodeCursor, toPage } from '../../lib/pagination';
 import { createRouter } from '../../lib/router';
 import { idParams } from '../../lib/schemas';
 import * as S from './schemas';
+import { linkOrigin } from '../invoices/links';
+import { connectPayoutProvider, disconnectPayoutProvider, getPayoutProvider, serializePayoutProvider } from './payout-connection';
 import { cancelTransfer, createTransfer, getTransfer, listTransfers, serializeTransfer } from './service';
+import { createTransferQuote, serializeTransferQuote } from './transfer-quotes';
 
 const tags = ['Transfers'];
 const params = idParams('transfer');
@@ -12,14 +15,26 @@ const params = idParams('transfer');
 export const transferRoutes = createRouter()
   .openapi(
     defineRoute({
+      method: 'post', path: '/remit/quotes', operationId: 'createTransferQuote', tags, access: 'user', role: 'admin', errors: [503],
+      summary: 'Price a transfer before sending it',
+      description: 'The fee, rate and `target_amount` a transfer of this amount gets, by the rules of `createTransfer`, held for 30 minutes (`expires_at`). Nothing moves. Send the transfer with `quote_id` to get exactly these terms; a quote pays for one transfer.',
+      request: { body: jsonBody(S.CreateTransferQuoteBody) },
+      responses: { 201: jsonContent(S.TransferQuote, 'The quote.') },
+    }),
+    async (c) => c.json(serializeTransferQuote(await createTransferQuote(c.get('ctx'), c.req.valid('json'))), 201),
+  )
+  .openapi(
+    defineRoute({
       method: 'post', path: '/remit/transfer', operationId: 'createTransfer', tags, access: 'user', role: 'admin', idempotency: 'required', errors: [503],
       summary: 'Send money abroad',
       description: [
         'Requires `Idempotency-Key`: the same key and body return the same transfer (`Idempotent-Replayed: true`).',
-        'Quoted from the cached exchange rates; none cached yet, or rates the provider published more than 36 hours ago, are a 503 `rates_unavailable` and no money moves. A currency the rates do not contain is a 422 naming `source_currency` or `target_currency`.',
-        '`fee = ceil(source_amount × 0.5 %) + the source-currency equivalent of USD 1.00 (rounded up)`; `target_amount = (source_amount − fee) × rate`, rounded down.',
-        'The transfer is queued and moves `pending → processing → completed | failed`.',
-        '**Sandbox:** every payout completes, except that a recipient name containing `FAIL` is rejected with a `failure_reason`, like a test card.',
+        'With `quote_id` (from `createTransferQuote`) the transfer gets exactly the quote\'s terms; a quote that expired or was used already is a 409 `conflict`.',
+        'Otherwise quoted from the cached exchange rates; none cached yet, or rates the provider published more than 36 hours ago, are a 503 `rates_unavailable` and no money moves. A currency the rates do not contain is a 422 naming `source_currency` or `target_currency`.',
+        '`fee = ceil(source_amount × 0.5 %) + the source-currency equivalent of USD 1.00 (rounded up)`; `target_amount = (source_amount − fee) × rate`, rounded down. Paid out through Wise, the transfer records Wise\'s own fee and rate once Wise has priced it.',
+        'The transfer is queued and moves `pending → processing → completed | failed`. Reads never show the whole account number.',
+        'The workspace\'s payout provider (`PUT /api/workspace/payout-provider`) pays it; in production a workspace with none is a 409 `payouts_not_configured`.',
+        '**Sandbox** (development only): every payout completes, except that a recipient name containing `FAIL` is rejected with a `failure_reason`, like a test card.',
       ].join(' '),
       request: { body: jsonBody(S.CreateTransferBody) },
       responses: { 202: jsonContent(S.Transfer, 'Accepted and queued.') },
@@ -60,4 +75,37 @@ export const transferRoutes = createRouter()
       responses: { 200: jsonContent(S.Transfer, 'The cancelled transfer.') },
     }),
     async (c) => c.json(serializeTransfer(await cancelTransfer(c.get('ctx'), c.req.valid('param').id)), 200),
+  );
+
+export const payoutProviderRoutes = createRouter()
+  .openapi(
+    defineRoute({
+      method: 'put', path: '/workspace/payout-provider', operationId: 'connectPayoutProvider', tags, access: 'user', role: 'admin',
+      summary: 'Connect a payout provider',
+      description: 'Who pays out the workspace\'s transfers. `wise` takes an API token and the profile whose balance funds them; the token is stored encrypted and never shown again. Subscribe Wise\'s `transfers#state-change` webhook to `webhook_url`. `sandbox` needs no account and moves no money; it exists only where the worker\'s `PAYMENTS_SANDBOX` is `true` (never in production: 422 there). Connecting again replaces the settings; transfers already sent keep the provider they were sent with.',
+      request: { body: jsonBody(S.ConnectPayoutProviderBody) },
+      responses: { 200: jsonContent(S.PayoutProvider, 'The connected provider.') },
+    }),
+    async (c) => c.json(serializePayoutProvider(await connectPayoutProvider(c.get('ctx'), c.req.valid('json')), linkOrigin(c.env, c.req.url)), 200),
+  )
+  .openapi(
+    defineRoute({
+      method: 'get', path: '/workspace/payout-provider', operationId: 'getPayoutProvider', tags, access: 'user', role: 'admin',
+      summary: 'The connected payout provider',
+      description: 'Never the token. `connected: false` when none is.',
+      responses: { 200: jsonContent(S.PayoutProvider, 'The provider, or `connected: false`.') },
+    }),
+    async (c) => c.json(serializePayoutProvider(await getPayoutProvider(c.get('ctx')), linkOrigin(c.env, c.req.url)), 200),
+  )
+  .openapi(
+    defineRoute({
+      method: 'delete', path: '/workspace/payout-provider', operationId: 'disconnectPayoutProvider', tags, access: 'user', role: 'admin',
+      summary: 'Disconnect the payout provider',
+      description: 'New transfers go to the sandbox where it exists, and are refused in production. A transfer that Wise already holds still ends by Wise\'s webhook.',
+      responses: { 204: noContent },
+    }),
+    async (c) => {
+      await disconnectPayoutProvider(c.get('ctx'));
+      return c.body(null, 204);
+    },
   );

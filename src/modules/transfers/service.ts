@@ -5,15 +5,18 @@ import { and, desc, eq, inArray, lt } from 'drizzle-orm';
 import { transfers } from '../../db/schema';
 import { invalidState, notFound } from '../../errors';
 import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
-import { changedRows } from '../../lib/guarded-write';
+import { changedRows, insertIf, previousChanged } from '../../lib/guarded-write';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { recordEvent } from '../events/record';
 import { getRatesSnapshot } from '../rates/refresh';
+import { maskRecipient, sealAccount } from './account';
 import { transferMessage } from './message';
+import { payoutProviderForNewTransfer } from './payout-connection';
 import { pricingFrom, quoteTransfer } from './quote';
 import type { RecipientValue } from './recipient';
 import type { CreateTransferInput } from './schemas';
+import { type QuotedTerms, quoteUnavailable, termsOfQuote, useQuote } from './transfer-quotes';
 
 export type TransferRow = typeof transfers.$inferSelect;
 export type TransferStatusValue = TransferRow['status'];
@@ -29,8 +32,11 @@ export const serializeTransfer = (row: TransferRow) => ({
   target_amount: row.targetAmount,
   rate: row.rate,
   rate_as_of: row.rateAsOf,
-  recipient: JSON.parse(row.recipient) as RecipientValue,
+  recipient: maskRecipient(JSON.parse(row.recipient) as RecipientValue),
   reference: row.reference,
+  quote_id: row.quoteId,
+  provider: row.provider,
+  provider_transfer_id: row.providerTransferId,
   failure_reason: row.failureReason,
   status_history: JSON.parse(row.statusHistory) as HistoryEntry[],
   created_at: row.createdAt,
@@ -42,21 +48,28 @@ export const withHistory = (row: TransferRow, status: TransferStatusValue, at: s
   JSON.stringify([...(JSON.parse(row.statusHistory) as HistoryEntry[]), { status, at }]);
 
 export async function createTransfer(ctx: ServiceContext, input: CreateTransferInput): Promise<TransferRow> {
-  const quote = quoteTransfer(await getRatesSnapshot(ctx.env), pricingFrom(ctx.env), input);
+  const provider = await payoutProviderForNewTransfer(ctx);
+  const terms = input.quote_id
+    ? await termsOfQuote(ctx, { ...input, quote_id: input.quote_id })
+    : await priceNow(ctx, input);
+  const { quote } = terms;
   const now = nowIso();
+  const id = newId('transfer');
   const row: TransferRow = {
-    id: newId('transfer'),
+    id,
     userId: ctx.userId,
     workspaceId: ctx.workspaceId,
     status: 'pending',
-    sourceCurrency: input.source_currency,
-    sourceAmount: input.source_amount,
+    sourceCurrency: terms.source_currency,
+    sourceAmount: terms.source_amount,
     fee: quote.fee,
-    targetCurrency: input.target_currency,
+    targetCurrency: terms.target_currency,
     targetAmount: quote.targetAmount,
     rate: quote.rate,
     rateAsOf: quote.rateAsOf,
-    recipient: JSON.stringify(input.recipient),
+    // Only the masked account is stored in the clear; the whole one is sealed for the payout.
+    recipient: JSON.stringify(maskRecipient(input.recipient)),
+    accountSealed: await sealAccount(ctx.env, id, input.recipient.account),
     reference: input.reference ?? null,
     failureReason: null,
     statusHistory: JSON.stringify([{ status: 'pending', at: now }]),
@@ -65,10 +78,30 @@ export async function createTransfer(ctx: ServiceContext, input: CreateTransferI
     leaseUntil: null,
     createdAt: now,
     updatedAt: now,
+    quoteId: input.quote_id ?? null,
+    provider,
+    providerTransferId: null,
+    providerStatus: null,
   };
-  await ctx.db.batch([ctx.db.insert(transfers).values(row), recordEvent(ctx, 'transfer.created', serializeTransfer(row))]);
+  if (input.quote_id) {
+    // The quote is spent by the same batch that stores the transfer, and only if it still can be.
+    const [used] = await ctx.db.batch([
+      useQuote(ctx, input.quote_id, id, now),
+      insertIf(ctx.db, transfers, row, previousChanged),
+      recordEvent(ctx, 'transfer.created', serializeTransfer(row), { ifChanged: true }),
+    ]);
+    if (changedRows(used) === 0) throw await quoteUnavailable(ctx, input.quote_id);
+  } else {
+    await ctx.db.batch([ctx.db.insert(transfers).values(row), recordEvent(ctx, 'transfer.created', serializeTransfer(row))]);
+  }
   await enqueueTransfers(ctx, [row.id]);
   return row;
+}
+
+async function priceNow(ctx: ServiceContext, input: CreateTransferInput): Promise<QuotedTerms> {
+  // The body's schema requires the three without a quote_id.
+  const terms = { source_currency: input.source_currency!, target_currency: input.target_currency!, source_amount: input.source_amount! };
+  return { ...terms, quote: quoteTransfer(await getRatesSnapshot(ctx.env), pricingFrom(ctx.env), terms) };
 }
 
 /**

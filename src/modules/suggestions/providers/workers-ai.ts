@@ -1,30 +1,22 @@
-// Workers AI, when the AI binding exists (production only). The model is asked for JSON in the
-// shape of SuggestionList; whatever it answers is validated by the consumer before it is stored.
+// Workers AI, through the AI binding (production only: a binding in the default environment makes
+// `wrangler dev` try to log in). The model is asked in JSON mode for our schema, with the job as a
+// JSON document of data; whatever it answers is validated by the consumer before it is stored.
+import { jobDocument, readAnswer, SUGGESTIONS_JSON_SCHEMA, SYSTEM_PROMPT } from './prompt';
 import type { SuggestionJob, SuggestionProvider } from './types';
 
-export function workersAiProvider(ai: Ai, model: string): SuggestionProvider {
+export function workersAiProvider(ai: Ai | undefined, model: string): SuggestionProvider {
   return {
     name: 'workers-ai',
-    async suggest({ kind, task, context }: SuggestionJob) {
-      const system = [
-        'You help a freelancer with a task. Answer with JSON only: an array of 1 to 12 objects',
-        '{"title": string, "detail": string, "estimate_hours"?: number, "amount"?: integer minor units}.',
-        `Kind of help wanted: ${kind}.`,
-        context.project ? `Project: ${context.project.name}, currency ${context.project.currency}, hourly rate ${context.project.hourlyRate ?? 'unknown'} minor units.` : '',
-        context.history.medianRate ? `Their median invoiced rate: ${context.history.medianRate} minor units of ${context.history.currency} per hour.` : '',
-      ].join(' ');
+    async suggest(job: SuggestionJob) {
+      if (!ai) throw new Error('AI_PROVIDER is workers-ai but the worker has no AI binding (wrangler.toml [env.production.ai])');
       const result = (await ai.run(model as Parameters<Ai['run']>[0], {
         messages: [
-          { role: 'system', content: system },
-          { role: 'user', content: task },
+          { role: 'system', content: SYSTEM_PROMPT },
+          { role: 'user', content: jobDocument(job) },
         ],
+        response_format: { type: 'json_schema', json_schema: SUGGESTIONS_JSON_SCHEMA },
       } as never)) as { response?: unknown };
-      const text = typeof result?.response === 'string' ? result.response : JSON.stringify(result?.response ?? null);
-      try {
-        return JSON.parse(text.slice(text.indexOf('['), text.lastIndexOf(']') + 1));
-      } catch {
-        return text; // not JSON: the consumer's validation turns it into a failed job
-      }
+      return readAnswer(result?.response ?? null);
     },
   };
 }
