@@ -116,6 +116,10 @@ const CASES: Record<string, Case> = {
     events: ['transfer.created'],
     act: (u, p) => call('POST', p('/remit/transfer'), { key: u.key, headers: { 'Idempotency-Key': crypto.randomUUID() }, body: { source_currency: 'USD', target_currency: 'EUR', source_amount: 100_000, recipient: transferRecipient() } }),
   },
+  'POST /remit/quotes': {
+    events: [], why: 'a quote only holds terms: it moves no money and changes no record (§11 has no event for it)',
+    act: (u, p) => call('POST', p('/remit/quotes'), { key: u.key, body: { source_currency: 'USD', target_currency: 'EUR', source_amount: 100_000 } }),
+  },
   'POST /remit/transfers/{id}/cancel': { events: ['transfer.canceled'], setup: newTransfer, act: (u, p, id) => call('POST', p(`/remit/transfers/${id}/cancel`), { key: u.key }) },
   'PATCH /workspace/members/{id}': { events: ['member.role_changed'], setup: newMember('member'), act: (u, p, id) => call('PATCH', p(`/workspace/members/${id}`), { key: u.key, body: { role: 'admin' } }) },
   'DELETE /workspace/members/{id}': { events: ['member.removed'], setup: newMember('viewer'), act: (u, p, id) => call('DELETE', p(`/workspace/members/${id}`), { key: u.key }) },
@@ -177,6 +181,8 @@ const CASES: Record<string, Case> = {
   // reads the invoice back to compare the event's object with it.
   'PUT /workspace/payment-provider': { events: [], why: 'settings have no event type in §11', act: (u, p) => call('PUT', p('/workspace/payment-provider'), { key: u.key, body: { provider: 'sandbox' } }) },
   'DELETE /workspace/payment-provider': { events: [], why: 'settings have no event type in §11', act: (u, p) => call('DELETE', p('/workspace/payment-provider'), { key: u.key }) },
+  'PUT /workspace/payout-provider': { events: [], why: 'settings have no event type in §11', act: (u, p) => call('PUT', p('/workspace/payout-provider'), { key: u.key, body: { provider: 'sandbox' } }) },
+  'DELETE /workspace/payout-provider': { events: [], why: 'settings have no event type in §11', act: (u, p) => call('DELETE', p('/workspace/payout-provider'), { key: u.key }) },
   'POST /invoices/{id}/payments/{payment_id}/refunds': {
     events: ['invoice.payment_refunded'],
     setup: async (u) => {
