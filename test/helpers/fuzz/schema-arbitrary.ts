@@ -81,7 +81,12 @@ function stringArbitrary(schema: Schema, name: string): fc.Arbitrary<string> {
   const max = schema.maxLength ?? 200;
   if (schema.pattern) {
     const pattern = new RegExp(schema.pattern);
-    return fc.stringMatching(pattern).map((s) => s.trim()).filter((s) => s.length >= min && s.length <= max && pattern.test(s));
+    // fast-check's matches are mostly short: for a long minimum (a 16-character token), matches are
+    // also joined, which keeps a repeated character class (`^[A-Za-z0-9._-]+$`) matching; the filter
+    // alone would reject nearly every draw.
+    const matching = fc.stringMatching(pattern);
+    const long = fc.array(matching, { minLength: Math.max(1, Math.ceil(min / 2)), maxLength: Math.max(2, min) }).map((parts) => parts.join(''));
+    return (min > 4 ? fc.oneof(matching, long, long, long) : matching).map((s) => s.trim()).filter((s) => s.length >= min && s.length <= max && pattern.test(s));
   }
   return textArbitrary(min, max);
 }
