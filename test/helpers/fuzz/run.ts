@@ -30,6 +30,7 @@ const RUNS = inject('fuzzRuns');
 type Rule = { route?: RegExp; status: number; code?: string; field?: RegExp; message?: RegExp; why: string; inSchema?: true };
 const BUSINESS_RULES: Rule[] = [
   { status: 422, field: /^due_date$/, inSchema: true, why: 'due_date is never before start_date / issue_date' },
+  { status: 422, field: /^valid_until$/, inSchema: true, why: 'a quote\'s valid_until is never before its issue_date (§18)' },
   { status: 422, field: /^budget_max$/, inSchema: true, why: 'budget_max is at least budget_min' },
   { status: 422, field: /^line_items\.\d+\.unit_amount$/, inSchema: true, why: 'quantity × unit_amount is at most 10^13 minor units' },
   { status: 422, field: /^(due_date|start_date|issue_date|valid_until)$/, why: 'on PATCH, the dates also hold against the stored ones' },
