@@ -5,6 +5,7 @@
 // sandbox provider that sends itself events and for tests. Wise signs differently: an RSA-SHA256
 // signature of the raw body, base64 in one header, checked against Wise's public key
 // (verifyRsaSignature below).
+import { readAtMost } from './bounded-read';
 import { timingSafeEqualStrings } from './crypto';
 
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
@@ -50,8 +51,8 @@ export async function verifySignature(header: string | undefined | null, body: s
 export async function readBoundedBody(request: Request, limit = MAX_WEBHOOK_BODY_BYTES): Promise<string | undefined> {
   const declared = Number(request.headers.get('Content-Length') ?? 0);
   if (declared > limit) return undefined;
-  const bytes = new Uint8Array(await request.arrayBuffer());
-  return bytes.length > limit ? undefined : new TextDecoder().decode(bytes);
+  const bytes = await readAtMost(request.body, limit);
+  return bytes === null ? undefined : new TextDecoder().decode(bytes);
 }
 
 const rsaKeys = new Map<string, Promise<CryptoKey>>();

@@ -7,6 +7,7 @@
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
+import { readAtMost } from '../lib/bounded-read';
 
 export const MAX_BODY_BYTES = 100 * 1024;
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
@@ -19,7 +20,7 @@ export const readJsonBody = createMiddleware<AppEnv>(async (c, next) => {
   const declaredLength = Number(c.req.header('Content-Length') ?? '0');
   if (declaredLength > MAX_BODY_BYTES) throw tooLarge();
 
-  const bytes = c.req.raw.body ? await readAtMost(c.req.raw.body, MAX_BODY_BYTES) : new Uint8Array();
+  const bytes = await readAtMost(c.req.raw.body, MAX_BODY_BYTES);
   if (bytes === null) throw tooLarge();
 
   if (bytes.length > 0) {
@@ -39,27 +40,3 @@ export const readJsonBody = createMiddleware<AppEnv>(async (c, next) => {
   c.req.raw = new Request(c.req.raw, { body: bytes.length > 0 ? bytes : '{}', headers });
   await next();
 });
-
-/** The whole stream, or null as soon as it passes `limit` bytes (a chunked body has no Content-Length). */
-async function readAtMost(stream: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array | null> {
-  const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
-}

@@ -1,6 +1,7 @@
 // The upstream rates provider (open.er-api.com's shape by default): fetched with a timeout and
 // validated before anything is believed, so a broken provider can never poison the cache.
 import { z } from '@hono/zod-openapi';
+import { readAtMost } from '../../lib/bounded-read';
 import type { RatesSnapshot } from './snapshot';
 
 const UpstreamRates = z.object({
@@ -21,32 +22,14 @@ export class UpstreamError extends Error {
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** The body as text, refused (and the rest never read) once it passes `max` bytes. */
-async function readAtMost(response: Response, max: number): Promise<string> {
+async function readAtMostText(response: Response, max: number): Promise<string> {
   const declared = Number(response.headers.get('Content-Length'));
   if (declared > max) {
     await response.body?.cancel();
     throw new UpstreamError(`answered ${declared} bytes, more than ${max}`);
   }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      throw new UpstreamError(`answered more than ${max} bytes`);
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
+  const bytes = await readAtMost(response.body, max);
+  if (bytes === null) throw new UpstreamError(`answered more than ${max} bytes`);
   return new TextDecoder().decode(bytes);
 }
 
@@ -59,7 +42,7 @@ export async function fetchUpstreamRates(url: string, timeoutMs: number, now = n
     throw new UpstreamError(err instanceof Error && err.name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : `unreachable: ${String(err)}`);
   }
   if (!response.ok) throw new UpstreamError(`answered HTTP ${response.status}`);
-  const text = await readAtMost(response, MAX_BODY_BYTES);
+  const text = await readAtMostText(response, MAX_BODY_BYTES);
   let body: unknown;
   try {
     body = JSON.parse(text);
