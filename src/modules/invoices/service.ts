@@ -10,7 +10,7 @@ import type { Db } from '../../lib/db';
 import { changedRows, insertIf, retryOnRace } from '../../lib/guarded-write';
 import { newId } from '../../lib/ids';
 import { assertProjectOfClient, referencedClient, referencedProject } from '../../lib/references';
-import { issuerOf } from '../workspaces/settings';
+import { getWorkspace, issuerOf } from '../workspaces/settings';
 import { addDays, nowIso, todayIn } from '../../lib/time';
 import { assertOrderedRange } from '../../lib/validation';
 import { LATEST_DATE } from '../../lib/schemas';
@@ -30,13 +30,6 @@ export const invoiceObject = (ctx: WorkspaceContext, { row, lines }: InvoiceWith
 /** "This invoice now has exactly this updated_at": true only for the batch that wrote it. */
 export const wroteInvoice = (ctx: WorkspaceContext, id: string, updatedAt: string): SQL =>
   exists(ctx.db.select({ one: sql`1` }).from(invoices).where(and(eq(invoices.id, id), eq(invoices.updatedAt, updatedAt))));
-
-/** The workspace's row in the records' database (its settings: tax rounding, the issuer). */
-async function workspaceRow(ctx: WorkspaceContext) {
-  const workspace = await ctx.db.query.workspaces.findFirst({ where: eq(workspaces.id, ctx.workspaceId) });
-  if (!workspace) throw notFound('Workspace');
-  return workspace;
-}
 
 /** Whether the workspace's issuer has a VAT id: rate-0 lines then default to Z rather than O (§15). */
 export const issuerHasVatId = (workspace: typeof workspaces.$inferSelect) => Boolean(issuerOf(workspace).vat_id);
@@ -249,7 +242,7 @@ async function recomputed(ctx: WorkspaceContext, before: InvoiceWithLines, input
     tax_exemption_code: input.tax_exemption_code !== undefined ? input.tax_exemption_code : before.row.taxExemptionCode,
   };
   // Only new lines may need the issuer's VAT id for their default category.
-  const hasVatId = input.line_items ? issuerHasVatId(await workspaceRow(ctx)) : true;
+  const hasVatId = input.line_items ? issuerHasVatId(await getWorkspace(ctx)) : true;
   return buildLines(before.row.id, content, { taxRounding: before.row.taxRounding, issuerHasVatId: hasVatId });
 }
 

@@ -2,7 +2,8 @@
 // canceled. Every change is one batch led by an UPDATE guarded on the state it read, with its event.
 // Issuing the invoices is the cron's (issue.ts).
 import { and, desc, eq, lt } from 'drizzle-orm';
-import { recurringInvoices, workspaces } from '../../db/schema';
+import { recurringInvoices } from '../../db/schema';
+import { getWorkspace } from '../workspaces/settings';
 import { invalidField, invalidState, notFound } from '../../errors';
 import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
 import { changedRows, retryOnRace } from '../../lib/guarded-write';
@@ -91,12 +92,6 @@ function templateColumns(content: DocumentContent, settings: DocumentSettings) {
   };
 }
 
-async function workspaceOf(ctx: WorkspaceContext) {
-  const workspace = await ctx.db.query.workspaces.findFirst({ where: eq(workspaces.id, ctx.workspaceId) });
-  if (!workspace) throw notFound('Workspace');
-  return workspace;
-}
-
 export async function createRecurring(ctx: ServiceContext, input: CreateRecurringInput, linkOrigin: string): Promise<RecurringRow> {
   const client = await referencedClient(ctx, input.client_id);
   await assertProjectOfClient(ctx, input.project_id, client.id);
@@ -107,7 +102,7 @@ export async function createRecurring(ctx: ServiceContext, input: CreateRecurrin
   if (addDays(input.start_date, input.due_in_days) > LATEST_DATE) {
     throw invalidField('start_date', `The first invoice would be due after ${LATEST_DATE} (start_date + due_in_days); start earlier or give it fewer days.`);
   }
-  const workspace = await workspaceOf(ctx);
+  const workspace = await getWorkspace(ctx);
   const taxRounding = workspace.taxRounding;
   const columns = templateColumns(input, { taxRounding, issuerHasVatId: issuerHasVatId(workspace) });
   const now = nowIso();
@@ -175,7 +170,7 @@ export async function updateRecurring(ctx: ServiceContext, id: string, input: Up
         tax_exemption_reason: input.tax_exemption_reason !== undefined ? input.tax_exemption_reason : kept.tax_exemption_reason,
         tax_exemption_code: input.tax_exemption_code !== undefined ? input.tax_exemption_code : kept.tax_exemption_code,
       };
-      Object.assign(set, templateColumns(content, { taxRounding: before.taxRounding, issuerHasVatId: issuerHasVatId(await workspaceOf(ctx)) }));
+      Object.assign(set, templateColumns(content, { taxRounding: before.taxRounding, issuerHasVatId: issuerHasVatId(await getWorkspace(ctx)) }));
     }
     if (input.buyer_reference !== undefined) set.buyerReference = input.buyer_reference;
     if (input.purchase_order !== undefined) set.purchaseOrder = input.purchase_order;
