@@ -53,7 +53,10 @@ describe('a credit note on an invoice paid online', () => {
   it('changes nothing when Stripe refuses the refund (502)', async () => {
     const { owner, invoice } = await paidOnline();
     stripe.mode = 'garbage';
-    expectError(await creditOne(owner.key, invoice), 502, 'provider_error');
+    const refused = await creditOne(owner.key, invoice);
+    expectError(refused, 502, 'provider_error');
+    // The provider's answer is passed on, never the key the workspace connected it with.
+    expect(JSON.stringify(refused.body)).not.toContain(STRIPE_KEY);
     expect((await call('GET', `/v1/invoices/${invoice.id}`, { key: owner.key })).body).toMatchObject({ status: 'paid', amount_paid: 100_000, credited_amount: 0, credit_note_ids: [] });
     expect((await call('GET', `/v1/invoices/${invoice.id}/credit-notes`, { key: owner.key })).body.data).toEqual([]);
     expect((await call('GET', '/api/events?type=credit_note.issued', { key: owner.key })).body.data).toEqual([]);

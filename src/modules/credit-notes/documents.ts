@@ -10,13 +10,13 @@ import { workspaceDatabases } from '../../lib/databases';
 import { createDb, type Db } from '../../lib/db';
 import { formatMoney, fromScaledInteger } from '../../lib/money';
 import { documentOf } from '../invoices/document-for';
-import { TOKEN_PATTERN } from '../invoices/links';
+import { HOSTED_PAGE_JOB } from '../invoices/hosted-link';
+import { linkHash, TOKEN_PATTERN } from '../invoices/links';
 import { formatDate, type InvoiceDocument } from '../invoices/render/document';
 import { readInvoiceWithParties } from '../invoices/service';
 import { type CreditNoteWithLines, creditNoteLinks } from './serialize';
 export { creditNoteEInvoiceXml, creditNoteFacturXCii, creditNoteReady } from './einvoice';
 import { getCreditNote } from './service';
-import { sha256Hex } from '../../lib/crypto';
 
 type Found = NonNullable<Awaited<ReturnType<typeof readInvoiceWithParties>>> & { note: CreditNoteWithLines };
 
@@ -35,7 +35,7 @@ export async function creditNoteWithParties(ctx: WorkspaceContext, id: string): 
 /** The credit note a hosted token opens, in its workspace's context; undefined for an unknown token. */
 export async function findCreditNoteByToken(env: Env, token: string, envFor: (name: string) => Env) {
   if (!TOKEN_PATTERN.test(token)) return undefined;
-  const hash = await sha256Hex(token);
+  const hash = await linkHash(token);
   for (const name of workspaceDatabases(env)) {
     const dbEnv = envFor(name);
     const db = createDb(dbEnv.DB);
@@ -45,7 +45,7 @@ export async function findCreditNoteByToken(env: Env, token: string, envFor: (na
     ]);
     if (rows[0]) {
       const found = await withInvoice(db, { row: rows[0], lines });
-      return { ...found, ctx: systemContext(dbEnv, rows[0].workspaceId, 'hosted_page') };
+      return { ...found, ctx: systemContext(dbEnv, rows[0].workspaceId, HOSTED_PAGE_JOB) };
     }
   }
   return undefined;

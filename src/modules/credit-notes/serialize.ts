@@ -1,10 +1,10 @@
 // A credit note as the API returns it, and its hosted links (`/c/<token>`), derived like an
 // invoice's: an HMAC of its id and link version under the server secret, never stored.
 import type { creditNoteLineItems, creditNotes } from '../../db/schema';
-import { sha256Hex } from '../../lib/crypto';
 import { fromScaledInteger } from '../../lib/money';
 import { serverToken } from '../../lib/server-token';
 import { parseBreakdown } from '../invoices/lines';
+import { linkHash } from '../invoices/links';
 
 export type CreditNoteRow = typeof creditNotes.$inferSelect;
 export type CreditNoteLineRow = typeof creditNoteLineItems.$inferSelect;
@@ -15,7 +15,7 @@ const NO_LINKS: CreditNoteLinks = { hosted_url: null, pdf_url: null };
 
 // Its own purpose in the message, so a credit note's token is never an invoice's.
 export const creditNoteToken = (env: Env, id: string, version: number) => serverToken(env, `credit-note:${id}:${version}`);
-export const creditNoteLinkHash = async (env: Env, id: string, version: number) => sha256Hex(await creditNoteToken(env, id, version));
+export const creditNoteLinkHash = async (env: Env, id: string, version: number) => linkHash(await creditNoteToken(env, id, version));
 
 export async function creditNoteLinks(env: Env, origin: string, row: Pick<CreditNoteRow, 'id' | 'linkVersion'>): Promise<CreditNoteLinks> {
   const hosted = `${origin}/c/${await creditNoteToken(env, row.id, row.linkVersion)}`;

@@ -7,7 +7,7 @@
 // again on the state that won, so concurrent credit notes never add up to more than the total.
 import { and, asc, desc, eq, inArray, isNotNull, lt, ne, type SQL, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
-import { creditNoteLineItems, creditNotes, emailDeliveries, invoiceLineItems, invoices, payments, refunds, workspaces } from '../../db/schema';
+import { creditNoteLineItems, creditNotes, emailDeliveries, invoiceLineItems, invoices, payments, refunds } from '../../db/schema';
 import { ApiError, type ErrorDetail, invalidState, notFound } from '../../errors';
 import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
 import type { Db } from '../../lib/db';
@@ -20,6 +20,7 @@ import { DEFAULT_UNIT } from '../../lib/units';
 import { nowIso, todayIn } from '../../lib/time';
 import { enqueueEmailsQuietly, outboxRow } from '../emails/outbox';
 import { recordEvent } from '../events/record';
+import { bumpCounter, CREDIT_NOTE_SEQUENCE, currentDefaultNumber } from '../invoices/numbering';
 import { invoiceObject, wroteInvoice } from '../invoices/service';
 import { amountDue, type BillToSnapshot, invoiceSubtotal, type InvoiceRow, type InvoiceWithLines, type IssuerSnapshot } from '../invoices/serialize';
 import { refundAtProvider } from '../payments/refunds';
@@ -162,10 +163,6 @@ function insertLines(db: Db, rows: CreditNoteLineRow[], onlyIf: SQL) {
   return statements;
 }
 
-/** The workspace's next credit-note number, right after the counter's bump in the same batch. */
-const nextNumber = (ctx: WorkspaceContext) =>
-  sql`(SELECT ${workspaces.creditNotePrefix} || printf('%06d', ${workspaces.creditNoteSeq}) FROM ${workspaces} WHERE ${workspaces.id} = ${ctx.workspaceId})`;
-
 export type IssuedCreditNote = CreditNoteWithLines & { invoice: InvoiceWithLines };
 
 export async function createCreditNote(
@@ -232,7 +229,7 @@ export async function createCreditNote(
     };
     const lines: CreditNoteLineRow[] = planned.map((l) => ({ ...l, creditNoteId: id }));
     const note: CreditNoteWithLines = { row, lines };
-    const number = nextNumber(ctx);
+    const number = currentDefaultNumber(ctx, CREDIT_NOTE_SEQUENCE);
     const billTo = before.billTo ? (JSON.parse(before.billTo) as BillToSnapshot) : null;
     const email = input.email && billTo?.email
       ? outboxRow(ctx, { invoiceId, kind: 'credit_note', to: [billTo.email], cc: [], message: null, linkOrigin, creditNoteId: id })
@@ -251,7 +248,7 @@ export async function createCreditNote(
           eq(invoices.id, invoiceId), inWorkspace(ctx, invoices), eq(invoices.status, before.status), eq(invoices.updatedAt, before.updatedAt),
           sql`${invoices.creditedAmount} + ${figures.total} <= ${invoices.total}`, withinPayment,
         )),
-      ctx.db.update(workspaces).set({ creditNoteSeq: sql`${workspaces.creditNoteSeq} + 1` }).where(and(eq(workspaces.id, ctx.workspaceId), written)),
+      bumpCounter(ctx, written, CREDIT_NOTE_SEQUENCE),
       insertIf(ctx.db, creditNotes, { ...row, number: number as unknown as string }, written),
       recordEvent(ctx, 'credit_note.issued', serializeCreditNote(note), { ifChanged: true, fill: { number } }),
       recordEvent(ctx, 'invoice.credited', invoiceObject(ctx, invoiceAfter), { ifChanged: true, data: { credit_note: serializeCreditNote(note) }, fillData: { '$.credit_note.number': number } }),

@@ -4,9 +4,10 @@
 // leaves a gap. The insert only happens if no invoice of the workspace has that number yet (a
 // hand-picked one may): then the counter jumps past the highest number in use with the prefix,
 // and the creation tries the next one. Quotes (§18) number themselves the same way, on a sequence
-// of their own (`quote_prefix`, `quote_seq`): `Sequence` says which.
+// of their own (`quote_prefix`, `quote_seq`), and credit notes (§17) on theirs (only default
+// numbers, drawn in the batch that issues them): `Sequence` says which.
 import { and, eq, ne, notExists, type SQL, sql } from 'drizzle-orm';
-import { invoices, quotes, workspaces } from '../../db/schema';
+import { creditNotes, invoices, quotes, workspaces } from '../../db/schema';
 import { ApiError } from '../../errors';
 import type { WorkspaceContext } from '../../lib/context';
 
@@ -15,14 +16,17 @@ const MAX_ATTEMPTS = 3;
 /** A numbered document's table and the workspace's counter and prefix for it. */
 export type Sequence = {
   noun: string;
-  table: typeof invoices | typeof quotes;
-  tableName: 'invoices' | 'quotes';
-  counter: typeof workspaces.invoiceSeq | typeof workspaces.quoteSeq;
-  prefix: typeof workspaces.invoicePrefix | typeof workspaces.quotePrefix;
+  table: typeof invoices | typeof quotes | typeof creditNotes;
+  tableName: 'invoices' | 'quotes' | 'credit_notes';
+  counter: typeof workspaces.invoiceSeq | typeof workspaces.quoteSeq | typeof workspaces.creditNoteSeq;
+  prefix: typeof workspaces.invoicePrefix | typeof workspaces.quotePrefix | typeof workspaces.creditNotePrefix;
 };
 
 export const INVOICE_SEQUENCE: Sequence = { noun: 'invoice', table: invoices, tableName: 'invoices', counter: workspaces.invoiceSeq, prefix: workspaces.invoicePrefix };
 export const QUOTE_SEQUENCE: Sequence = { noun: 'quote', table: quotes, tableName: 'quotes', counter: workspaces.quoteSeq, prefix: workspaces.quotePrefix };
+export const CREDIT_NOTE_SEQUENCE: Sequence = {
+  noun: 'credit note', table: creditNotes, tableName: 'credit_notes', counter: workspaces.creditNoteSeq, prefix: workspaces.creditNotePrefix,
+};
 
 export const numberTaken = (number: string, sequence: Sequence = INVOICE_SEQUENCE) =>
   new ApiError(sequence === INVOICE_SEQUENCE ? 'invoice_number_taken' : 'conflict', `This workspace already has ${sequence.noun === 'invoice' ? 'an' : 'a'} ${sequence.noun} numbered ${number}.`, [{ path: 'number', message: 'Already in use.' }]);
@@ -50,7 +54,8 @@ export type InvoiceNumber = {
 export const bumpCounter = (ctx: WorkspaceContext, onlyIf?: SQL, sequence: Sequence = INVOICE_SEQUENCE) =>
   ctx.db.update(workspaces).set({ [counterKey(sequence)]: sql`${sequence.counter} + 1` }).where(and(eq(workspaces.id, ctx.workspaceId), onlyIf));
 
-const counterKey = (sequence: Sequence) => (sequence === INVOICE_SEQUENCE ? 'invoiceSeq' : 'quoteSeq');
+const counterKey = (sequence: Sequence) =>
+  sequence === INVOICE_SEQUENCE ? 'invoiceSeq' : sequence === CREDIT_NOTE_SEQUENCE ? 'creditNoteSeq' : 'quoteSeq';
 
 /** The workspace's current default number: right after bumpCounter in a batch, the next one. */
 export const currentDefaultNumber = (ctx: WorkspaceContext, sequence: Sequence = INVOICE_SEQUENCE) =>
