@@ -5,7 +5,7 @@ import { invoices } from '../../db/schema';
 import { invalidState } from '../../errors';
 import { inWorkspace, systemContext, type ServiceContext, type WorkspaceContext } from '../../lib/context';
 import { workspaceDatabases } from '../../lib/databases';
-import { createDb } from '../../lib/db';
+import { createDb, type Db } from '../../lib/db';
 import { nowIso } from '../../lib/time';
 import { recordEvent } from '../events/record';
 import { linkHash, linkToken, TOKEN_PATTERN } from './links';
@@ -16,20 +16,31 @@ import { getInvoice, invoiceObject, readInvoiceWithParties } from './service';
 export const HOSTED_PAGE_JOB = 'hosted_page';
 
 /**
- * The invoice a token opens, with its lines, client and workspace, in the workspace's context;
- * undefined for an unknown or rotated token. The token names no database, so each database that
- * holds workspaces is asked in turn, DB first, one round trip each. `envFor` gives the env whose DB
- * is the request's session on a database.
+ * What a hosted token opens, read by `read` from its hash, with the env of the database it was
+ * found in; undefined for a malformed token or one no database knows. The token names no database,
+ * so each database that holds workspaces is asked in turn, DB first, one round trip each. `envFor`
+ * gives the env whose DB is the request's session on a database.
  */
-export async function findByToken(env: Env, token: string, envFor: (name: string) => Env) {
+export async function findInWorkspaceDatabases<T>(
+  env: Env,
+  token: string,
+  envFor: (name: string) => Env,
+  read: (db: Db, hash: string) => Promise<T | undefined>,
+): Promise<{ found: T; dbEnv: Env } | undefined> {
   if (!TOKEN_PATTERN.test(token)) return undefined;
   const hash = await linkHash(token);
   for (const name of workspaceDatabases(env)) {
     const dbEnv = envFor(name);
-    const found = await readInvoiceWithParties(createDb(dbEnv.DB), eq(invoices.linkHash, hash));
-    if (found) return { ...found, ctx: systemContext(dbEnv, found.invoice.row.workspaceId, HOSTED_PAGE_JOB) };
+    const found = await read(createDb(dbEnv.DB), hash);
+    if (found) return { found, dbEnv };
   }
   return undefined;
+}
+
+/** The invoice a token opens, with its lines, client and workspace, in the workspace's context; undefined for an unknown or rotated token. */
+export async function findByToken(env: Env, token: string, envFor: (name: string) => Env) {
+  const hit = await findInWorkspaceDatabases(env, token, envFor, (db, hash) => readInvoiceWithParties(db, eq(invoices.linkHash, hash)));
+  return hit && { ...hit.found, ctx: systemContext(hit.dbEnv, hit.found.invoice.row.workspaceId, HOSTED_PAGE_JOB) };
 }
 
 /** A new link for a sent invoice: the old token stops working at once. */

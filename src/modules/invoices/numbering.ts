@@ -8,28 +8,34 @@
 // numbers, drawn in the batch that issues them): `Sequence` says which.
 import { and, eq, ne, notExists, type SQL, sql } from 'drizzle-orm';
 import { creditNotes, invoices, quotes, workspaces } from '../../db/schema';
-import { ApiError } from '../../errors';
+import { ApiError, type ErrorCode } from '../../errors';
 import type { WorkspaceContext } from '../../lib/context';
 
 const MAX_ATTEMPTS = 3;
 
 /** A numbered document's table and the workspace's counter and prefix for it. */
 export type Sequence = {
+  /** The document's name with its article, for messages ("an invoice"). */
+  aNoun: string;
   noun: string;
   table: typeof invoices | typeof quotes | typeof creditNotes;
   tableName: 'invoices' | 'quotes' | 'credit_notes';
-  counter: typeof workspaces.invoiceSeq | typeof workspaces.quoteSeq | typeof workspaces.creditNoteSeq;
+  /** The workspaces column that counts it, by its key in the update's set. */
+  counterKey: 'invoiceSeq' | 'quoteSeq' | 'creditNoteSeq';
   prefix: typeof workspaces.invoicePrefix | typeof workspaces.quotePrefix | typeof workspaces.creditNotePrefix;
+  /** The error code of a hand-picked number already in use. */
+  takenCode: ErrorCode;
 };
 
-export const INVOICE_SEQUENCE: Sequence = { noun: 'invoice', table: invoices, tableName: 'invoices', counter: workspaces.invoiceSeq, prefix: workspaces.invoicePrefix };
-export const QUOTE_SEQUENCE: Sequence = { noun: 'quote', table: quotes, tableName: 'quotes', counter: workspaces.quoteSeq, prefix: workspaces.quotePrefix };
+export const INVOICE_SEQUENCE: Sequence = { aNoun: 'an invoice', noun: 'invoice', table: invoices, tableName: 'invoices', counterKey: 'invoiceSeq', prefix: workspaces.invoicePrefix, takenCode: 'invoice_number_taken' };
+export const QUOTE_SEQUENCE: Sequence = { aNoun: 'a quote', noun: 'quote', table: quotes, tableName: 'quotes', counterKey: 'quoteSeq', prefix: workspaces.quotePrefix, takenCode: 'conflict' };
+// Credit notes only ever take default numbers, so no number of theirs is ever "taken".
 export const CREDIT_NOTE_SEQUENCE: Sequence = {
-  noun: 'credit note', table: creditNotes, tableName: 'credit_notes', counter: workspaces.creditNoteSeq, prefix: workspaces.creditNotePrefix,
+  aNoun: 'a credit note', noun: 'credit note', table: creditNotes, tableName: 'credit_notes', counterKey: 'creditNoteSeq', prefix: workspaces.creditNotePrefix, takenCode: 'conflict',
 };
 
 export const numberTaken = (number: string, sequence: Sequence = INVOICE_SEQUENCE) =>
-  new ApiError(sequence === INVOICE_SEQUENCE ? 'invoice_number_taken' : 'conflict', `This workspace already has ${sequence.noun === 'invoice' ? 'an' : 'a'} ${sequence.noun} numbered ${number}.`, [{ path: 'number', message: 'Already in use.' }]);
+  new ApiError(sequence.takenCode, `This workspace already has ${sequence.aNoun} numbered ${number}.`, [{ path: 'number', message: 'Already in use.' }]);
 
 /** The condition that no other invoice (or quote) of the workspace has `number` (for the guarded write). */
 export function numberIsFree(ctx: WorkspaceContext, number: string | SQL, exceptId?: string, sequence: Sequence = INVOICE_SEQUENCE): SQL {
@@ -52,14 +58,11 @@ export type InvoiceNumber = {
 
 /** The counter bump of a batch that writes a default-numbered invoice; `onlyIf` holds it back with the write. */
 export const bumpCounter = (ctx: WorkspaceContext, onlyIf?: SQL, sequence: Sequence = INVOICE_SEQUENCE) =>
-  ctx.db.update(workspaces).set({ [counterKey(sequence)]: sql`${sequence.counter} + 1` }).where(and(eq(workspaces.id, ctx.workspaceId), onlyIf));
-
-const counterKey = (sequence: Sequence) =>
-  sequence === INVOICE_SEQUENCE ? 'invoiceSeq' : sequence === CREDIT_NOTE_SEQUENCE ? 'creditNoteSeq' : 'quoteSeq';
+  ctx.db.update(workspaces).set({ [sequence.counterKey]: sql`${workspaces[sequence.counterKey]} + 1` }).where(and(eq(workspaces.id, ctx.workspaceId), onlyIf));
 
 /** The workspace's current default number: right after bumpCounter in a batch, the next one. */
 export const currentDefaultNumber = (ctx: WorkspaceContext, sequence: Sequence = INVOICE_SEQUENCE) =>
-  sql`(SELECT ${sequence.prefix} || printf('%06d', ${sequence.counter}) FROM ${workspaces} WHERE ${workspaces.id} = ${ctx.workspaceId})`;
+  sql`(SELECT ${sequence.prefix} || printf('%06d', ${workspaces[sequence.counterKey]}) FROM ${workspaces} WHERE ${workspaces.id} = ${ctx.workspaceId})`;
 
 /**
  * A hand-picked number counts as one of the sequence only with a tail of 1–12 digits. A longer one
@@ -70,12 +73,13 @@ const MAX_SEQUENCE_DIGITS = 12;
 
 /** Moves the counter past every number in use with the workspace's prefix and a tail of 1–12 digits (hand-picked ones too). */
 export async function skipNumbersInUse(ctx: WorkspaceContext, sequence: Sequence = INVOICE_SEQUENCE): Promise<void> {
-  const { prefix, counter } = sequence;
+  const { prefix, counterKey } = sequence;
+  const counter = workspaces[counterKey];
   // The prefix is compared with substr, never put into a LIKE or GLOB pattern: it is user text.
   await ctx.db
     .update(workspaces)
     .set({
-      [counterKey(sequence)]: sql`max(${counter}, coalesce((
+      [counterKey]: sql`max(${counter}, coalesce((
         SELECT max(CAST(substr(i.number, length(${prefix}) + 1) AS INTEGER)) FROM ${sql.identifier(sequence.tableName)} i
         WHERE i.workspace_id = ${workspaces.id} AND substr(i.number, 1, length(${prefix})) = ${prefix}
           AND substr(i.number, length(${prefix}) + 1) NOT GLOB '*[^0-9]*'

@@ -8,14 +8,12 @@ import { type Context, Hono } from 'hono';
 import { quotes } from '../../db/schema';
 import type { AppEnv } from '../../env';
 import { inWorkspace, systemContext, type WorkspaceContext } from '../../lib/context';
-import { workspaceDatabases } from '../../lib/databases';
-import { createDb } from '../../lib/db';
 import { nowIso, todayIn } from '../../lib/time';
 import { requestEnvFor } from '../../middleware/d1-session';
 import { hostedPageRateLimit } from '../../middleware/rate-limit';
 import { recordEvent } from '../events/record';
-import { HOSTED_PAGE_JOB } from '../invoices/hosted-link';
-import { linkHash, linkOrigin, TOKEN_PATTERN } from '../invoices/links';
+import { findInWorkspaceDatabases, HOSTED_PAGE_JOB } from '../invoices/hosted-link';
+import { linkOrigin } from '../invoices/links';
 import { notFoundPage, pageResponse, pdfResponse } from '../invoices/render/respond';
 import { afterAcceptance, type Answer, answerQuote } from './actions';
 import { type QuoteDocument, quoteDocumentOf } from './document';
@@ -24,14 +22,8 @@ import { quoteObject, readQuoteWithParties } from './service';
 
 /** The quote a token opens, with its client and workspace, in its workspace's context; one round trip per database asked. */
 async function findQuoteByToken(c: Context<AppEnv>, token: string) {
-  if (!TOKEN_PATTERN.test(token)) return undefined;
-  const hash = await linkHash(token);
-  for (const name of workspaceDatabases(c.env)) {
-    const dbEnv = requestEnvFor(c, name);
-    const found = await readQuoteWithParties(createDb(dbEnv.DB), eq(quotes.linkHash, hash));
-    if (found) return { ...found, ctx: systemContext(dbEnv, found.quote.workspaceId, HOSTED_PAGE_JOB, found.workspace.timeZone) };
-  }
-  return undefined;
+  const hit = await findInWorkspaceDatabases(c.env, token, (name) => requestEnvFor(c, name), (db, hash) => readQuoteWithParties(db, eq(quotes.linkHash, hash)));
+  return hit && { ...hit.found, ctx: systemContext(hit.dbEnv, hit.found.quote.workspaceId, HOSTED_PAGE_JOB, hit.found.workspace.timeZone) };
 }
 
 /**

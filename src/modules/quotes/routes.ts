@@ -1,4 +1,5 @@
 // Quotes (§18), mounted under /api/workflow and /v1 alike.
+import type { RouteConfig } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { defineRoute, jsonBody, jsonContent, noContent } from '../../http/define-route';
 import type { AppEnv } from '../../env';
@@ -24,6 +25,10 @@ const quote = (description: string) => jsonContent(S.Quote, description);
 async function withLinks(c: Context<AppEnv>, row: QuoteRow) {
   return { ...serializeQuote(row), ...(await quoteLinks(c.env, linkOrigin(c.env, c.req.url), row)) };
 }
+
+/** A state change of one quote, `POST /quotes/{id}/<action>`: a member's, replayable, 409 when the state forbids it. */
+const quoteAction = <A extends string, R extends Pick<RouteConfig, 'request' | 'responses'> & { operationId: string; summary: string; description: string }>(action: A, { operationId, ...config }: R) =>
+  defineRoute({ method: 'post', path: `/quotes/{id}/${action}` as const, operationId, replay: quoteReplay, tags, access: 'user', role: 'member', errors: [409], ...config });
 
 const LINES = 'Lines, discount and taxes as on invoices (§15, see createInvoice); the quote keeps the workspace\'s `tax_rounding` of when it was made.';
 
@@ -98,8 +103,8 @@ export const quoteRoutes = createRouter()
     async (c) => c.json(await withLinks(c, await sendQuote(c.get('ctx'), c.req.valid('param').id, c.req.valid('json'), linkOrigin(c.env, c.req.url))), 200),
   )
   .openapi(
-    defineRoute({
-      method: 'post', path: '/quotes/{id}/accept', operationId: 'acceptQuote', replay: quoteReplay, tags, access: 'user', role: 'member', errors: [409],
+    quoteAction('accept', {
+      operationId: 'acceptQuote',
       summary: 'Record the client\'s acceptance',
       description: 'Open quotes only, once (409 `invalid_state` otherwise): for an acceptance that reached you by email, phone or in person. With `on_accept` `draft_invoice` the quote is converted at once, with `send_invoice` the invoice is also sent.',
       request: { params, body: jsonBody(S.AcceptQuoteBody) },
@@ -111,8 +116,8 @@ export const quoteRoutes = createRouter()
     },
   )
   .openapi(
-    defineRoute({
-      method: 'post', path: '/quotes/{id}/decline', operationId: 'declineQuote', replay: quoteReplay, tags, access: 'user', role: 'member', errors: [409],
+    quoteAction('decline', {
+      operationId: 'declineQuote',
       summary: 'Record the client\'s refusal',
       description: 'Open quotes only, once (409 `invalid_state` otherwise).',
       request: { params, body: jsonBody(S.DeclineQuoteBody) },
@@ -121,8 +126,8 @@ export const quoteRoutes = createRouter()
     async (c) => c.json(await withLinks(c, await declineQuote(c.get('ctx'), c.req.valid('param').id, c.req.valid('json').reason)), 200),
   )
   .openapi(
-    defineRoute({
-      method: 'post', path: '/quotes/{id}/cancel', operationId: 'cancelQuote', replay: quoteReplay, tags, access: 'user', role: 'member', errors: [409],
+    quoteAction('cancel', {
+      operationId: 'cancelQuote',
       summary: 'Cancel a draft or open quote',
       description: 'Its page then says it was canceled and offers no form.',
       request: { params },
@@ -131,8 +136,8 @@ export const quoteRoutes = createRouter()
     async (c) => c.json(await withLinks(c, await cancelQuote(c.get('ctx'), c.req.valid('param').id)), 200),
   )
   .openapi(
-    defineRoute({
-      method: 'post', path: '/quotes/{id}/revise', operationId: 'reviseQuote', replay: quoteReplay, tags, access: 'user', role: 'member', errors: [409],
+    quoteAction('revise', {
+      operationId: 'reviseQuote',
       summary: 'Revise a quote into a new draft',
       description: 'Open, declined or expired quotes: a new draft with the same client, lines and terms, its own number and `revision_of`, dated today and valid as long as the original was. An open original becomes `canceled` in the same step.',
       request: { params },
