@@ -120,6 +120,9 @@ describe('a chat-completions provider', () => {
       await run(queued.id, SUGGESTION_MAX_RETRIES + 1);
       const failed = await job(user.key, queued.id);
       expect(failed).toMatchObject({ status: 'failed', error: expect.stringContaining(mode === 'slow' ? 'Timeout' : 'unreachable') });
+      // The reason is shown to the workspace and put in the suggestion.failed event: never the API key.
+      const events = (await call('GET', '/api/events?type=suggestion.failed', { key: user.key })).body.data;
+      expect(JSON.stringify([failed, events])).not.toContain('sk-test-chat-key');
     });
   }
 });

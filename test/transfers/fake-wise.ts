@@ -19,9 +19,10 @@ export type FakeWise = {
   /**
    * ok: as Wise; down: no answer at all; lose-transfer-answer: the next POST /v1/transfers is made
    * but its answer is lost (a timeout); lose-funding-answer: the same for the next funding;
-   * insufficient: funding is rejected.
+   * insufficient: funding is rejected; refuse-account: POST /v1/accounts is refused with a message
+   * that echoes the account number and the token it was sent.
    */
-  mode: 'ok' | 'down' | 'lose-transfer-answer' | 'lose-funding-answer' | 'insufficient';
+  mode: 'ok' | 'down' | 'lose-transfer-answer' | 'lose-funding-answer' | 'insufficient' | 'refuse-account';
 };
 
 const FEE = 4.5;
@@ -57,6 +58,10 @@ export function fakeWise(): FakeWise {
       });
     }
     if (request.method === 'POST' && path === '/v1/accounts') {
+      if (fake.mode === 'refuse-account') {
+        const number = String(body.details.iban ?? body.details.accountNumber).replace(/(.{4})/g, '$1 ');
+        return Response.json({ errors: [{ code: 'NOT_VALID', message: `${number} is not valid for ${WISE_TOKEN}`, arguments: [number] }] }, { status: 422 });
+      }
       const account = { id: ++next, ...body };
       fake.accounts.push(account);
       return Response.json(account);

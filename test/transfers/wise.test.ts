@@ -269,4 +269,18 @@ describe('the whole account number', () => {
     expect(JSON.stringify(wise.accounts)).toContain('31926819');
     expect(JSON.stringify(wise.accounts)).toContain(IBAN);
   });
+
+  it('nor the Wise token, when Wise\'s refusal echoes them: the reason keeps their last four', async () => {
+    const user = await createUser();
+    await connectWise(user);
+    const transfer = await sendTransfer(user.key);
+    wise.mode = 'refuse-account';
+    await deliver(QUEUE, [message(transfer.id)]);
+    const failed = await getTransfer(user.key, transfer.id);
+    expect(failed.status).toBe('failed');
+    expect(failed.failure_reason).toContain(`…${IBAN.slice(-4)} is not valid for …${WISE_TOKEN.slice(-4)}`);
+    const seen = JSON.stringify([failed, (await call('GET', '/api/events?limit=100', { key: user.key })).body, logs]);
+    for (const whole of [IBAN, WISE_TOKEN]) expect(seen).not.toContain(whole);
+    expect(seen.replace(/\s/g, '')).not.toContain(IBAN);
+  });
 });

@@ -1,14 +1,14 @@
 // Getting paid online (§16), keyed: the workspace's payment provider (under /api), and an
 // invoice's payments, payment attempts and refunds (with the invoices, under /api/workflow and /v1).
-import { defineRoute, jsonBody, jsonContent, noContent } from '../../http/define-route';
+import { defineRoute, jsonBody, jsonContent } from '../../http/define-route';
 import { decodeCursor, toPage } from '../../lib/pagination';
 import { createRouter } from '../../lib/router';
 import { idParams, idSchema, listQuery } from '../../lib/schemas';
 import { getInvoice } from '../invoices/service';
-import { linkOrigin } from '../invoices/links';
 import { listPaymentAttempts } from './checkout';
 import { connectProvider, disconnectProvider, getProviderSetting, serializeProvider } from './connection';
 import { listInvoicePayments, refundedByPayment, refundPayment } from './refunds';
+import { providerSettingRoutes } from './provider-setting-routes';
 import * as S from './schemas';
 import { serializeAttempt, serializePayment, serializeRefund } from './serialize';
 
@@ -16,41 +16,20 @@ const tags = ['Payments'];
 const params = idParams('invoice');
 const refundParams = idParams('invoice').extend({ payment_id: idSchema('payment').openapi({ param: { name: 'payment_id', in: 'path' } }) });
 
-export const paymentProviderRoutes = createRouter()
-  .openapi(
-    defineRoute({
-      method: 'put', path: '/workspace/payment-provider', operationId: 'connectPaymentProvider', tags, access: 'user', role: 'admin',
-      summary: 'Connect a payment provider',
-      description: 'Turns on the pay button of the workspace\'s hosted invoices. `stripe` takes your secret key and the signing secret of the webhook endpoint you create at Stripe for `webhook_url` (subscribe it to `checkout.session.completed`, `checkout.session.async_payment_succeeded`, `checkout.session.async_payment_failed` and `checkout.session.expired`). Both are stored encrypted and never shown again. `sandbox` needs no account and moves no money; it exists only where the worker\'s `PAYMENTS_SANDBOX` is `true` (never in production: 422 there). Connecting again replaces the settings and keeps `webhook_url`.',
-      request: { body: jsonBody(S.ConnectProviderBody) },
-      responses: { 200: jsonContent(S.PaymentProvider, 'The connected provider.') },
-    }),
-    async (c) => {
-      const row = await connectProvider(c.get('ctx'), c.req.valid('json'));
-      return c.json(serializeProvider(row, linkOrigin(c.env, c.req.url)), 200);
-    },
-  )
-  .openapi(
-    defineRoute({
-      method: 'get', path: '/workspace/payment-provider', operationId: 'getPaymentProvider', tags, access: 'user', role: 'admin',
-      summary: 'The connected payment provider',
-      description: 'Never a secret. `connected: false` when none is.',
-      responses: { 200: jsonContent(S.PaymentProvider, 'The provider, or `connected: false`.') },
-    }),
-    async (c) => c.json(serializeProvider(await getProviderSetting(c.get('ctx')), linkOrigin(c.env, c.req.url)), 200),
-  )
-  .openapi(
-    defineRoute({
-      method: 'delete', path: '/workspace/payment-provider', operationId: 'disconnectPaymentProvider', tags, access: 'user', role: 'admin',
-      summary: 'Disconnect the payment provider',
-      description: 'Online payment is off: hosted pages show no pay button, and the provider\'s webhook URL answers 404. Payments already recorded stay.',
-      responses: { 204: noContent },
-    }),
-    async (c) => {
-      await disconnectProvider(c.get('ctx'));
-      return c.body(null, 204);
-    },
-  );
+export const paymentProviderRoutes = providerSettingRoutes({
+  path: '/workspace/payment-provider', noun: 'PaymentProvider', tags, body: S.ConnectProviderBody, reply: S.PaymentProvider, serialize: serializeProvider,
+  connect: {
+    run: connectProvider,
+    summary: 'Connect a payment provider',
+    description: 'Turns on the pay button of the workspace\'s hosted invoices. `stripe` takes your secret key and the signing secret of the webhook endpoint you create at Stripe for `webhook_url` (subscribe it to `checkout.session.completed`, `checkout.session.async_payment_succeeded`, `checkout.session.async_payment_failed` and `checkout.session.expired`). Both are stored encrypted and never shown again. `sandbox` needs no account and moves no money; it exists only where the worker\'s `PAYMENTS_SANDBOX` is `true` (never in production: 422 there). Connecting again replaces the settings and keeps `webhook_url`.',
+  },
+  get: { run: getProviderSetting, summary: 'The connected payment provider', description: 'Never a secret. `connected: false` when none is.' },
+  disconnect: {
+    run: disconnectProvider,
+    summary: 'Disconnect the payment provider',
+    description: 'Online payment is off: hosted pages show no pay button, and the provider\'s webhook URL answers 404. Payments already recorded stay.',
+  },
+});
 
 export const invoicePaymentRoutes = createRouter()
   .openapi(

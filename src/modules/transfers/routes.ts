@@ -1,10 +1,10 @@
 // Transfers abroad under /v1/remit.
-import { defineRoute, jsonBody, jsonContent, noContent } from '../../http/define-route';
+import { defineRoute, jsonBody, jsonContent } from '../../http/define-route';
 import { decodeCursor, toPage } from '../../lib/pagination';
 import { createRouter } from '../../lib/router';
 import { idParams } from '../../lib/schemas';
 import * as S from './schemas';
-import { linkOrigin } from '../invoices/links';
+import { providerSettingRoutes } from '../payments/provider-setting-routes';
 import { connectPayoutProvider, disconnectPayoutProvider, getPayoutProvider, serializePayoutProvider } from './payout-connection';
 import { cancelTransfer, createTransfer, getTransfer, listTransfers, serializeTransfer } from './service';
 import { createTransferQuote, serializeTransferQuote } from './transfer-quotes';
@@ -77,35 +77,17 @@ export const transferRoutes = createRouter()
     async (c) => c.json(serializeTransfer(await cancelTransfer(c.get('ctx'), c.req.valid('param').id)), 200),
   );
 
-export const payoutProviderRoutes = createRouter()
-  .openapi(
-    defineRoute({
-      method: 'put', path: '/workspace/payout-provider', operationId: 'connectPayoutProvider', tags, access: 'user', role: 'admin',
-      summary: 'Connect a payout provider',
-      description: 'Who pays out the workspace\'s transfers. `wise` takes an API token and the profile whose balance funds them; the token is stored encrypted and never shown again. Subscribe Wise\'s `transfers#state-change` webhook to `webhook_url`. `sandbox` needs no account and moves no money; it exists only where the worker\'s `PAYMENTS_SANDBOX` is `true` (never in production: 422 there). Connecting again replaces the settings; transfers already sent keep the provider they were sent with.',
-      request: { body: jsonBody(S.ConnectPayoutProviderBody) },
-      responses: { 200: jsonContent(S.PayoutProvider, 'The connected provider.') },
-    }),
-    async (c) => c.json(serializePayoutProvider(await connectPayoutProvider(c.get('ctx'), c.req.valid('json')), linkOrigin(c.env, c.req.url)), 200),
-  )
-  .openapi(
-    defineRoute({
-      method: 'get', path: '/workspace/payout-provider', operationId: 'getPayoutProvider', tags, access: 'user', role: 'admin',
-      summary: 'The connected payout provider',
-      description: 'Never the token. `connected: false` when none is.',
-      responses: { 200: jsonContent(S.PayoutProvider, 'The provider, or `connected: false`.') },
-    }),
-    async (c) => c.json(serializePayoutProvider(await getPayoutProvider(c.get('ctx')), linkOrigin(c.env, c.req.url)), 200),
-  )
-  .openapi(
-    defineRoute({
-      method: 'delete', path: '/workspace/payout-provider', operationId: 'disconnectPayoutProvider', tags, access: 'user', role: 'admin',
-      summary: 'Disconnect the payout provider',
-      description: 'New transfers go to the sandbox where it exists, and are refused in production. A transfer that Wise already holds still ends by Wise\'s webhook.',
-      responses: { 204: noContent },
-    }),
-    async (c) => {
-      await disconnectPayoutProvider(c.get('ctx'));
-      return c.body(null, 204);
-    },
-  );
+export const payoutProviderRoutes = providerSettingRoutes({
+  path: '/workspace/payout-provider', noun: 'PayoutProvider', tags, body: S.ConnectPayoutProviderBody, reply: S.PayoutProvider, serialize: serializePayoutProvider,
+  connect: {
+    run: connectPayoutProvider,
+    summary: 'Connect a payout provider',
+    description: 'Who pays out the workspace\'s transfers. `wise` takes an API token and the profile whose balance funds them; the token is stored encrypted and never shown again. Subscribe Wise\'s `transfers#state-change` webhook to `webhook_url`. `sandbox` needs no account and moves no money; it exists only where the worker\'s `PAYMENTS_SANDBOX` is `true` (never in production: 422 there). Connecting again replaces the settings; transfers already sent keep the provider they were sent with.',
+  },
+  get: { run: getPayoutProvider, summary: 'The connected payout provider', description: 'Never the token. `connected: false` when none is.' },
+  disconnect: {
+    run: disconnectPayoutProvider,
+    summary: 'Disconnect the payout provider',
+    description: 'New transfers go to the sandbox where it exists, and are refused in production. A transfer that Wise already holds still ends by Wise\'s webhook.',
+  },
+});

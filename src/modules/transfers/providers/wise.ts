@@ -38,6 +38,25 @@ export function wiseEnding(state: string): { status: 'completed' } | { status: '
 /** Wise refused: the transfer fails with this reason. */
 class WiseRefusal extends Error {}
 
+/**
+ * Wise's refusal without the whole account number or the token, should Wise's message echo what it
+ * was sent (as "… is not a valid IBAN"): the reason is shown in reads, events and webhooks. Each
+ * is matched with any spacing Wise may have put in and left as its last four characters.
+ */
+export function withoutSecrets(text: string, secrets: string[]): string {
+  return secrets
+    .filter((secret) => secret.length > 4)
+    .reduce((out, secret) => {
+      const spaced = [...secret.replace(/\s/g, '')].map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s*');
+      return out.replace(new RegExp(spaced, 'gi'), `…${secret.slice(-4)}`);
+    }, text);
+}
+
+const secretsOf = (settings: WiseSettings, request: PayoutRequest) => [
+  settings.token,
+  'iban' in request.recipient.account ? request.recipient.account.iban : request.recipient.account.account_number,
+];
+
 type Json = Record<string, unknown>;
 
 function wiseMessage(body: Json | undefined): string | undefined {
@@ -160,7 +179,7 @@ export function wiseProvider(settings: WiseSettings): PayoutProvider & { transfe
         }
         return { ...created, providerStatus: 'processing' };
       } catch (err) {
-        if (err instanceof WiseRefusal) return { status: 'failed', reason: err.message };
+        if (err instanceof WiseRefusal) return { status: 'failed', reason: withoutSecrets(err.message, secretsOf(settings, request)) };
         throw err;
       }
     },
