@@ -6,12 +6,10 @@ import { asc, eq, inArray } from 'drizzle-orm';
 import { creditNotes, creditNoteLineItems, invoices } from '../../db/schema';
 import { ApiError } from '../../errors';
 import { systemContext, type WorkspaceContext } from '../../lib/context';
-import { workspaceDatabases } from '../../lib/databases';
-import { createDb, type Db } from '../../lib/db';
+import type { Db } from '../../lib/db';
 import { formatMoney, fromScaledInteger } from '../../lib/money';
 import { documentOf } from '../invoices/document-for';
-import { HOSTED_PAGE_JOB } from '../invoices/hosted-link';
-import { linkHash, TOKEN_PATTERN } from '../invoices/links';
+import { findInWorkspaceDatabases, HOSTED_PAGE_JOB } from '../invoices/hosted-link';
 import { formatDate, type InvoiceDocument } from '../invoices/render/document';
 import { readInvoiceWithParties } from '../invoices/service';
 import { type CreditNoteWithLines, creditNoteLinks } from './serialize';
@@ -34,21 +32,14 @@ export async function creditNoteWithParties(ctx: WorkspaceContext, id: string): 
 
 /** The credit note a hosted token opens, in its workspace's context; undefined for an unknown token. */
 export async function findCreditNoteByToken(env: Env, token: string, envFor: (name: string) => Env) {
-  if (!TOKEN_PATTERN.test(token)) return undefined;
-  const hash = await linkHash(token);
-  for (const name of workspaceDatabases(env)) {
-    const dbEnv = envFor(name);
-    const db = createDb(dbEnv.DB);
+  const hit = await findInWorkspaceDatabases(env, token, envFor, async (db, hash) => {
     const [rows, lines] = await db.batch([
       db.select().from(creditNotes).where(eq(creditNotes.linkHash, hash)),
       db.select().from(creditNoteLineItems).where(inArray(creditNoteLineItems.creditNoteId, db.select({ id: creditNotes.id }).from(creditNotes).where(eq(creditNotes.linkHash, hash)))).orderBy(asc(creditNoteLineItems.position)),
     ]);
-    if (rows[0]) {
-      const found = await withInvoice(db, { row: rows[0], lines });
-      return { ...found, ctx: systemContext(dbEnv, rows[0].workspaceId, HOSTED_PAGE_JOB) };
-    }
-  }
-  return undefined;
+    return rows[0] ? withInvoice(db, { row: rows[0], lines }) : undefined;
+  });
+  return hit && { ...hit.found, ctx: systemContext(hit.dbEnv, hit.found.note.row.workspaceId, HOSTED_PAGE_JOB) };
 }
 
 /** The credit note as a document for people: the invoice's document with the credit note's content. */
