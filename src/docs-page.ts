@@ -60,8 +60,26 @@ fetch('/openapi.json').then((res) => res.json()).then((spec) => {
     // first converts the whole document (seconds of CPU for ours). Ours hold no references, so the
     // list renders from the document as it is; an operation's own references are still resolved
     // when it is opened.
+    // And it reads the document it is given back from text with a YAML parser, which takes a
+    // JSON document many times as long as JSON.parse does.
     plugins: [() => ({
-      statePlugins: { spec: { wrapActions: { requestResolvedSubtree: (original) => (path) => (path[0] === 'components' && path[1] === 'securitySchemes' ? undefined : original(path)) } } },
+      statePlugins: {
+        spec: {
+          wrapActions: {
+            requestResolvedSubtree: (original) => (path) => (path[0] === 'components' && path[1] === 'securitySchemes' ? undefined : original(path)),
+            parseToJson: (original, system) => (text) => {
+              let json;
+              try {
+                json = JSON.parse(text || system.specSelectors.specStr());
+              } catch {
+                return original(text);
+              }
+              system.errActions.clear({ source: 'parser' });
+              return system.specActions.updateJsonSpec(json);
+            },
+          },
+        },
+      },
     })],
     // A pasted key lives only in this tab's memory: never in localStorage, where any script or later
     // user of the browser could read it.
