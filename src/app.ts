@@ -24,6 +24,7 @@ import { withSharedListings } from './openapi-listings';
 import { withInlineRequestBodies } from './openapi-request-bodies';
 import { withRequestExamples } from './openapi-examples';
 import { withSharedComponents } from './openapi-shared-components';
+import { withRecordsAsSummaries } from './openapi-summaries';
 import { withTagDescriptions } from './openapi-tags';
 
 // strict: false, so a path with a trailing slash is the same path without it (§1): routing, the
@@ -96,7 +97,7 @@ app.get('/openapi.json', (c) => {
   const origin = new URL(c.req.url).origin;
   let text = documents.get(origin);
   if (!text) {
-    text = JSON.stringify(withSharedListings(withRequestExamples(withTagDescriptions(withSharedComponents(withInlineRequestBodies(app.getOpenAPI31Document({ ...OPENAPI_INFO, servers: [{ url: origin }] })))))));
+    text = JSON.stringify(withSharedListings(withRequestExamples(withTagDescriptions(withRecordsAsSummaries(withSharedComponents(withInlineRequestBodies(app.getOpenAPI31Document({ ...OPENAPI_INFO, servers: [{ url: origin }] }))))))));
     if (documents.size < 8) documents.set(origin, text);
   }
   return c.body(text, 200, { 'Content-Type': 'application/json' });
