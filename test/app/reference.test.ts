@@ -33,12 +33,13 @@ const bodyOf = (operation: any) => {
 const matches = (schema: unknown, value: unknown) => new Validator({ ...(schema as object), components: doc.components } as never, '2020-12', false).validate(value);
 
 describe('the document', () => {
-  // §8 asks for under 250 KB; with payments, time, credit notes, quotes and payouts the document is
-  // about 400 KB even with shared pieces written once. This budget only keeps it from growing
-  // unnoticed: the way down is writing the /api/workflow copies once (path items referenced from both
-  // listings) and the error responses and text patterns shorter.
+  // §8 asks for under 250 KB. With payments, time, credit notes, quotes and payouts the document is
+  // about 340 KB with the /api/workflow path items referring to the /v1 ones, the shared pieces
+  // written once and records written as their summary and lines. This budget keeps it from growing
+  // unnoticed; what is left to write once is mostly the Update bodies (the Create ones made optional)
+  // and the error responses every operation lists.
   it('stays within its size budget, with currencies, countries and time zones written once', async () => {
-    expect(new TextEncoder().encode(text).length).toBeLessThan(410 * 1024);
+    expect(new TextEncoder().encode(text).length).toBeLessThan(350 * 1024);
     for (const [name, values] of [['CurrencyCode', CURRENCY_CODES], ['CountryCode', COUNTRY_CODES]] as const) {
       expect(doc.components.schemas[name].enum).toEqual([...values]);
       expect(text.split(JSON.stringify([...values]).slice(1, -1)).length - 1).toBe(1);
