@@ -19,10 +19,12 @@ import { hostedQuoteRoutes } from './modules/quotes/hosted-routes';
 import { claimDeliveriesWithWrites } from './modules/webhooks/claim-with-writes';
 import { payoutWebhookRoutes } from './modules/transfers/wise-webhook';
 import { registerWebhookEvents } from './modules/webhooks/openapi';
-import { OPENAPI_INFO, withOperationIds } from './openapi-info';
+import { OPENAPI_INFO } from './openapi-info';
+import { withSharedListings } from './openapi-listings';
 import { withInlineRequestBodies } from './openapi-request-bodies';
 import { withRequestExamples } from './openapi-examples';
 import { withSharedComponents } from './openapi-shared-components';
+import { withRecordsAsSummaries } from './openapi-summaries';
 import { withTagDescriptions } from './openapi-tags';
 
 // strict: false, so a path with a trailing slash is the same path without it (§1): routing, the
@@ -95,7 +97,7 @@ app.get('/openapi.json', (c) => {
   const origin = new URL(c.req.url).origin;
   let text = documents.get(origin);
   if (!text) {
-    text = JSON.stringify(withRequestExamples(withTagDescriptions(withSharedComponents(withInlineRequestBodies(withOperationIds(app.getOpenAPI31Document({ ...OPENAPI_INFO, servers: [{ url: origin }] })))))));
+    text = JSON.stringify(withSharedListings(withRequestExamples(withTagDescriptions(withRecordsAsSummaries(withSharedComponents(withInlineRequestBodies(app.getOpenAPI31Document({ ...OPENAPI_INFO, servers: [{ url: origin }] }))))))));
     if (documents.size < 8) documents.set(origin, text);
   }
   return c.body(text, 200, { 'Content-Type': 'application/json' });

@@ -18,30 +18,30 @@ export const docsPage = `<!doctype html>
 </html>`;
 
 /**
- * The reference's view of the document: an operation served under both listings (/v1/clients and
- * /api/workflow/clients) is one entry, under its /v1 path, whose summary names the other path too.
+ * The reference's view of the document: an operation served under both listings is written once,
+ * under /v1/clients, and /api/workflow/clients is a path item that refers to it (openapi-listings.ts).
+ * The view lists it once, under its /v1 path, with a summary that names the other path too.
  * Self-contained: it runs in the page (docsInitScript carries its source) and in tests.
  */
-export function docsView(spec: { paths: Record<string, Record<string, { summary?: string; description?: string; operationId?: string }>> }) {
+export function docsView(spec: { paths: Record<string, Record<string, { summary?: string; description?: string }> & { $ref?: string }> }) {
   const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
   const paths: typeof spec.paths = {};
+  const alsoAt: Record<string, string[]> = {};
   for (const [path, item] of Object.entries(spec.paths)) {
-    const twin = path.startsWith('/api/workflow/') ? spec.paths[`/v1/${path.slice('/api/workflow/'.length)}`] : undefined;
-    const kept: (typeof spec.paths)[string] = {};
-    for (const [method, operation] of Object.entries(item)) {
-      if (twin && METHODS.includes(method) && twin[method]) continue;
-      kept[method] = operation;
-    }
-    if (Object.keys(kept).some((key) => METHODS.includes(key))) paths[path] = kept;
+    const ref = item.$ref;
+    if (typeof ref !== 'string' || !ref.startsWith('#/paths/')) paths[path] = item;
+    else (alsoAt[decodeURIComponent(ref.slice('#/paths/'.length)).replaceAll('~1', '/').replaceAll('~0', '~')] ??= []).push(path);
   }
-  for (const [path, item] of Object.entries(paths)) {
-    if (!path.startsWith('/v1/')) continue;
-    const other = `/api/workflow/${path.slice('/v1/'.length)}`;
+  for (const [path, others] of Object.entries(alsoAt)) {
+    const item = paths[path];
+    if (!item) continue;
+    const view: typeof item = { ...item };
     for (const [method, operation] of Object.entries(item)) {
-      if (!METHODS.includes(method) || !spec.paths[other]?.[method]) continue;
-      const also = `Also served as \`${method.toUpperCase()} ${other}\` (operationId \`${spec.paths[other]![method]!.operationId}\`).`;
-      item[method] = { ...operation, summary: `${operation.summary ?? ''} (also ${other})`, description: [also, operation.description].filter(Boolean).join('\n\n') };
+      if (!METHODS.includes(method) || typeof operation !== 'object') continue;
+      const also = `Also served as ${others.map((other) => `\`${method.toUpperCase()} ${other}\``).join(', ')}.`;
+      view[method] = { ...operation, summary: `${operation.summary ?? ''} (also ${others.join(', ')})`, description: [also, operation.description].filter(Boolean).join('\n\n') };
     }
+    paths[path] = view;
   }
   return { ...spec, paths };
 }
@@ -60,8 +60,26 @@ fetch('/openapi.json').then((res) => res.json()).then((spec) => {
     // first converts the whole document (seconds of CPU for ours). Ours hold no references, so the
     // list renders from the document as it is; an operation's own references are still resolved
     // when it is opened.
+    // And it reads the document it is given back from text with a YAML parser, which takes a
+    // JSON document many times as long as JSON.parse does.
     plugins: [() => ({
-      statePlugins: { spec: { wrapActions: { requestResolvedSubtree: (original) => (path) => (path[0] === 'components' && path[1] === 'securitySchemes' ? undefined : original(path)) } } },
+      statePlugins: {
+        spec: {
+          wrapActions: {
+            requestResolvedSubtree: (original) => (path) => (path[0] === 'components' && path[1] === 'securitySchemes' ? undefined : original(path)),
+            parseToJson: (original, system) => (text) => {
+              let json;
+              try {
+                json = JSON.parse(text || system.specSelectors.specStr());
+              } catch {
+                return original(text);
+              }
+              system.errActions.clear({ source: 'parser' });
+              return system.specActions.updateJsonSpec(json);
+            },
+          },
+        },
+      },
     })],
     // A pasted key lives only in this tab's memory: never in localStorage, where any script or later
     // user of the browser could read it.

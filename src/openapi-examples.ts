@@ -1,7 +1,7 @@
 // Request examples for the reference at /docs: what "Try it out" fills a body with. Realistic
 // values (a client called Acme GmbH, a line "Design work"), never the generator's "string", and
 // never a fixed invoice number (the second try would collide): the server numbers invoices.
-// Keyed by operationId; the /api/workflow copy of an operation shares the /v1 one's example.
+// Keyed by operationId.
 import { addDays, todayUtc } from './lib/time';
 
 const CLIENT_ID = 'cli_01JD5ZQ5X8Y4V1N2K3M4P5Q6R7';
@@ -71,8 +71,7 @@ export function withRequestExamples<T extends object>(document: T): T {
   const doc = document as { paths?: Record<string, Record<string, Json>>; components?: { requestBodies?: Record<string, Media> } };
   const byOperation = examples(todayUtc());
   for (const operation of Object.values(doc.paths ?? {}).flatMap((item) => Object.values(item))) {
-    const id = String(operation.operationId ?? '').replace(/^workflow([A-Z])/, (_, c: string) => c.toLowerCase());
-    const example = byOperation[id];
+    const example = byOperation[String(operation.operationId)];
     const body = operation.requestBody as (Media & { $ref?: string }) | undefined;
     if (!example || !body) continue;
     const target = body.$ref ? doc.components?.requestBodies?.[body.$ref.split('/').pop()!] : body;

@@ -55,25 +55,3 @@ tightest limit that applies. Counting is per Cloudflare location and approximate
 **Request ids.** Every response carries \`X-Request-Id\` (yours, if you sent a sane one).`,
   },
 };
-
-type Operations = Record<string, Record<string, { operationId?: string }>>;
-
-/**
- * Every route names its operationId (`listInvoices`), but the same routers serve /v1 and
- * /api/workflow, and an id must be unique in the document: the /v1 copy keeps the name, and the
- * copy under /api/workflow is prefixed (`workflowListInvoices`). Operations only /api/workflow
- * serves (expenses, the dashboard) keep theirs. All of them are stable.
- */
-export function withOperationIds<T extends { paths?: unknown }>(doc: T): T {
-  const entries = Object.entries((doc.paths ?? {}) as Operations);
-  const isWorkflow = (path: string) => path.startsWith('/api/workflow/');
-  const elsewhere = new Set(entries.filter(([path]) => !isWorkflow(path)).flatMap(([, ops]) => Object.values(ops).map((o) => o.operationId)));
-  for (const [path, operations] of entries) {
-    if (!isWorkflow(path)) continue;
-    for (const operation of Object.values(operations)) {
-      const id = operation.operationId;
-      if (id && elsewhere.has(id)) operation.operationId = `workflow${id[0]!.toUpperCase()}${id.slice(1)}`;
-    }
-  }
-  return doc;
-}

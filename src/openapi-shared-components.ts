@@ -124,7 +124,6 @@ export function withSharedComponents<T extends object>(document: T): T {
   }
   shareRequestBodies(doc);
   shareAnswers(doc);
-  describeWorkflowCopiesOnce(doc);
   keyedByDefault(doc);
   return document;
 }
@@ -156,30 +155,11 @@ function shareAnswers(doc: Doc) {
   const responses = doc.components!.responses as Record<string, unknown>;
   for (const uses of byText.values()) {
     if (uses.length < 2) continue;
-    const first = uses.find((use) => !String(use.operation.operationId).startsWith('workflow')) ?? uses[0]!;
+    const first = uses[0]!;
     const name = `${pascal(String(first.operation.operationId))}${first.status}`;
     if (responses[name]) continue;
     responses[name] = first.answers[first.status];
     for (const use of uses) use.answers[use.status] = { $ref: `#/components/responses/${name}` };
-  }
-}
-
-/**
- * The /api/workflow copy of a /v1 operation is the same operation (contract §5): its long
- * description is written once, on the /v1 entry, and the copy points there, keeping the sentence
- * that names the role it needs.
- */
-function describeWorkflowCopiesOnce(doc: Doc) {
-  const paths = doc.paths ?? {};
-  for (const [path, item] of Object.entries(paths)) {
-    if (!path.startsWith('/api/workflow/')) continue;
-    const v1 = `/v1/${path.slice('/api/workflow/'.length)}`;
-    for (const [method, operation] of Object.entries(item)) {
-      const twin = paths[v1]?.[method];
-      if (!twin || typeof operation.description !== 'string' || operation.description !== twin.description) continue;
-      const role = operation.description.split('\n\n').pop()!;
-      operation.description = [`The same operation as \`${method.toUpperCase()} ${v1}\` (\`${String(twin.operationId)}\`), described there.`, role].join('\n\n');
-    }
   }
 }
 
@@ -199,7 +179,7 @@ function shareRequestBodies(doc: Doc) {
   for (const operations of byText.values()) {
     if (operations.length < 2) continue;
     const schema = (operations[0]!.requestBody as { content?: Record<string, { schema?: Json }> }).content?.['application/json']?.schema;
-    const name = !Object.keys((schema?.properties as Json | undefined) ?? {}).length ? 'NoFields' : pascal(String(operations.find((o) => !String(o.operationId).startsWith('workflow'))?.operationId ?? operations[0]!.operationId));
+    const name = !Object.keys((schema?.properties as Json | undefined) ?? {}).length ? 'NoFields' : pascal(String(operations[0]!.operationId));
     if (bodies[name]) continue;
     bodies[name] = operations[0]!.requestBody;
     for (const operation of operations) operation.requestBody = { $ref: `#/components/requestBodies/${name}` };

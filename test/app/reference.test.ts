@@ -5,6 +5,7 @@
 import { Validator } from '@cfworker/json-schema';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { docsView } from '../../src/docs-page';
+import { referencedPath } from '../../src/openapi-listings';
 import { COUNTRY_CODES } from '../../src/lib/countries';
 import { CURRENCY_CODES } from '../../src/lib/currencies';
 import { EVENT_TYPES } from '../../src/modules/events/types';
@@ -21,8 +22,9 @@ beforeAll(async () => {
 });
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+/** Every operation under every path, an /api/workflow path item that refers to its /v1 twin included. */
 const operations = (d: Doc) =>
-  Object.entries(d.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
+  Object.entries(d.paths as Record<string, Record<string, any>>).map(([path, item]) => [path, d.paths[referencedPath(item) ?? path] ?? item] as const).flatMap(([path, item]) =>
     Object.entries(item).filter(([method]) => METHODS.includes(method)).map(([method, operation]) => ({ path, method, operation })));
 const bodyOf = (operation: any) => {
   const ref: string | undefined = operation.requestBody?.$ref;
@@ -31,12 +33,13 @@ const bodyOf = (operation: any) => {
 const matches = (schema: unknown, value: unknown) => new Validator({ ...(schema as object), components: doc.components } as never, '2020-12', false).validate(value);
 
 describe('the document', () => {
-  // §8 asks for under 250 KB; with payments, time, credit notes, quotes and payouts the document is
-  // about 400 KB even with shared pieces written once. This budget only keeps it from growing
-  // unnoticed: the way down is writing the /api/workflow copies once (path items referenced from both
-  // listings) and the error responses and text patterns shorter.
+  // §8 asks for under 250 KB. With payments, time, credit notes, quotes and payouts the document is
+  // about 340 KB with the /api/workflow path items referring to the /v1 ones, the shared pieces
+  // written once and records written as their summary and lines. This budget keeps it from growing
+  // unnoticed; what is left to write once is mostly the Update bodies (the Create ones made optional)
+  // and the error responses every operation lists.
   it('stays within its size budget, with currencies, countries and time zones written once', async () => {
-    expect(new TextEncoder().encode(text).length).toBeLessThan(410 * 1024);
+    expect(new TextEncoder().encode(text).length).toBeLessThan(350 * 1024);
     for (const [name, values] of [['CurrencyCode', CURRENCY_CODES], ['CountryCode', COUNTRY_CODES]] as const) {
       expect(doc.components.schemas[name].enum).toEqual([...values]);
       expect(text.split(JSON.stringify([...values]).slice(1, -1)).length - 1).toBe(1);
@@ -69,7 +72,7 @@ describe('the document', () => {
       checked.push(where);
     }
     expect(checked.length).toBeGreaterThan(25);
-    const example = (path: string, method: string) => bodyOf(doc.paths[path][method]).content['application/json'].example;
+    const example = (path: string, method: string) => bodyOf(operations(doc).find((o) => o.path === path && o.method === method)!.operation).content['application/json'].example;
     expect(example('/v1/clients', 'post').name).toBe('Acme GmbH');
     expect(example('/v1/invoices', 'post').line_items[0].description).toBe('Design work');
     // The server numbers invoices: an example with a fixed number would fail the second time.

@@ -1,5 +1,6 @@
 // The route table, read from /openapi.json: what the isolation matrix and the fuzzer walk, so a
 // route added later is covered without anyone remembering to add it here.
+import { referencedPath } from '../../src/openapi-listings';
 import { call } from './api';
 
 export type Parameter = { name: string; in: 'path' | 'query' | 'header' | 'cookie'; required?: boolean; schema?: Record<string, any> };
@@ -22,8 +23,10 @@ export type Route = {
 export async function routeTable(): Promise<{ routes: Route[]; doc: any }> {
   const doc = (await call('GET', '/openapi.json')).body;
   const routes: Route[] = [];
-  for (const [path, operations] of Object.entries(doc.paths as Record<string, Record<string, Route['operation']>>)) {
-    for (const [method, operation] of Object.entries(operations)) {
+  const paths = doc.paths as Record<string, Record<string, Route['operation']>>;
+  for (const [path, item] of Object.entries(paths)) {
+    // An /api/workflow path item that refers to its /v1 twin: the same operations, under this path too.
+    for (const [method, operation] of Object.entries(paths[referencedPath(item) ?? path] ?? item)) {
       // Parameters every operation shares (Idempotency-Key) are references to components.parameters.
       // and bodies two operations take alike (/v1 and /api/workflow) to components.requestBodies.
       const parameters = operation.parameters?.map((p) => ('$ref' in p ? doc.components.parameters[String(p.$ref).split('/').pop()!] : p));
