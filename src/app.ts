@@ -15,11 +15,6 @@ import { browserPolicy, securityHeaders } from './middleware/browser';
 import { d1Session } from './middleware/d1-session';
 import { requestId } from './middleware/request-id';
 import { claimDeliveriesWithWrites } from './modules/webhooks/claim-with-writes';
-import { OPENAPI_INFO, withOperationIds } from './openapi-info';
-import { withInlineRequestBodies } from './openapi-request-bodies';
-import { withRequestExamples } from './openapi-examples';
-import { withSharedComponents } from './openapi-shared-components';
-import { withTagDescriptions } from './openapi-tags';
 
 // strict: false, so a path with a trailing slash is the same path without it (§1): routing, the
 // 405 check and everything that reads c.req.path see it without the slash.
@@ -93,6 +88,9 @@ app.get('/openapi.json', async (c) => {
   const origin = new URL(c.req.url).origin;
   let text = documents.get(origin);
   if (!text) {
+    const [{ OPENAPI_INFO, withOperationIds }, { withInlineRequestBodies }, { withRequestExamples }, { withSharedComponents }, { withTagDescriptions }] = await Promise.all([
+      import('./openapi-info'), import('./openapi-request-bodies'), import('./openapi-examples'), import('./openapi-shared-components'), import('./openapi-tags'),
+    ]);
     const document = (await (described ??= describedApp())).getOpenAPI31Document({ ...OPENAPI_INFO, servers: [{ url: origin }] });
     text = JSON.stringify(withRequestExamples(withTagDescriptions(withSharedComponents(withInlineRequestBodies(withOperationIds(document))))));
     if (documents.size < 8) documents.set(origin, text);
