@@ -1,45 +1,17 @@
 // What /api mounts: access (public, admin, account), workspaces, the workflow, exchange rates, events
 // and webhooks.
-import { createRouter } from '../lib/router';
-import { accountRoutes, adminRoutes, publicAccessRoutes } from '../modules/access/routes';
-import { clientRoutes } from '../modules/clients/routes';
-import { creditNoteRoutes } from '../modules/credit-notes/routes';
-import { dashboardRoutes } from '../modules/dashboard/routes';
-import { eventRoutes } from '../modules/events/routes';
-import { expenseRoutes } from '../modules/expenses/routes';
-import { invoiceRoutes } from '../modules/invoices/routes';
-import { invoicePaymentRoutes, paymentProviderRoutes } from '../modules/payments/routes';
-import { projectRoutes } from '../modules/projects/routes';
-import { quoteRoutes } from '../modules/quotes/routes';
-import { payoutProviderRoutes } from '../modules/transfers/routes';
-import { rateRoutes } from '../modules/rates/routes';
-import { recurringInvoiceRoutes } from '../modules/recurring-invoices/routes';
-import { invoiceFromTimeRoutes } from '../modules/time-entries/invoice-routes';
-import { timeEntryRoutes } from '../modules/time-entries/routes';
-import { webhookRoutes } from '../modules/webhooks/routes';
-import { workspaceRoutes } from '../modules/workspaces/routes';
+import type { LazyMount } from '../http/lazy-routes';
+import * as R from './routers';
 
-const workflow = createRouter()
-  .route('/', clientRoutes)
-  .route('/', projectRoutes)
-  .route('/', invoiceRoutes)
-  .route('/', invoicePaymentRoutes)
-  .route('/', creditNoteRoutes)
-  .route('/', invoiceFromTimeRoutes)
-  .route('/', recurringInvoiceRoutes)
-  .route('/', quoteRoutes)
-  .route('/', expenseRoutes)
-  .route('/', timeEntryRoutes)
-  .route('/', dashboardRoutes);
+const workflow = [
+  R.clientRoutes, R.projectRoutes, R.invoiceRoutes, R.invoicePaymentRoutes, R.creditNoteRoutes, R.invoiceFromTimeRoutes,
+  R.recurringInvoiceRoutes, R.quoteRoutes, R.expenseRoutes, R.timeEntryRoutes, R.dashboardRoutes,
+];
 
-export const apiListing = createRouter()
-  .route('/', publicAccessRoutes)
-  .route('/admin', adminRoutes)
-  .route('/', accountRoutes)
-  .route('/workflow', workflow)
-  .route('/', rateRoutes)
-  .route('/', eventRoutes)
-  .route('/', workspaceRoutes)
-  .route('/', paymentProviderRoutes)
-  .route('/', payoutProviderRoutes)
-  .route('/', webhookRoutes);
+export const apiListing: LazyMount[] = [
+  { at: '/api', router: R.publicAccessRoutes },
+  { at: '/api/admin', router: R.adminRoutes },
+  { at: '/api', router: R.accountRoutes },
+  ...workflow.map((router) => ({ at: '/api/workflow', router })),
+  ...[R.rateRoutes, R.eventRoutes, R.workspaceRoutes, R.paymentProviderRoutes, R.payoutProviderRoutes, R.webhookRoutes].map((router) => ({ at: '/api', router })),
+];

@@ -1,0 +1,20 @@
+// Everything zod 4's core exports (node_modules/zod/v4/core/index.js), but `locales`: `z.core` is
+// this namespace, and the core's own would bring every language back.
+export * from '../../../node_modules/zod/v4/core/core.js';
+export * from '../../../node_modules/zod/v4/core/parse.js';
+export * from '../../../node_modules/zod/v4/core/errors.js';
+export * from '../../../node_modules/zod/v4/core/schemas.js';
+export * from '../../../node_modules/zod/v4/core/memoizer.js';
+export * from '../../../node_modules/zod/v4/core/checks.js';
+export * from '../../../node_modules/zod/v4/core/versions.js';
+export * as util from '../../../node_modules/zod/v4/core/util.js';
+export { toZod } from '../../../node_modules/zod/v4/core/util.js';
+export * as regexes from '../../../node_modules/zod/v4/core/regexes.js';
+export * from '../../../node_modules/zod/v4/core/registries.js';
+export * from '../../../node_modules/zod/v4/core/doc.js';
+export * from '../../../node_modules/zod/v4/core/compile.js';
+export * from '../../../node_modules/zod/v4/core/api.js';
+export * from '../../../node_modules/zod/v4/core/to-json-schema.js';
+export { toJSONSchema } from '../../../node_modules/zod/v4/core/json-schema-processors.js';
+export { JSONSchemaGenerator } from '../../../node_modules/zod/v4/core/json-schema-generator.js';
+export * as JSONSchema from '../../../node_modules/zod/v4/core/json-schema.js';

@@ -1,0 +1,17 @@
+// What /openapi.json makes of the document @hono/zod-openapi generates from the routes: inline
+// request bodies, shared components, records as summaries, tag descriptions, request examples,
+// and each operation served under both listings written once. Imported when the document is first
+// asked for, so a worker started for any other request does not build it.
+import { withSharedListings } from './openapi-listings';
+import { withInlineRequestBodies } from './openapi-request-bodies';
+import { withRequestExamples } from './openapi-examples';
+import { withSharedComponents } from './openapi-shared-components';
+import { withRecordsAsSummaries } from './openapi-summaries';
+import { withTagDescriptions } from './openapi-tags';
+
+export { OPENAPI_INFO } from './openapi-info';
+
+type Document = Parameters<typeof withInlineRequestBodies>[0];
+
+export const finishedDocument = (generated: Document) =>
+  withSharedListings(withRequestExamples(withTagDescriptions(withRecordsAsSummaries(withSharedComponents(withInlineRequestBodies(generated))))));
