@@ -10,7 +10,7 @@ const fuzzRuns = Number(process.env.FUZZ_RUNS ?? 50);
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, 'migrations'));
-  const renderer = unstable_readConfig({ config: path.join(import.meta.dirname, 'wrangler.renderer.toml') });
+  const renderer = unstable_readConfig({ config: path.join(import.meta.dirname, 'src/renderer/wrangler.toml') });
   return {
     plugins: [
       cloudflareTest({

@@ -1,7 +1,7 @@
 // The renderer worker: the invoice PDF (and its Factur-X form) made apart from the API, which calls
 // `renderPdf` through its RENDERER service binding (src/modules/invoices/render/respond.tsx). pdf-lib,
 // fontkit and the font are most of what a PDF needs and nothing any other route does: here they do
-// not weigh on the API's cold start. Its configuration is wrangler.renderer.toml.
+// not weigh on the API's cold start. Its configuration is wrangler.toml in this folder.
 import { WorkerEntrypoint } from 'cloudflare:workers';
 import type { PdfDocument } from './contract';
 import { makeFacturX } from './facturx';
