@@ -55,5 +55,4 @@ describe('a PDF whose renderer fails', () => {
     await vi.advanceTimersByTimeAsync(60_000);
     await expectRenderError(await answer);
   });
-
 });
