@@ -47,9 +47,10 @@ export async function pdfResponse(c: Context<AppEnv>, doc: InvoiceDocument, cii:
   });
 }
 
-// Far above a 100-line invoice's few dozen milliseconds, even on a loaded machine: only a renderer that is stuck
-// reaches it.
-const RENDER_TIMEOUT_MS = 20_000;
+// Far above a 100-line invoice's few dozen milliseconds of CPU, and above the 15 s a long one took here at the
+// slowest, ten at a time on a loaded machine: only a renderer that is stuck reaches it. A Worker's default CPU
+// limit is 30 s too.
+const RENDER_TIMEOUT_MS = 30_000;
 
 async function renderPdf(renderer: Env['RENDERER'], doc: InvoiceDocument, cii: string | null): Promise<Uint8Array> {
   // Set at once: a promise's executor runs before `new Promise` returns.
