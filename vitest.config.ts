@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
+import { unstable_readConfig } from 'wrangler';
+import { buildRenderer } from './scripts/build-renderer.mjs';
 
 // The contract fuzzer's seed: random unless FUZZ_SEED replays a run; printed by the fuzz tests.
 const fuzzSeed = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -8,6 +10,7 @@ const fuzzRuns = Number(process.env.FUZZ_RUNS ?? 50);
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, 'migrations'));
+  const renderer = unstable_readConfig({ config: path.join(import.meta.dirname, 'src/renderer/wrangler.toml') });
   return {
     plugins: [
       cloudflareTest({
@@ -36,6 +39,9 @@ export default defineConfig(async () => {
             WORKSPACE_DATABASES: 'DB,DB_WORKSPACES_2',
           },
           compatibilityFlags: ['service_binding_extra_handlers'],
+          // The renderer worker, which the RENDERER binding of wrangler.toml names: every PDF a test asks
+          // for goes through the service binding, as in production.
+          workers: [{ name: renderer.name, modules: true, scriptPath: await buildRenderer(import.meta.dirname), compatibilityDate: renderer.compatibility_date }],
           // Nothing in a test reaches the internet: an unmocked outbound fetch gets this answer.
           outboundService: () => new Response('Outbound network is disabled in tests.', { status: 503 }),
         },

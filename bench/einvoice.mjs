@@ -5,9 +5,9 @@
 import { checkEInvoice } from '../src/modules/documents/einvoice/check.ts';
 import { renderCii } from '../src/modules/documents/einvoice/cii.ts';
 import { decimalAmount, decimalNumber } from '../src/modules/documents/einvoice/document.ts';
-import { makeFacturX, toFacturX } from '../src/modules/documents/einvoice/facturx.ts';
+import { makeFacturX, toFacturX } from '../src/renderer/facturx.ts';
 import { renderUbl } from '../src/modules/documents/einvoice/ubl.ts';
-import { renderInvoicePdf } from '../src/modules/invoices/render/pdf.ts';
+import { renderInvoicePdf } from '../src/renderer/pdf.ts';
 import { FIXTURES } from '../test/einvoice/fixtures.ts';
 import { invoiceLabels } from '../src/modules/documents/labels/invoice.ts';
 

@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildBundle } from './harness/build.mjs';
+import { buildBundle, RENDERER_BUILD } from './harness/build.mjs';
 import { countD1Calls } from './harness/d1-count.mjs';
 import { quantile, runLoad } from './harness/load.mjs';
 import { applyMigrations, seed } from './harness/seed.mjs';
@@ -65,7 +65,8 @@ async function main() {
   let mf;
   try {
     const bundle = buildBundle(root, join(work, 'dist'));
-    const served = await serve({ root, bundlePath: bundle.path, persistDir: join(work, 'state'), vars: { WORKSPACE_DATABASES: 'DB,DB_WORKSPACES_2' } });
+    const renderer = buildBundle(root, join(work, 'renderer'), RENDERER_BUILD);
+    const served = await serve({ root, bundlePath: bundle.path, rendererPath: renderer.path, persistDir: join(work, 'state'), vars: { WORKSPACE_DATABASES: 'DB,DB_WORKSPACES_2' } });
     mf = served.mf;
     const db = await mf.getD1Database('DB', 'app');
     const second = await mf.getD1Database('DB_WORKSPACES_2', 'app');

@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildBundle } from './harness/build.mjs';
+import { buildBundle, RENDERER_BUILD } from './harness/build.mjs';
 import { invoiceIdAtDepth, seed } from './harness/seed.mjs';
 import { serve } from './harness/serve.mjs';
 
@@ -28,7 +28,8 @@ await new Promise((r) => upstream.once('listening', r));
 
 const work = mkdtempSync(join(tmpdir(), 'workspace-soak-'));
 const bundle = buildBundle(root, join(work, 'dist'));
-const { mf, url } = await serve({ root, bundlePath: bundle.path, persistDir: join(work, 'state'), vars: { RATES_URL: `http://127.0.0.1:${upstream.address().port}/latest`, RATES_TIMEOUT_MS: '100' } });
+const renderer = buildBundle(root, join(work, 'renderer'), RENDERER_BUILD);
+const { mf, url } = await serve({ root, bundlePath: bundle.path, rendererPath: renderer.path, persistDir: join(work, 'state'), vars: { RATES_URL: `http://127.0.0.1:${upstream.address().port}/latest`, RATES_TIMEOUT_MS: '100' } });
 const { small: user } = await seed(mf, root);
 const newestSeeded = await invoiceIdAtDepth(mf, user.workspaceId, 1);
 const headers = { host: 'app.bench', authorization: `Bearer ${user.key}`, 'content-type': 'application/json' };

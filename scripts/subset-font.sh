@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 src=/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf
-out=src/modules/invoices/render/fonts/noto-sans-subset.ts
+out=src/renderer/fonts/noto-sans-subset.ts
 tmp=$(mktemp -d)
 /usr/bin/python3 -m fontTools.subset "$src" --output-file="$tmp/subset.ttf" --layout-features='' --drop-tables+=GSUB,GPOS,GDEF,kern --no-hinting \
   --unicodes='U+0020-007E,U+00A0-024F,U+0370-03FF,U+0400-04FF,U+1E00-1EFF,U+2000-206F,U+20A0-20C0,U+2116,U+2122,U+2212,U+FFFD'

@@ -79,12 +79,14 @@ function countingD1(db, counter) {
 
 const newCounter = () => ({ calls: 0, batches: 0, rowsRead: 0, rowsWritten: 0, durationMs: 0, wallMs: 0 });
 
-/** The env with each D1 binding (anything with prepare and withSession) counting into `counter`. */
+/**
+ * The env with each D1 binding (anything with prepare and withSession) counting into `counter`. A service
+ * binding (RENDERER) answers every property with a function, as an RPC stub does, so it is told apart by
+ * `fetch`, which a D1 binding lacks.
+ */
+const isD1 = (value) => typeof value?.prepare === 'function' && typeof value?.withSession === 'function' && typeof value?.fetch !== 'function';
 const counting = (env, counter) =>
-  Object.fromEntries(
-    Object.entries(env).map(([name, value]) =>
-      [name, typeof value?.prepare === 'function' && typeof value?.withSession === 'function' ? countingD1(value, counter) : value]),
-  );
+  Object.fromEntries(Object.entries(env).map(([name, value]) => [name, isD1(value) ? countingD1(value, counter) : value]));
 
 export default {
   async fetch(request, env, ctx) {

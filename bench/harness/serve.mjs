@@ -1,7 +1,8 @@
 // Serves the built bundle with the Miniflare API (not `wrangler dev`, whose debugging proxy adds
 // milliseconds to every D1 call), beside the floor workers and a D1-counting copy of the app, all in
 // one workerd process over one D1 database. Requests pick a worker by Host: app.bench (the API),
-// hello.bench, floor.bench and write-floor.bench.
+// hello.bench, floor.bench and write-floor.bench. The renderer's bundle serves the API's RENDERER
+// binding (every PDF), in the same process, so its CPU counts in the PDF rows.
 //
 // The app's bindings are production's, read from wrangler.toml by wrangler itself (`--env production`:
 // vars, D1, KV, queue producers and consumers, rate limiters), with these changes:
@@ -38,7 +39,7 @@ export function productionOptions(root, vars = {}) {
   return { ...workerOptions, bindings, ratelimits };
 }
 
-export async function serve({ root, bundlePath, persistDir, vars = {} }) {
+export async function serve({ root, bundlePath, rendererPath, persistDir, vars = {} }) {
   const distDir = dirname(bundlePath);
   copyFileSync(join(root, 'bench/harness/d1-count.worker.js'), join(distDir, 'd1-count.worker.js'));
   const app = productionOptions(root, vars);
@@ -58,6 +59,13 @@ export async function serve({ root, bundlePath, persistDir, vars = {} }) {
         queueConsumers: undefined,
         modulesRoot: distDir,
         modules: [{ type: 'ESModule', path: join(distDir, 'd1-count.worker.js') }, { type: 'ESModule', path: bundlePath }],
+      },
+      {
+        name: app.serviceBindings.RENDERER.name,
+        modules: true,
+        compatibilityDate,
+        modulesRoot: dirname(rendererPath),
+        modules: [{ type: 'ESModule', path: rendererPath }],
       },
       { ...floor('hello'), routes: ['hello.bench/*'] },
       { ...floor('io-floor'), routes: ['floor.bench/*'], d1Databases: app.d1Databases, kvNamespaces: { KEYS: 'bench-floor-keys' } },

@@ -1,4 +1,5 @@
-// End to end, outside the test pool: serve the worker with wrangler dev (static assets included),
+// End to end, outside the test pool: serve the API and the renderer worker (every PDF) with wrangler
+// dev, as `npm run dev` does (static assets included),
 // fire the cron as the README says, drive /docs, a cross-origin page and a hosted invoice in headless
 // Chromium (and its PDF through pdftotext), and run the example scenario through each generated client.
 // Under CI Chromium is required; elsewhere its absence skips the browser check, loudly.
@@ -57,7 +58,7 @@ execFileSync('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', '
 // Pages for the CORS check: one origin the worker allows, one it does not.
 const [allowedPort, otherPort] = [await freePort(), await freePort()];
 const server = spawn('npx', [
-  'wrangler', 'dev', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', state, '--show-interactive-dev-session=false', '--test-scheduled',
+  'wrangler', 'dev', '-c', 'wrangler.toml', '-c', 'src/renderer/wrangler.toml', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', state, '--show-interactive-dev-session=false', '--test-scheduled',
   '--var', `CORS_ALLOWED_ORIGINS:http://127.0.0.1:${allowedPort}`,
 ], {
   cwd: root,

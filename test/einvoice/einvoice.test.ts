@@ -7,10 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { checkEInvoice, renderEInvoice } from '../../src/modules/documents/einvoice';
 import { renderCii } from '../../src/modules/documents/einvoice/cii';
 import { decimalAmount, decimalNumber, type EInvoiceDocument, thousandths } from '../../src/modules/documents/einvoice/document';
-import { toFacturX } from '../../src/modules/documents/einvoice/facturx';
+import { toFacturX } from '../../src/renderer/facturx';
 import { creditNoteToEInvoiceDocument, toEInvoiceDocument } from '../../src/modules/documents/einvoice/from-invoice';
 import { renderUbl } from '../../src/modules/documents/einvoice/ubl';
-import { renderInvoicePdf } from '../../src/modules/invoices/render/pdf';
+import { renderInvoicePdf } from '../../src/renderer/pdf';
 import { buildDocument, FIXTURES, issuerDE } from './fixtures';
 import { invoiceLabels } from '../../src/modules/documents/labels/invoice';
 

@@ -3,7 +3,7 @@
 // never subset) mapped back to its characters through the font's own cmap. One string per drawText.
 import fontkit from '@pdf-lib/fontkit';
 import { decodePDFRawStream, PDFArray, PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
-import { NOTO_SANS_SUBSET_BASE64 } from '../../src/modules/invoices/render/fonts/noto-sans-subset';
+import { NOTO_SANS_SUBSET_BASE64 } from '../../src/renderer/fonts/noto-sans-subset';
 
 let glyphs: Map<number, string> | undefined;
 

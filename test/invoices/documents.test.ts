@@ -174,7 +174,7 @@ describe('emails answer to the issuer', () => {
 
 describe('bounded work for long text', () => {
   it('wraps a line in one pass over its text: over-long words are cut as their width grows, never measured again from the start', async () => {
-    const { wrap } = await import('../../src/modules/invoices/render/pdf');
+    const { wrap } = await import('../../src/renderer/pdf');
     // Every character 6 units wide at size 10; the line holds 50 of them.
     let measured = 0;
     const measure = (text: string, size: number) => {

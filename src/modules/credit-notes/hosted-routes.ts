@@ -21,7 +21,7 @@ export const hostedCreditNoteRoutes = new Hono<AppEnv>()
   .get('/:token/pdf', async (c) => {
     const found = await findCreditNoteByToken(c.env, c.req.param('token'), (name) => requestEnvFor(c, name));
     if (!found) return notFoundPage(c);
-    return pdfResponse(await creditNoteDocument(found.ctx, found, linkOrigin(c.env, c.req.url)), creditNoteFacturXCii(found));
+    return pdfResponse(c, await creditNoteDocument(found.ctx, found, linkOrigin(c.env, c.req.url)), creditNoteFacturXCii(found));
   })
   .get('/:token/credit-note.xml', async (c) => {
     const found = await findCreditNoteByToken(c.env, c.req.param('token'), (name) => requestEnvFor(c, name));

@@ -94,7 +94,7 @@ export const creditNoteRoutes = createRouter()
     async (c) => {
       const ctx = c.get('ctx');
       const found = await creditNoteWithParties(ctx, c.req.valid('param').id);
-      return pdfResponse(await creditNoteDocument(ctx, found, linkOrigin(c.env, c.req.url)), creditNoteFacturXCii(found));
+      return pdfResponse(c, await creditNoteDocument(ctx, found, linkOrigin(c.env, c.req.url)), creditNoteFacturXCii(found));
     },
   )
   .openapi(

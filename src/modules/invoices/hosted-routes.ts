@@ -30,7 +30,7 @@ export const hostedInvoiceRoutes = new Hono<AppEnv>()
   .get('/:token/pdf', async (c) => {
     const found = await findByToken(c.env, c.req.param('token'), (name) => requestEnvFor(c, name));
     if (!found) return notFoundPage(c);
-    return pdfResponse(await documentOf(found.ctx, found, linkOrigin(c.env, c.req.url)), facturXCii(found));
+    return pdfResponse(c, await documentOf(found.ctx, found, linkOrigin(c.env, c.req.url)), facturXCii(found));
   })
   .get('/:token/invoice.xml', async (c) => {
     const found = await findByToken(c.env, c.req.param('token'), (name) => requestEnvFor(c, name));

@@ -168,7 +168,7 @@ export const invoiceRoutes = createRouter()
     async (c) => {
       const ctx = c.get('ctx');
       const found = await getInvoiceWithParties(ctx, c.req.valid('param').id);
-      return pdfResponse(await documentOf(ctx, found, linkOrigin(c.env, c.req.url)), facturXCii(found));
+      return pdfResponse(c, await documentOf(ctx, found, linkOrigin(c.env, c.req.url)), facturXCii(found));
     },
   )
   .openapi(

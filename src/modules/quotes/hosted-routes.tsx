@@ -117,7 +117,7 @@ export const hostedQuoteRoutes = new Hono<AppEnv>()
   .get('/:token/pdf', async (c) => {
     const found = await findQuoteByToken(c, c.req.param('token'));
     if (!found) return notFoundPage(c);
-    return pdfResponse(await quoteDocumentOf(c.env, found, linkOrigin(c.env, c.req.url)));
+    return pdfResponse(c, await quoteDocumentOf(c.env, found, linkOrigin(c.env, c.req.url)));
   })
   .post('/:token/view', async (c) => {
     const found = await findQuoteByToken(c, c.req.param('token'));

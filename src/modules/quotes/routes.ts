@@ -169,6 +169,6 @@ export const quoteRoutes = createRouter()
     }),
     async (c) => {
       const ctx = c.get('ctx');
-      return pdfResponse(await quoteDocumentOf(ctx.env, await getQuoteWithParties(ctx, c.req.valid('param').id), linkOrigin(c.env, c.req.url)));
+      return pdfResponse(c, await quoteDocumentOf(ctx.env, await getQuoteWithParties(ctx, c.req.valid('param').id), linkOrigin(c.env, c.req.url)));
     },
   );

@@ -123,9 +123,3 @@ export function invoiceDocument(input: {
     pdfUrl: input.links?.pdf_url ?? null,
   };
 }
-
-/** The lines of an address that are filled in, for printing. */
-export function addressLines(address: IssuerSnapshot['address']): string[] {
-  const cityLine = [address.postal_code, address.city, address.region].filter(Boolean).join(' ');
-  return [address.line1, address.line2, cityLine, address.country].filter((part): part is string => Boolean(part));
-}

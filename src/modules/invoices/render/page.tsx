@@ -4,7 +4,8 @@
 // links or buttons on paper). Its one script reports the first view; the preview renders without it.
 // Every word on it comes from the document's labels, in the invoice's language.
 import type { FC } from 'hono/jsx';
-import { addressLines, type InvoiceDocument } from './document';
+import { addressLines } from './address';
+import type { InvoiceDocument } from './document';
 
 const STYLE = `
 *{box-sizing:border-box}

@@ -3,10 +3,13 @@
 // number, the client and the total as printed. A character the font lacks prints as U+FFFD, never
 // an error. Long invoices flow onto more pages, each with the header and the table's column titles
 // again, and page numbers. Its words are the document's labels, in the invoice's language.
-// Loaded only by the PDF routes (a dynamic import), so the font is parsed where it is needed.
+// It runs in the renderer worker (index.ts), so the API's bundle carries none of pdf-lib, fontkit or the font.
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, type PDFFont, type PDFPage, rgb } from 'pdf-lib';
-import { addressLines, type InvoiceDocument } from './document';
+import { commonLabels } from '../modules/documents/labels/common';
+import { languageOf } from '../modules/documents/labels/language';
+import { addressLines } from '../modules/invoices/render/address';
+import type { PdfDocument } from './contract';
 import { NOTO_SANS_SUBSET_BASE64 } from './fonts/noto-sans-subset';
 
 const PAGE = { width: 595.28, height: 841.89 }; // A4; Letter readers print it scaled to fit
@@ -22,9 +25,11 @@ const notoSans = () => (fontBytes ??= Uint8Array.from(atob(NOTO_SANS_SUBSET_BASE
 
 type Pen = { page: PDFPage; y: number };
 
-/** `finish` may add to the document before it is written (Factur-X: documents/einvoice/facturx.ts). */
-export async function renderInvoicePdf(doc: InvoiceDocument, finish?: (pdf: PDFDocument) => Promise<void>): Promise<Uint8Array> {
+/** `finish` may add to the document before it is written (Factur-X: facturx.ts). */
+export async function renderInvoicePdf(doc: PdfDocument, finish?: (pdf: PDFDocument) => Promise<void>): Promise<Uint8Array> {
   const { labels } = doc;
+  // The footer's sentence, which the document's labels cannot carry here (contract.ts).
+  const pageOf = commonLabels.page[languageOf(doc.locale)];
   // Section titles print in capitals, as the locale writes them.
   const caps = (label: string) => label.toLocaleUpperCase(doc.locale);
   const pdf = await PDFDocument.create();
@@ -145,7 +150,7 @@ export async function renderInvoicePdf(doc: InvoiceDocument, finish?: (pdf: PDFD
   }
 
   pages.forEach((page, i) => {
-    const label = labels.page(i + 1, pages.length);
+    const label = pageOf(i + 1, pages.length);
     page.drawText(label, { x: PAGE.width - MARGIN - measure(label, 8), y: MARGIN / 2, size: 8, font, color: MUTED });
   });
   await finish?.(pdf);

@@ -2,7 +2,7 @@
 //
 // pdf-lib alone is enough; nothing else is loaded. What PDF/A-3b asks beyond a plain pdf-lib PDF, and where each
 // piece comes from:
-// - every font embedded: the invoice PDF draws only with its embedded Noto Sans (render/pdf.ts), never with a
+// - every font embedded: the invoice PDF draws only with its embedded Noto Sans (pdf.ts), never with a
 //   standard-14 font, and pdf-lib writes it as a CIDFontType2 with its FontFile2 and an Identity CIDToGIDMap;
 // - an output intent with an ICC profile, because the page colours are DeviceRGB: Debian's sRGB profile
 //   (srgb-icc.ts), the only binary this adds;
@@ -13,7 +13,7 @@
 //   listed in the catalog's /AF (pdf-lib's attach() does all of that).
 import { AFRelationship, PDFDocument, PDFHexString, PDFName, PDFString } from 'pdf-lib';
 import { SRGB_ICC_BASE64 } from './srgb-icc';
-import { escapeText } from './xml';
+import { escapeText } from '../modules/documents/einvoice/xml';
 
 export const FACTURX_FILENAME = 'factur-x.xml';
 const FACTURX_NAMESPACE = 'urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#';
