@@ -46,10 +46,10 @@ const ofKey = (scope: Scope | typeof KEY_PLACEHOLDERS, key: string | Placeholder
   and(eq(idempotencyKeys.workspaceId, scope.workspaceId), eq(idempotencyKeys.userId, scope.userId), eq(idempotencyKeys.key, key));
 
 // The claim runs on every keyed write: its SQL text is worked out once.
-const KEY_PLACEHOLDERS = { workspaceId: sql.placeholder('workspaceId'), userId: sql.placeholder('userId') };
-const placeholder = (name: keyof typeof idempotencyKeys.$inferInsert) => sql.placeholder(name);
+const placeholder = (name: keyof typeof idempotencyKeys.$inferInsert | 'now') => sql.placeholder(name);
+const KEY_PLACEHOLDERS = { workspaceId: placeholder('workspaceId'), userId: placeholder('userId') };
 const clearExpiredKey = statementShape((db) =>
-  db.delete(idempotencyKeys).where(and(ofKey(KEY_PLACEHOLDERS, sql.placeholder('key')), lt(idempotencyKeys.expiresAt, sql.placeholder('now')))));
+  db.delete(idempotencyKeys).where(and(ofKey(KEY_PLACEHOLDERS, placeholder('key')), lt(idempotencyKeys.expiresAt, placeholder('now')))));
 const insertKey = statementShape((db) =>
   db
     .insert(idempotencyKeys)
