@@ -22,6 +22,14 @@ function sharedParts() {
 }
 
 const instances = new WeakMap<D1Database, Db>();
+const clients = new WeakMap<Db, D1Database>();
+
+/** The D1 database (or request session) a Db made by createDb sends its statements to. */
+export function clientOf(db: Db): D1Database {
+  const d1 = clients.get(db);
+  if (!d1) throw new Error('clientOf: a Db made by createDb');
+  return d1;
+}
 
 export function createDb(d1: D1Database): Db {
   let db = instances.get(d1);
@@ -30,6 +38,7 @@ export function createDb(d1: D1Database): Db {
     const session = new SQLiteD1Session<Schema, ExtractTablesWithRelations<Schema>>(d1, dialect, relational, {});
     db = new DrizzleD1Database<Schema>('async', dialect, session, relational);
     instances.set(d1, db);
+    clients.set(db, d1);
   }
   return db;
 }

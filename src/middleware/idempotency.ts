@@ -11,7 +11,7 @@
 // Crash-safe: the key is marked `committed` in the same D1 batch as the change it made (a batch hook),
 // with the record that change's event carries as the answer to replay. So a first attempt that died
 // after its change, before its answer was stored, is replayed from that record, never run twice.
-import { and, eq, lt } from 'drizzle-orm';
+import { and, eq, lt, type Placeholder, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { idempotencyKeys } from '../db/schema';
@@ -20,6 +20,7 @@ import { ApiError } from '../errors';
 import type { BatchHook } from '../lib/batch-hooks';
 import { sha256Hex } from '../lib/crypto';
 import { createDb, type Db } from '../lib/db';
+import { statementShape } from '../lib/statement-shape';
 import { nowIso } from '../lib/time';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -41,8 +42,23 @@ export type ReplayRestore = {
   restore: (c: Context<AppEnv>, body: Record<string, unknown>) => Promise<Record<string, unknown>>;
 };
 
-const ofKey = (scope: Scope, key: string) =>
+const ofKey = (scope: Scope | typeof KEY_PLACEHOLDERS, key: string | Placeholder) =>
   and(eq(idempotencyKeys.workspaceId, scope.workspaceId), eq(idempotencyKeys.userId, scope.userId), eq(idempotencyKeys.key, key));
+
+// The claim runs on every keyed write: its SQL text is worked out once.
+const placeholder = (name: keyof typeof idempotencyKeys.$inferInsert | 'now') => sql.placeholder(name);
+const KEY_PLACEHOLDERS = { workspaceId: placeholder('workspaceId'), userId: placeholder('userId') };
+const clearExpiredKey = statementShape((db) =>
+  db.delete(idempotencyKeys).where(and(ofKey(KEY_PLACEHOLDERS, placeholder('key')), lt(idempotencyKeys.expiresAt, placeholder('now')))));
+const insertKey = statementShape((db) =>
+  db
+    .insert(idempotencyKeys)
+    .values({
+      workspaceId: placeholder('workspaceId'), userId: placeholder('userId'), key: placeholder('key'), method: placeholder('method'), path: placeholder('path'),
+      fingerprint: placeholder('fingerprint'), state: 'in_flight', createdAt: placeholder('createdAt'), expiresAt: placeholder('expiresAt'),
+    })
+    .onConflictDoNothing()
+    .returning({ key: idempotencyKeys.key }));
 
 export type IdempotencyMode = 'optional' | 'required';
 
@@ -116,21 +132,16 @@ async function tryClaim(
   const now = new Date();
   // One round trip: an expired record no longer counts, so it is cleared before the insert takes the key.
   const [, inserted] = await db.batch([
-    db.delete(idempotencyKeys).where(and(ofKey(scope, key), lt(idempotencyKeys.expiresAt, now.toISOString()))),
-    db
-      .insert(idempotencyKeys)
-      .values({
-        ...scope,
-        key,
-        method: c.req.method,
-        path: c.req.path,
-        fingerprint,
-        state: 'in_flight',
-        createdAt: now.toISOString(),
-        expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString(),
-      })
-      .onConflictDoNothing()
-      .returning({ key: idempotencyKeys.key }),
+    clearExpiredKey.with(db, { ...scope, key, now: now.toISOString() }),
+    insertKey.with(db, {
+      ...scope,
+      key,
+      method: c.req.method,
+      path: c.req.path,
+      fingerprint,
+      createdAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString(),
+    }),
   ]);
   if (inserted.length) return true;
 

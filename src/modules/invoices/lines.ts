@@ -4,6 +4,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { invoiceLineItems } from '../../db/schema';
 import type { Db } from '../../lib/db';
+import { flatList } from '../../lib/guarded-write';
 import { type DocumentLineInput, type DocumentTotals, documentTotals, type TaxBreakdownEntry, type TaxRounding } from '../../lib/document-totals';
 import { fromScaledInteger, toScaledInteger } from '../../lib/money';
 import { newId } from '../../lib/ids';
@@ -159,9 +160,8 @@ export function insertLineStatements(db: Db, rows: LineRow[], onlyIf?: SQL) {
       continue;
     }
     // VALUES in the table's column order, which INSERT … SELECT fills.
-    const values = sql.join(
+    const values = flatList(
       chunk.map((r) => sql`(${r.id}, ${r.invoiceId}, ${r.position}, ${r.description}, ${r.quantityMilli}, ${r.unitAmount}, ${r.taxRateMilli}, ${r.amount}, ${r.tax}, ${r.unit}, ${r.discountPercentMilli}, ${r.discountAmount}, ${r.taxCategory})`),
-      sql`, `,
     );
     statements.push(db.insert(invoiceLineItems).select(sql`SELECT * FROM (VALUES ${values}) WHERE ${onlyIf}`));
   }

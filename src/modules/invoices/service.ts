@@ -9,6 +9,7 @@ import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../l
 import type { Db } from '../../lib/db';
 import { changedRows, insertIf, retryOnRace } from '../../lib/guarded-write';
 import { newId } from '../../lib/ids';
+import { statementShape } from '../../lib/statement-shape';
 import { assertProjectOfClient, referencedClient, referencedProject } from '../../lib/references';
 import { getWorkspace, issuerOf } from '../workspaces/settings';
 import { addDays, nowIso, todayIn } from '../../lib/time';
@@ -34,11 +35,18 @@ export const wroteInvoice = (ctx: WorkspaceContext, id: string, updatedAt: strin
 /** Whether the workspace's issuer has a VAT id: rate-0 lines then default to Z rather than O (§15). */
 export const issuerHasVatId = (workspace: typeof workspaces.$inferSelect) => Boolean(issuerOf(workspace).vat_id);
 
+// Every create reads these and reads back its number: their SQL text is worked out once.
+const clientOfWorkspace = statementShape((db) =>
+  db.select().from(clients).where(and(eq(clients.id, sql.placeholder('clientId')), eq(clients.workspaceId, sql.placeholder('workspaceId')))));
+const workspaceById = statementShape((db) => db.select().from(workspaces).where(eq(workspaces.id, sql.placeholder('workspaceId'))));
+const invoiceNumber = statementShape((db) => db.select({ number: invoices.number }).from(invoices).where(eq(invoices.id, sql.placeholder('id'))));
+
 /** The client a request names and the workspace, in one round trip. */
 async function clientAndWorkspace(ctx: WorkspaceContext, clientId: string) {
+  const { workspaceId } = ctx;
   const [[client], [workspace]] = await ctx.db.batch([
-    ctx.db.select().from(clients).where(and(eq(clients.id, clientId), inWorkspace(ctx, clients))),
-    ctx.db.select().from(workspaces).where(eq(workspaces.id, ctx.workspaceId)),
+    clientOfWorkspace.with(ctx.db, { clientId, workspaceId }),
+    workspaceById.with(ctx.db, { workspaceId }),
   ]);
   if (!client) throw invalidField('client_id', 'No such client.');
   if (!workspace) throw notFound('Workspace');
@@ -91,7 +99,7 @@ export async function createInvoice(ctx: ServiceContext, input: CreateInvoiceInp
       recordEvent(ctx, 'invoice.created', invoiceObject(ctx, { row, lines }), { ifChanged: true, fill: { number: number.value } }),
       ...insertLineStatements(ctx.db, lines, wroteInvoice(ctx, id, now)),
       ...(extras.alongside?.(id, wroteInvoice(ctx, id, now)) ?? []),
-      ctx.db.select({ number: invoices.number }).from(invoices).where(eq(invoices.id, id)),
+      invoiceNumber.with(ctx.db, { id }),
     ];
     const results = await ctx.db.batch(statements as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
     const written = results.at(-1) as { number: string }[];

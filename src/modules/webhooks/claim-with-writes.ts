@@ -4,11 +4,15 @@
 // answers their ids. After the answer, the request only puts those ids on the queue: no extra D1
 // round trip per write. Events are only ever written in batches, so a request without one made no
 // deliveries (the webhook routes that make them otherwise dispatch them themselves).
+import { sql } from 'drizzle-orm';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../../env';
 import { withDatabase } from '../../lib/databases';
-import { createDb } from '../../lib/db';
+import { statementShape } from '../../lib/statement-shape';
 import { claimDueDeliveries, enqueueQuietly } from './dispatch';
+
+// Rides on every batch of every write: its SQL text is worked out once.
+const claim = statementShape((db) => claimDueDeliveries(db, sql`${sql.placeholder('at')}`));
 
 export const claimDeliveriesWithWrites = createMiddleware<AppEnv>(async (c, next) => {
   const hooks = c.get('batchHooks');
@@ -17,10 +21,7 @@ export const claimDeliveriesWithWrites = createMiddleware<AppEnv>(async (c, next
   // deliveries live on its database).
   const claimed = new Map<string, string[]>();
   hooks.push({
-    after: (d1) => {
-      const claim = claimDueDeliveries(createDb(d1), new Date().toISOString()).toSQL();
-      return [d1.prepare(claim.sql).bind(...claim.params)];
-    },
+    after: (d1) => [claim.on(d1, { at: new Date().toISOString() })],
     done: ([result], database) => {
       const ids = (result as D1Result<{ id: string }>).results.map((row) => row.id);
       if (ids.length) claimed.set(database, [...(claimed.get(database) ?? []), ...ids]);

@@ -3,7 +3,7 @@
 // says "try this one now". Marking `enqueued_at` in the same statement that picks the rows keeps two
 // dispatchers from sending the same attempt; should one be sent twice anyway, the consumer's lease
 // lets only one delivery happen. An attempt whose message never arrives is found by the sweep.
-import { and, eq, inArray, isNull, lt, lte, or } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, lte, or, type SQL } from 'drizzle-orm';
 import { webhookDeliveries } from '../../db/schema';
 import { messageRoute } from '../../lib/databases';
 import { createDb, type Db } from '../../lib/db';
@@ -23,8 +23,8 @@ async function enqueue(env: Env, ids: string[], delaySeconds = 0) {
 /** Sends one attempt, after `delaySeconds`; it is already marked enqueued. */
 export const enqueueAttempt = (env: Env, id: string, delaySeconds = 0) => enqueue(env, [id], delaySeconds);
 
-/** The statement that marks up to a chunk of due, unenqueued attempts enqueued and answers their ids. */
-export function claimDueDeliveries(db: Db, at: string) {
+/** The statement that marks up to a chunk of due, unenqueued attempts enqueued and answers their ids; `at` is now (or its placeholder). */
+export function claimDueDeliveries(db: Db, at: string | SQL) {
   const due = db
     .select({ id: webhookDeliveries.id })
     .from(webhookDeliveries)
