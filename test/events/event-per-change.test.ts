@@ -232,8 +232,9 @@ beforeAll(async () => {
 
 /**
  * The caller, in a workspace of its own per case (so that no other case's background work can
- * write to its event record): one person makes them through POST /api/workspaces, which costs half
- * of a new signup, and is replaced before nearing the 10 workspaces a person may own (a case may make one too).
+ * write to its event record): one person makes them through POST /api/workspaces, one request where
+ * a new signup takes two, and is replaced before nearing the 10 workspaces a person may own (a case
+ * may make one too).
  */
 let writer: TestUser | undefined;
 let workspacesMade = 0;
