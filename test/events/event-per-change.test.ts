@@ -230,6 +230,22 @@ beforeAll(async () => {
   await putRates({ EUR: 0.92, GBP: 0.79 });
 });
 
+/**
+ * The caller, in a workspace of its own per case (so that no other case's background work can
+ * write to its event record): one person makes them through POST /api/workspaces, one request where
+ * a new signup takes two, and is replaced before nearing the 10 workspaces a person may own (a case
+ * may make one too).
+ */
+let writer: TestUser | undefined;
+let workspacesMade = 0;
+async function writerInNewWorkspace(): Promise<TestUser> {
+  if (!writer || workspacesMade >= 8) [writer, workspacesMade] = [await createUser('Event Writer'), 0];
+  workspacesMade++;
+  const res = await call('POST', '/api/workspaces', { key: writer.key, body: { name: 'Event studio' } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return { ...writer, key: res.body.api_key.key, keyId: res.body.api_key.id };
+}
+
 describe('one event per change', () => {
   it('lists every write operation of the document', () => {
     const unlisted = writes.filter((r) => !CASES[`${r.method} ${withoutListing(r.path)}`]).map(label);
@@ -240,7 +256,7 @@ describe('one event per change', () => {
   it.each(listed.map((r) => [label(r), r] as const))('%s writes exactly the listed events with the record as returned and the caller as actor', async (_, route) => {
     {
       const testCase = CASES[`${route.method} ${withoutListing(route.path)}`]!;
-      const user = await createUser('Event Writer');
+      const user = await writerInNewWorkspace();
       const listing = route.path.slice(0, route.path.length - withoutListing(route.path).length);
       const setupId = testCase.setup ? await testCase.setup(user) : '';
       const before = new Set((await call('GET', '/api/events?limit=100', { key: user.key })).body.data.map((e: { id: string }) => e.id));

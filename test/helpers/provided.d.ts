@@ -5,7 +5,7 @@ declare module 'vitest' {
   interface ProvidedContext {
     /** The contract fuzzer's seed (FUZZ_SEED replays a run). */
     fuzzSeed: number;
-    /** Cases per operation (FUZZ_RUNS). */
+    /** Random cases per operation, after one of each kind (FUZZ_RUNS). */
     fuzzRuns: number;
   }
 }

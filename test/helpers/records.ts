@@ -24,6 +24,21 @@ const recurring = (clientId: string) => ({
   line_items: [{ description: 'Retainer', quantity: 1, unit_amount: 250_000 }],
 });
 
+/**
+ * The client a key's documents (invoices, quotes, schedules) are made for: one per key, made on
+ * first use, since no state these records are wanted in depends on having a client of their own.
+ */
+const clients = new Map<string, Promise<string>>();
+function clientOf(key: string): Promise<string> {
+  let id = clients.get(key);
+  if (!id) {
+    id = createClient(key).then((client) => client.id as string);
+    id.catch(() => clients.delete(key));
+    clients.set(key, id);
+  }
+  return id;
+}
+
 const created = (what: string, res: { status: number; body: any }) => {
   if (res.status >= 300) throw new Error(`Could not create ${what}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
   return res.body.id as string;
@@ -34,22 +49,22 @@ export const recordKinds: Record<string, RecordKind> = {
   prj: { states: [async (key) => (await createProject(key)).id] },
   inv: {
     states: [
-      async (key) => (await createInvoice(key)).id, // draft
-      async (key) => (await createSentInvoice(key)).id, // open
+      async (key) => (await createInvoice(key, { client_id: await clientOf(key) })).id, // draft
+      async (key) => (await createSentInvoice(key, { client_id: await clientOf(key) })).id, // open
     ],
   },
   // A draft (editable, deletable, sendable), an open quote (answerable, cancelable, revisable) and an accepted one.
   quo: {
     states: [
-      async (key) => created('a quote', await call('POST', '/v1/quotes', { key, body: { client_id: (await createClient(key)).id, line_items: [{ description: 'Design', quantity: 1, unit_amount: 90_000 }] } })),
+      async (key) => created('a quote', await call('POST', '/v1/quotes', { key, body: { client_id: await clientOf(key), line_items: [{ description: 'Design', quantity: 1, unit_amount: 90_000 }] } })),
       async (key) => {
-        const id = created('a quote', await call('POST', '/v1/quotes', { key, body: { client_id: (await createClient(key)).id, line_items: [{ description: 'Design', quantity: 1, unit_amount: 90_000 }] } }));
+        const id = created('a quote', await call('POST', '/v1/quotes', { key, body: { client_id: await clientOf(key), line_items: [{ description: 'Design', quantity: 1, unit_amount: 90_000 }] } }));
         await call('POST', `/v1/quotes/${id}/send`, { key });
         return id;
       },
       // Accepted: convertible.
       async (key) => {
-        const id = created('a quote', await call('POST', '/v1/quotes', { key, body: { client_id: (await createClient(key)).id, line_items: [{ description: 'Design', quantity: 1, unit_amount: 90_000 }] } }));
+        const id = created('a quote', await call('POST', '/v1/quotes', { key, body: { client_id: await clientOf(key), line_items: [{ description: 'Design', quantity: 1, unit_amount: 90_000 }] } }));
         await call('POST', `/v1/quotes/${id}/send`, { key });
         await call('POST', `/v1/quotes/${id}/accept`, { key, body: { name: 'Bill', method: 'email' } });
         return id;
@@ -116,9 +131,9 @@ export const recordKinds: Record<string, RecordKind> = {
   // Active (pause, cancel), and paused (resume).
   rin: {
     states: [
-      async (key) => created('a recurring invoice', await call('POST', '/v1/recurring-invoices', { key, body: recurring((await createClient(key)).id) })),
+      async (key) => created('a recurring invoice', await call('POST', '/v1/recurring-invoices', { key, body: recurring(await clientOf(key)) })),
       async (key) => {
-        const id = created('a recurring invoice', await call('POST', '/v1/recurring-invoices', { key, body: recurring((await createClient(key)).id) }));
+        const id = created('a recurring invoice', await call('POST', '/v1/recurring-invoices', { key, body: recurring(await clientOf(key)) }));
         await call('POST', `/v1/recurring-invoices/${id}/pause`, { key });
         return id;
       },
@@ -128,7 +143,7 @@ export const recordKinds: Record<string, RecordKind> = {
   pay: {
     states: [
       async (key) => {
-        const invoice = await createSentInvoice(key);
+        const invoice = await createSentInvoice(key, { client_id: await clientOf(key) });
         await call('POST', `/v1/invoices/${invoice.id}/payments`, { key, body: { amount: 10_000 } });
         const id = (await call('GET', `/v1/invoices/${invoice.id}/payments`, { key })).body.data[0].id as string;
         nestedPathValues.set(id, { id: invoice.id, payment_id: id });
@@ -137,13 +152,13 @@ export const recordKinds: Record<string, RecordKind> = {
     ],
   },
   // A line of an open invoice (a credit note names the lines it credits).
-  li: { states: [async (key) => (await createSentInvoice(key)).line_items[0].id as string] },
+  li: { states: [async (key) => (await createSentInvoice(key, { client_id: await clientOf(key) })).line_items[0].id as string] },
   // A credit note of part of an open invoice (the invoice can be credited again); its routes are its own
   // (…/credit-notes/{id}) or its invoice's (…/invoices/{id}/credit-notes).
   cn: {
     states: [
       async (key) => {
-        const invoice = await createSentInvoice(key);
+        const invoice = await createSentInvoice(key, { client_id: await clientOf(key) });
         const res = await call('POST', `/v1/invoices/${invoice.id}/credit-notes`, { key, body: { reason: 'other', email: false, lines: [{ line_item_id: invoice.line_items[0].id, quantity: 1 }] } });
         return created('a credit note', res);
       },

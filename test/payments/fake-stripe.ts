@@ -25,7 +25,8 @@ export function fakeStripe(): FakeStripe {
     const request = new Request(input as RequestInfo, init);
     const url = new URL(request.url);
     if (url.origin !== 'https://stripe.test') return new Response('Outbound network is disabled in tests.', { status: 503 });
-    const text = await request.text();
+    // Stripe's API takes forms: decoded from bytes, as the runtime warns of .text() on a form.
+    const text = new TextDecoder().decode(await request.arrayBuffer());
     fake.requests.push({
       method: request.method, url: request.url, headers: Object.fromEntries(request.headers), form: Object.fromEntries(new URLSearchParams(text)),
     });

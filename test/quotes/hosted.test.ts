@@ -160,7 +160,8 @@ describe('the quote email', () => {
     expect(queued).toEqual([{ quote_id: draft.id }]);
     const logged = vi.spyOn(console, 'log').mockImplementation(() => {});
     await deliver('workspace-emails', [{ id: 'q1', body: queued[0] }, { id: 'q2', body: queued[0] }]);
-    const emails = logged.mock.calls.map((c) => String(c[0])).filter((line) => line.includes('email (log provider'));
+    // Only this quote's emails: the runtime's own queue may deliver other tests' messages meanwhile.
+    const emails = logged.mock.calls.map((c) => String(c[0])).filter((line) => line.includes('email (log provider') && line.includes(sent.hosted_url));
     expect(emails).toHaveLength(1);
     const email = JSON.parse(emails[0]!);
     expect(email.to).toEqual(['ap@initech.example']);

@@ -69,7 +69,8 @@ function queryArbitrary(route: Route, components: Components, valid: boolean) {
     .map((pairs) => Object.fromEntries(pairs.filter(([, v]) => v !== undefined)) as Record<string, string | string[]>);
 }
 
-const rawBodies = fc.oneof(
+/** Bodies that are not a JSON object, by the status they must get: 400 (no JSON), 422 (not an object), 415 (not JSON). */
+const rawBodiesByStatus = [
   fc.constantFrom('{', '{"a":', '[1,2', 'undefined', "{'single': 'quotes'}", '{"a":1}{"b":2}', '\u0000', 'NaN', '{"a": 01}')
     .map((text) => ({ text, contentType: 'application/json', expect: 400 as const })),
   // …including JSON nested 30,000 deep, which a recursive parser or serializer would not survive.
@@ -77,15 +78,18 @@ const rawBodies = fc.oneof(
     .map((text) => ({ text, contentType: 'application/json', expect: 422 as const })),
   fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'json')
     .map((contentType) => ({ text: '{"name":"x"}', contentType, expect: 415 as const })),
-);
+];
 
-function bodyArbitrary(route: Route, components: Components): fc.Arbitrary<BodyChoice> {
+type Weighted<T> = { weight: number; arbitrary: fc.Arbitrary<T> };
+
+/** The kinds of body the operation gets, each with how often it is drawn; none without a body schema. */
+function bodyKinds(route: Route, components: Components): Weighted<BodyChoice>[] {
   const schema = route.operation.requestBody?.content['application/json']?.schema;
-  if (!schema) return fc.constant<BodyChoice>({ kind: 'none' });
+  if (!schema) return [];
   const valid = validValue(schema, components);
   const resolved = resolve(schema, components);
   const keys = Object.keys(resolved.properties ?? {});
-  return fc.oneof(
+  return [
     { weight: 5, arbitrary: valid.map((value): BodyChoice => ({ kind: 'valid', value })) },
     {
       weight: 4,
@@ -101,8 +105,8 @@ function bodyArbitrary(route: Route, components: Components): fc.Arbitrary<BodyC
         keys.length ? { kind: 'hostile', value: { ...(value as object), [keys[pick % keys.length]!]: junk } } : { kind: 'hostile', value: junk }),
     },
     { weight: 1, arbitrary: hostileValue.map((value): BodyChoice => ({ kind: 'hostile', value })) },
-    { weight: 1, arbitrary: rawBodies.map((raw): BodyChoice => ({ kind: 'raw', ...raw })) },
-  );
+    { weight: 1, arbitrary: fc.oneof(...rawBodiesByStatus).map((raw): BodyChoice => ({ kind: 'raw', ...raw })) },
+  ];
 }
 
 const badAuthorization = fc.constantFrom(
@@ -111,25 +115,58 @@ const badAuthorization = fc.constantFrom(
   "Bearer ' OR 1=1 --", 'Bearer wsk_0000000000000000000000000000000000000000',
 );
 
-export function caseArbitrary(route: Route, components: Components, states: number): fc.Arbitrary<FuzzCase> {
-  const pathParams = parametersIn(route, 'path');
-  const last = pathParams.at(-1);
-  const id: fc.Arbitrary<IdChoice | null> = last
-    ? fc.oneof(
-        { weight: 6, arbitrary: fc.nat({ max: states - 1 }).map((state): IdChoice => ({ kind: 'own', state })) },
-        { weight: 1, arbitrary: fc.constant<IdChoice>({ kind: 'unknown' }) },
-        { weight: 2, arbitrary: malformedIds(paramPrefix(last), new RegExp(last.schema?.pattern ?? '^$')).map((value): IdChoice => ({ kind: 'malformed', value })) },
-      )
-    : fc.constant(null);
-  const keyed = !(Array.isArray(route.operation.security) && route.operation.security.length === 0);
+/** The kinds of path id the operation gets, each with how often it is drawn; none without a path id. */
+function idKinds(route: Route, states: number): Weighted<IdChoice>[] {
+  const last = parametersIn(route, 'path').at(-1);
+  if (!last) return [];
+  return [
+    { weight: 6, arbitrary: fc.nat({ max: states - 1 }).map((state): IdChoice => ({ kind: 'own', state })) },
+    { weight: 1, arbitrary: fc.constant<IdChoice>({ kind: 'unknown' }) },
+    { weight: 2, arbitrary: malformedIds(paramPrefix(last), new RegExp(last.schema?.pattern ?? '^$')).map((value): IdChoice => ({ kind: 'malformed', value })) },
+  ];
+}
+
+const isKeyed = (route: Route) => !(Array.isArray(route.operation.security) && route.operation.security.length === 0);
+
+/** What a case is drawn from, part by part; `fixed` replaces parts (to draw a case of one kind). */
+type Parts = { id: fc.Arbitrary<IdChoice | null>; queryValid: fc.Arbitrary<boolean>; body: fc.Arbitrary<BodyChoice>; badAuth: fc.Arbitrary<string | null> };
+
+export function caseArbitrary(route: Route, components: Components, states: number, fixed: Partial<Parts> = {}): fc.Arbitrary<FuzzCase> {
+  const ids = idKinds(route, states);
+  const bodies = bodyKinds(route, components);
   const idempotency = parametersIn(route, 'header').find((p) => p.name === 'Idempotency-Key');
   return fc
     .record({
-      id,
-      queryValid: fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(!parametersIn(route, 'query').length) }),
-      body: bodyArbitrary(route, components),
-      badAuth: keyed ? fc.oneof({ weight: 15, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: badAuthorization }) : fc.constant(null),
+      id: fixed.id ?? (ids.length ? fc.oneof(...ids) : fc.constant(null)),
+      queryValid: fixed.queryValid ?? fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(!parametersIn(route, 'query').length) }),
+      body: fixed.body ?? (bodies.length ? fc.oneof(...bodies) : fc.constant<BodyChoice>({ kind: 'none' })),
+      badAuth: fixed.badAuth ?? (isKeyed(route) ? fc.oneof({ weight: 15, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: badAuthorization }) : fc.constant(null)),
       idempotencyKey: !idempotency ? fc.constant(null) : idempotency.required ? fc.constant<'fresh'>('fresh') : fc.constantFrom<'fresh' | null>('fresh', null),
     })
     .chain((c) => queryArbitrary(route, components, c.queryValid).map((query) => ({ ...c, query })));
+}
+
+/**
+ * One case of each kind the generator makes for the operation, drawn with the seed: a broken
+ * Authorization header, each id choice (an own record in each state, an unknown id, a malformed
+ * one), each body choice (valid, broken at one place, junk in a field, junk for the whole body, and
+ * raw bodies answered 400, 422 and 415) and junk in the query. They run before the random cases, so
+ * that every kind reaches every operation on every run however few random cases FUZZ_RUNS asks for.
+ */
+export function oneCaseOfEachKind(route: Route, components: Components, states: number, seed: number): FuzzCase[] {
+  const kinds: Partial<Parts>[] = [];
+  if (isKeyed(route)) kinds.push({ badAuth: badAuthorization });
+  const [own, ...otherIds] = idKinds(route, states);
+  if (own) {
+    for (let state = 0; state < states; state++) kinds.push({ id: fc.constant<IdChoice>({ kind: 'own', state }) });
+    kinds.push(...otherIds.map(({ arbitrary }) => ({ id: arbitrary })));
+  }
+  const bodies = bodyKinds(route, components);
+  if (bodies.length) {
+    // The last kind, raw bodies, is drawn once for each status it must get.
+    kinds.push(...bodies.slice(0, -1).map(({ arbitrary }) => ({ body: arbitrary })));
+    kinds.push(...rawBodiesByStatus.map((raw) => ({ body: raw.map((r): BodyChoice => ({ kind: 'raw', ...r })) })));
+  }
+  if (parametersIn(route, 'query').length) kinds.push({ queryValid: fc.constant(false) });
+  return kinds.map((fixed) => fc.sample(caseArbitrary(route, components, states, fixed), { seed, numRuns: 1 })[0]!);
 }
