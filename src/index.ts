@@ -1,12 +1,13 @@
-// Worker entry: HTTP, the cron trigger and the queue consumers. The cron and the consumers are
-// imported when they run, so a worker started for a request does not run their modules' top level.
+// Worker entry: HTTP, the cron trigger and the queue consumers.
 import { app } from './app';
 import { config } from './config';
+import { runCron } from './cron';
 import { withDatabase, workspaceDatabases } from './lib/databases';
+import { dispatchQuietly } from './modules/webhooks/dispatch';
+import { consumeQueue } from './queues';
 
 /** Webhook deliveries made on each of these databases go on the queue. */
 const dispatchEverywhere = async (env: Env, databases: string[]) => {
-  const { dispatchQuietly } = await import('./modules/webhooks/dispatch');
   for (const name of databases) await dispatchQuietly(withDatabase(env, name));
 };
 
@@ -17,12 +18,10 @@ export default {
   fetch: app.fetch,
   async scheduled(_controller, env, ctx) {
     config(env);
-    const { runCron } = await import('./cron');
     ctx.waitUntil(runCron(env).then(() => dispatchEverywhere(env, workspaceDatabases(env))));
   },
   async queue(batch, env) {
     config(env);
-    const { consumeQueue } = await import('./queues');
     const databases = await consumeQueue(batch, env);
     // The jobs write events too (transfer.completed, suggestion.failed): their webhooks go out now.
     if (batch.queue !== 'workspace-webhooks') await dispatchEverywhere(env, databases);
