@@ -6,6 +6,7 @@ import { withSharedListings } from './openapi-listings';
 import { withInlineRequestBodies } from './openapi-request-bodies';
 import { withRequestExamples } from './openapi-examples';
 import { withSharedComponents } from './openapi-shared-components';
+import { withSharedRequestSchemas } from './openapi-request-schemas';
 import { withRecordsAsSummaries } from './openapi-summaries';
 import { withTagDescriptions } from './openapi-tags';
 
@@ -14,4 +15,4 @@ export { OPENAPI_INFO } from './openapi-info';
 type Document = Parameters<typeof withInlineRequestBodies>[0];
 
 export const finishedDocument = (generated: Document) =>
-  withSharedListings(withRequestExamples(withTagDescriptions(withRecordsAsSummaries(withSharedComponents(withInlineRequestBodies(generated))))));
+  withSharedListings(withRequestExamples(withTagDescriptions(withRecordsAsSummaries(withSharedRequestSchemas(withSharedComponents(withInlineRequestBodies(generated)))))));

@@ -24,10 +24,9 @@ const ENUMERATIONS: { name: string; values: readonly string[]; description: stri
   { name: 'TaxCategory', values: TAX_CATEGORIES, description: 'EN 16931 VAT category.', example: 'S' },
 ];
 
-const RESPONSE_NAMES: Record<string, string> = {
-  400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 405: 'MethodNotAllowed', 409: 'Conflict', 410: 'Gone',
-  413: 'PayloadTooLarge', 415: 'UnsupportedMediaType', 422: 'ValidationFailed', 429: 'RateLimited', 500: 'InternalError', 503: 'RatesUnavailable',
-};
+// An error response is named after its status (`422`): it is referenced some 800 times, so the
+// name's length counts, and the status says what it is.
+const ERROR_STATUSES = new Set(['400', '401', '403', '404', '405', '409', '410', '413', '415', '422', '429', '500', '503']);
 
 const KIND_OF_PREFIX = new Map<string, string>(Object.entries(ID_PREFIXES).map(([kind, prefix]) => [prefix, kind]));
 
@@ -108,7 +107,7 @@ export function withSharedComponents<T extends object>(document: T): T {
       const answers = operation.responses as Record<string, unknown> | undefined;
       for (const [status, answer] of Object.entries(answers ?? {})) {
         // What a receiver answers is the same for every event type.
-        const name = webhook ? 'WebhookReceived' : RESPONSE_NAMES[status];
+        const name = webhook ? 'WebhookReceived' : ERROR_STATUSES.has(status) ? status : undefined;
         if (!name || (answer as Json).$ref) continue;
         const key = `${name}:${status}`;
         const text = JSON.stringify(answer);

@@ -75,14 +75,16 @@ export type AccessRule = { access: 'public' | 'admin'; role?: never } | { access
 /** The role as the document states it (`x-required-role`). */
 const requiredRole = (rule: AccessRule) => (rule.access === 'user' ? rule.role : rule.access === 'admin' ? 'operator' : 'public');
 
+// The document's introduction says a key acts in one workspace with its role there, so the
+// sentences name the role only: repeated on some hundred operations, every word counts.
 const ROLE_SENTENCES: Record<string, string> = {
   public: 'Public: no key needed.',
   operator: 'Needs the operator\'s `ADMIN_TOKEN`.',
   any: 'Any member of the workspace may call this.',
-  viewer: 'Needs the `viewer` role or higher in the key\'s workspace.',
-  member: 'Needs the `member` role or higher in the key\'s workspace.',
-  admin: 'Needs the `admin` role or higher in the key\'s workspace.',
-  owner: 'Needs the `owner` role in the key\'s workspace.',
+  viewer: 'Needs the `viewer` role or higher.',
+  member: 'Needs the `member` role or higher.',
+  admin: 'Needs the `admin` role or higher.',
+  owner: 'Needs the `owner` role.',
 };
 
 function accessMiddleware(rule: AccessRule): MiddlewareHandler[] {

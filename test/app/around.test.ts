@@ -20,8 +20,8 @@ describe('around the API', () => {
     expect(doc.paths['/api/invitations/accept'].post.security).toEqual([]);
     const create = doc.paths['/v1/clients'].post;
     expect(Object.keys(create.responses).sort()).toEqual(['201', '400', '401', '403', '409', '413', '415', '422', '429', '500']);
-    expect(create.responses['422'].$ref).toBe('#/components/responses/ValidationFailed');
-    expect(doc.components.responses.ValidationFailed.content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
+    expect(create.responses['422'].$ref).toBe('#/components/responses/422');
+    expect(doc.components.responses['422'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
     expect(create.parameters.map((p: { $ref: string }) => p.$ref)).toContain('#/components/parameters/IdempotencyKey');
     expect(doc.components.parameters.IdempotencyKey.name).toBe('Idempotency-Key');
     expect(doc.info.description).toContain('half away from zero');
