@@ -3,6 +3,7 @@ import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-worker
 import { defineConfig } from 'vitest/config';
 import { unstable_readConfig } from 'wrangler';
 import { buildRenderer } from './scripts/build-renderer.mjs';
+import { EndOfRunWatchdog } from './scripts/end-of-run-watchdog.mjs';
 
 // The contract fuzzer's seed: random unless FUZZ_SEED replays a run; printed by the fuzz tests.
 // FUZZ_RUNS: random cases per operation, after one of each kind (test/helpers/fuzz/cases.ts).
@@ -61,6 +62,7 @@ export default defineConfig(async () => {
       // that answers 500) and the worker logs each one: those lines are shown for a failing test,
       // where they help, and not for the hundreds that pass, so the output is the summary.
       silent: 'passed-only',
+      reporters: ['default', new EndOfRunWatchdog()],
       // Most tests take well under a second alone; beside another test run on this 2-core machine,
       // some took 15-20 s, so the default limit leaves room for that (the slowest set their own).
       testTimeout: 60_000,
