@@ -88,7 +88,9 @@ const SUCCEEDS_ELSEWHERE: Record<string, string> = {
 const SAMPLE_RATES = [0.3071, 0.9213, 3.6725, 151.37, 1332.45, 25_400, 89_500];
 const RATES = Object.fromEntries(CURRENCY_CODES.filter((c) => c !== 'USD').map((code, i) => [code, SAMPLE_RATES[i % SAMPLE_RATES.length]!]));
 
-type Tenant = { user: TestUser; records: Map<string, string> };
+// Records are kept as the promise of their id: a body naming one kind of record many times (101 lines of
+// one invoice) resolves its references side by side, and each must wait for the one record, not make its own.
+type Tenant = { user: TestUser; records: Map<string, Promise<string>> };
 type Stats = { cases: number; statuses: Record<string, number>; validTried: number; validSucceeded: number };
 type Outcome = { status: number; code?: string; paths?: (path: string) => boolean; message?: RegExp; why: string };
 
@@ -118,7 +120,7 @@ async function ownRecord(t: Tenant, prefix: string, where: string, state: number
   const make = states[state % states.length]!;
   if (!reuse) return make(t.user.key);
   const key = `${prefix}:${state % states.length}`;
-  if (!t.records.has(key)) t.records.set(key, await make(t.user.key));
+  if (!t.records.has(key)) t.records.set(key, make(t.user.key));
   return t.records.get(key)!;
 }
 
