@@ -30,6 +30,7 @@ export function docsView(spec: { paths: Record<string, Record<string, { summary?
   for (const [path, item] of Object.entries(spec.paths)) {
     const ref = item.$ref;
     if (typeof ref !== 'string' || !ref.startsWith('#/paths/')) paths[path] = item;
+    // The pointer decoded as referencedPath (openapi-listings.ts) does it: written out, as this function cannot import.
     else (alsoAt[decodeURIComponent(ref.slice('#/paths/'.length)).replaceAll('~1', '/').replaceAll('~0', '~')] ??= []).push(path);
   }
   for (const [path, others] of Object.entries(alsoAt)) {

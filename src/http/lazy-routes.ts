@@ -29,7 +29,10 @@ export function lazyRouter(owns: string[], load: () => Promise<ModuleRouter>): L
 
 type Matched = [[Function, RouterRoute], unknown][];
 
-/** Runs matched handlers as Hono's compose does: each one's error becomes the error handler's answer. */
+/**
+ * Runs matched handlers as Hono's compose does (hono/compose is not among the package's exports): each
+ * one's error becomes the error handler's answer.
+ */
 function runMatched(c: Context<AppEnv>, matched: Matched, onError: ErrorHandler<AppEnv>, next: Next) {
   let index = -1;
   const dispatch = async (i: number): Promise<void> => {

@@ -36,7 +36,7 @@ export function statementShape<T extends BatchItem<'sqlite'>>(build: (db: Db) =>
       return { _prepare: () => ({ getQuery: () => bound, stmt, mapResult }) } as unknown as T;
     },
     on(d1, values) {
-      const { query } = shape ?? shaped(createDb(d1));
+      const { query } = shaped(createDb(d1));
       return d1.prepare(query.sql).bind(...fillPlaceholders(query.params, values));
     },
   };
