@@ -1,12 +1,10 @@
 // The app: shared middleware, the one error envelope, the two listings, and the pages around them.
-import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { Hono } from 'hono';
 import { config } from './config';
 import { DOCS_CSP, docsInitScript, docsPage } from './docs-page';
 import type { AppEnv } from './env';
 import { ApiError, notFound, onError } from './errors';
 import { allowedMethodsOf } from './lib/allowed-methods';
-import { defineRoute, jsonContent } from './http/define-route';
-import { throwOnInvalid } from './lib/validation';
 import { mountLazily } from './http/lazy-routes';
 import { apiListing } from './listings/api';
 import { pageListing } from './listings/pages';
@@ -17,8 +15,9 @@ import { requestId } from './middleware/request-id';
 import { claimDeliveriesWithWrites } from './modules/webhooks/claim-with-writes';
 
 // strict: false, so a path with a trailing slash is the same path without it (§1): routing, the
-// 405 check and everything that reads c.req.path see it without the slash.
-export const app = new OpenAPIHono<AppEnv>({ defaultHook: (result) => throwOnInvalid(result), strict: false });
+// 405 check and everything that reads c.req.path see it without the slash. A plain Hono: the app's
+// own routes take no input, and the operations' schemas are built with their routers, on first use.
+export const app = new Hono<AppEnv>({ strict: false });
 
 app.use('*', requestId);
 app.use('*', securityHeaders);
@@ -47,24 +46,16 @@ app.notFound((c) => {
   throw notFound('Route');
 });
 
-const Health = z.object({ status: z.literal('ok'), version: z.string() }).openapi('Health');
-
-app.openapi(
-  defineRoute({
-    method: 'get', path: '/health', operationId: 'getHealth', tags: ['Meta'], access: 'public',
-    summary: 'Liveness',
-    responses: { 200: jsonContent(Health, 'The worker is up.') },
-  }),
-  (c) => c.json({ status: 'ok' as const, version: config(c.env).APP_VERSION }, 200),
-);
+app.get('/health', (c) => c.json({ status: 'ok' as const, version: config(c.env).APP_VERSION }, 200));
 
 // The modules' routers, each built on the first request to a path it serves.
 const modules = mountLazily(app, [...apiListing, ...v1Listing, ...pageListing], onError);
 
 /** The app's operations with every module's: what /openapi.json describes. */
 async function describedApp() {
+  const [{ OpenAPIHono }, { healthRoute }] = await Promise.all([import('@hono/zod-openapi'), import('./health')]);
   const described = new OpenAPIHono<AppEnv>();
-  described.route('/', app);
+  described.openAPIRegistry.registerPath(healthRoute);
   for (const { at, router } of await modules.loadAll()) described.route(at, router);
   const { registerWebhookEvents } = await import('./modules/webhooks/openapi');
   registerWebhookEvents(described.openAPIRegistry);
@@ -83,7 +74,7 @@ async function describedApp() {
 // The document depends only on the code and the origin it is served at: built once per isolate and
 // origin (its examples' dates are those of the day it was built). /docs loads it on every visit.
 const documents = new Map<string, string>();
-let describing: Promise<OpenAPIHono<AppEnv>> | undefined;
+let describing: ReturnType<typeof describedApp> | undefined;
 app.get('/openapi.json', async (c) => {
   const origin = new URL(c.req.url).origin;
   let text = documents.get(origin);
