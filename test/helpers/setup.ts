@@ -4,6 +4,7 @@
 // table emptied, and the KV namespaces cleared.
 import { applyD1Migrations } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
+import { deliver } from './worker';
 
 // Every database that holds workspaces has the whole schema (src/lib/databases.ts).
 for (const db of [env.DB, env.DB_WORKSPACES_2]) {
@@ -21,3 +22,9 @@ for (const kv of [env.RATES_KV, env.INVITES_KV]) {
     await Promise.all(page.keys.map(({ name }) => kv.delete(name)));
   }
 }
+
+// The worker imports its cron and queue consumers on their first event (src/index.ts) and keeps that
+// import. In this runtime an import is a request to the module server, so it is made here, by an
+// empty batch, before any test's events run side by side: a batch awaiting another event's import in
+// flight would go on as that event's I/O, and its acks and D1 calls would fail.
+await deliver('workspace-webhooks', []);
