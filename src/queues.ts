@@ -2,7 +2,8 @@
 // database other than DB says which in `database` (lib/databases.ts); the batch is split by it and
 // each part consumed with an env whose DB is that database, so the consumers themselves read
 // `env.DB` as they always did.
-import { DIRECTORY, DatabaseName, withDatabase, workspaceDatabases } from './lib/databases';
+import { DatabaseName } from './lib/database-name';
+import { DIRECTORY, withDatabase, workspaceDatabases } from './lib/databases';
 import { consumeSuggestionDeadLetters, consumeSuggestions } from './modules/suggestions/consumer';
 import { consumeTransfers } from './modules/transfers/consumer';
 import { consumeTransferDeadLetters } from './modules/transfers/dead-letter';

@@ -5,18 +5,14 @@
 // `workspaces.database`: null is DB. Every database has the whole schema (the same migrations), and
 // a workspace placed elsewhere has a mirror of its workspace row and of its members' user rows
 // there, for the foreign keys (modules/workspaces/mirror.ts).
-import { eq } from 'drizzle-orm';
-import { z } from 'zod';
+//
+// Every request's middleware reads this module, so it builds no tables or schemas: the directory
+// lookup is in workspace-database.ts, the queue messages' field in database-name.ts.
 import { config } from '../config';
-import { workspaces } from '../db/schema';
-import { BINDING_NAME, d1Named, databaseNameOf, envWithDatabase, rootEnv } from './database-env';
-import { createDb } from './db';
+import { d1Named, databaseNameOf, envWithDatabase, rootEnv } from './database-env';
 
 /** The binding that holds the directory, and every workspace whose `database` is null. */
 export const DIRECTORY = 'DB';
-
-/** A binding name as wrangler.toml spells it; what queue messages carry in `database`. */
-export const DatabaseName = z.string().regex(BINDING_NAME);
 
 /** Every database that holds workspaces' records, DB first (the var WORKSPACE_DATABASES). */
 export const workspaceDatabases = (env: Env): string[] => config(env).WORKSPACE_DATABASES;
@@ -42,24 +38,6 @@ export function withDatabase(env: Env, name: string): Env {
   let derived = byName.get(name);
   if (!derived) byName.set(name, (derived = envWithDatabase(root, name, databaseBinding(root, name))));
   return derived;
-}
-
-/**
- * The routing table's answer: the name of the binding that holds `workspaceId`'s records, read from
- * the directory; undefined for a workspace that does not exist.
- */
-export async function databaseOfWorkspace(env: Env, workspaceId: string): Promise<string | undefined> {
-  const row = await createDb(databaseBinding(env, DIRECTORY))
-    .select({ database: workspaces.database })
-    .from(workspaces)
-    .where(eq(workspaces.id, workspaceId))
-    .get();
-  return row ? databaseOf(row) : undefined;
-}
-
-/** The D1 binding that holds `workspaceId`'s records (DB for an unknown one, which holds nothing of it). */
-export async function bindingForWorkspace(env: Env, workspaceId: string): Promise<D1Database> {
-  return databaseBinding(env, (await databaseOfWorkspace(env, workspaceId)) ?? DIRECTORY);
 }
 
 /**

@@ -1,7 +1,7 @@
 // The emails queue message: one outbox row to send (written by outbox.ts), one workspace
 // invitation's email (access/invitation-email.ts), or one quote's (quotes/email.ts). Read by consumer.ts.
 import { z } from '@hono/zod-openapi';
-import { DatabaseName } from '../../lib/databases';
+import { DatabaseName } from '../../lib/database-name';
 import { idPattern } from '../../lib/ids';
 
 export const EmailMessage = z.union([

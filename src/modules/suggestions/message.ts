@@ -1,7 +1,8 @@
 // The suggestions queue message, read by the consumer and the dead-letter consumer, written by
 // service.ts. One definition for both ends.
 import { z } from '@hono/zod-openapi';
-import { DatabaseName, messageRoute } from '../../lib/databases';
+import { DatabaseName } from '../../lib/database-name';
+import { messageRoute } from '../../lib/databases';
 import { idPattern } from '../../lib/ids';
 
 export const SuggestionMessage = z.object({ suggestion_id: z.string().regex(idPattern('suggestion')), database: DatabaseName.optional() });

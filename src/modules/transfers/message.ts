@@ -1,7 +1,8 @@
 // The transfers queue message: written by the producer (service.ts, for the API and the sweep) and
 // read by the consumer and the dead-letter consumer. One definition, so the ends cannot drift apart.
 import { z } from '@hono/zod-openapi';
-import { DatabaseName, messageRoute } from '../../lib/databases';
+import { DatabaseName } from '../../lib/database-name';
+import { messageRoute } from '../../lib/databases';
 import { idPattern } from '../../lib/ids';
 
 export const TransferMessage = z.object({ transfer_id: z.string().regex(idPattern('transfer')), database: DatabaseName.optional() });

@@ -15,7 +15,7 @@ import { createDb } from '../../lib/db';
 import { changedRows, insertIf, previousChanged } from '../../lib/guarded-write';
 import { newId } from '../../lib/ids';
 import { type DeliveryRow, deliveryBody } from './deliveries';
-import { enqueueAttempt } from './dispatch';
+import { enqueueAttempt } from './enqueue';
 import type { EndpointRow } from './endpoints';
 import { WebhookMessage } from './message';
 import { FAILING_DISABLES_AFTER_MS, nextDelayMs, retryAfterMs } from './schedule';

@@ -5,23 +5,12 @@
 // lets only one delivery happen. An attempt whose message never arrives is found by the sweep.
 import { and, eq, inArray, isNull, lt, lte, or, type SQL } from 'drizzle-orm';
 import { webhookDeliveries } from '../../db/schema';
-import { messageRoute } from '../../lib/databases';
 import { createDb, type Db } from '../../lib/db';
-import type { WebhookMessageBody } from './message';
+import { DISPATCH_CHUNK, enqueue } from './enqueue';
 
-const DISPATCH_CHUNK = 100;
+
 /** A due attempt that nobody took for this long had its message lost. */
 const LOST_AFTER_MS = 2 * 60_000;
-
-async function enqueue(env: Env, ids: string[], delaySeconds = 0) {
-  for (let i = 0; i < ids.length; i += DISPATCH_CHUNK) {
-    const messages = ids.slice(i, i + DISPATCH_CHUNK).map((id) => ({ body: { delivery_id: id, ...messageRoute(env) } satisfies WebhookMessageBody, delaySeconds }));
-    await env.WEBHOOKS_QUEUE.sendBatch(messages);
-  }
-}
-
-/** Sends one attempt, after `delaySeconds`; it is already marked enqueued. */
-export const enqueueAttempt = (env: Env, id: string, delaySeconds = 0) => enqueue(env, [id], delaySeconds);
 
 /** The statement that marks up to a chunk of due, unenqueued attempts enqueued and answers their ids; `at` is now (or its placeholder). */
 export function claimDueDeliveries(db: Db, at: string | SQL) {
@@ -76,14 +65,5 @@ export async function dispatchQuietly(env: Env): Promise<void> {
     await dispatchDueDeliveries(env);
   } catch (err) {
     console.warn(JSON.stringify({ level: 'warn', message: 'webhook dispatch failed; the sweep will send', reason: String(err) }));
-  }
-}
-
-/** Puts attempts already marked enqueued on the queue; one that fails to go is left to the sweep. */
-export async function enqueueQuietly(env: Env, ids: string[]): Promise<void> {
-  try {
-    await enqueue(env, ids);
-  } catch (err) {
-    console.warn(JSON.stringify({ level: 'warn', message: 'webhook enqueue failed; the sweep will send', count: ids.length, reason: String(err) }));
   }
 }
