@@ -1,6 +1,7 @@
 // What /openapi.json makes of the document @hono/zod-openapi generates from the routes: inline
 // request bodies, shared components, records as summaries, tag descriptions, request examples,
-// and each operation served under both listings written once. Imported when the document is first
+// and each operation served under both listings written once (first, so that what is shared below
+// counts each operation once). Imported when the document is first
 // asked for, so a worker started for any other request does not build it.
 import { withSharedListings } from './openapi-listings';
 import { withInlineRequestBodies } from './openapi-request-bodies';
@@ -15,4 +16,4 @@ export { OPENAPI_INFO } from './openapi-info';
 type Document = Parameters<typeof withInlineRequestBodies>[0];
 
 export const finishedDocument = (generated: Document) =>
-  withSharedListings(withRequestExamples(withTagDescriptions(withRecordsAsSummaries(withSharedRequestSchemas(withSharedComponents(withInlineRequestBodies(generated)))))));
+  withRequestExamples(withTagDescriptions(withRecordsAsSummaries(withSharedRequestSchemas(withSharedComponents(withSharedListings(withInlineRequestBodies(generated)))))));

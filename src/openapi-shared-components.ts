@@ -137,9 +137,10 @@ function keyedByDefault(doc: Doc) {
 }
 
 /**
- * A success answer several operations give alike (the /v1 and /api/workflow copies of one
- * operation; pause, resume and cancel answering the recurring invoice as it is now) is written
- * once in components.responses, named after the first operation that gives it (`CreateInvoice201`).
+ * A success answer several operations give alike (pause, resume and cancel answering the
+ * recurring invoice as it is now) is written once in components.responses, named after the first
+ * operation that gives it (`UpdateRecurringInvoice200`). An answer only one operation gives stays
+ * in place: a reference and a component would cost more than it.
  */
 function shareAnswers(doc: Doc) {
   const byText = new Map<string, { answers: Record<string, unknown>; status: string; operation: Json }[]>();
@@ -163,8 +164,8 @@ function shareAnswers(doc: Doc) {
 }
 
 /**
- * A body two operations take alike (the same operation under /v1 and /api/workflow) is written out
- * once, in components.requestBodies, named after the operation (`CreateClient`). openapi-typescript
+ * A body several operations take alike (the actions that take no fields) is written out once, in
+ * components.requestBodies, named after the first operation or `NoFields`. openapi-typescript
  * reads a schema there as it reads one under a requestBody: a defaulted field stays optional.
  */
 function shareRequestBodies(doc: Doc) {
