@@ -33,6 +33,11 @@ const KIND_OF_PREFIX = new Map<string, string>(Object.entries(ID_PREFIXES).map((
 /** A parameter several operations take alike, as a reference to components.parameters. */
 function shareParameter(param: Json, parameters: Record<string, unknown>, counts: Map<string, number>): Json {
   const text = JSON.stringify(param);
+  // `required: false` is what a parameter outside the path is without saying so.
+  if (param.required === false) {
+    const { required: _, ...rest } = param;
+    param = rest;
+  }
   const schema = param.schema as Json | undefined;
   // The description is the parameter's; its schema's copy of it says nothing more.
   if (schema && typeof schema.description === 'string' && schema.description === param.description) {
