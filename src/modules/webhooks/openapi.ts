@@ -88,8 +88,7 @@ export function registerWebhookEvents(registry: OpenAPIHono['openAPIRegistry']) 
       // signature, not a bearer token, so the operation declares no security scheme.
       operationId: `webhook${type.split(/[._]/).map((part) => part[0]!.toUpperCase() + part.slice(1)).join('')}`,
       security: [],
-      // The entry is named after its event type already; only the test event says more.
-      ...(type === 'webhook.test' ? { summary: 'A test event, sent by POST /api/webhook-endpoints/{id}/test' } : {}),
+      summary: type === 'webhook.test' ? 'A test event, sent by POST /api/webhook-endpoints/{id}/test' : `The ${type} event`,
       // What every event's delivery shares is said once, in the Webhooks tag's description.
       tags: ['Webhooks'],
       request: { headers, body: { content: { 'application/json': { schema: payloadSchema(registry, type) as z.ZodType } } } },
