@@ -1,6 +1,7 @@
 // What /openapi.json makes of the document @hono/zod-openapi generates from the routes: inline
-// request bodies, shared components, records as summaries, tag descriptions, request examples,
-// and each operation served under both listings written once. Imported when the document is first
+// request bodies, shared value shapes and components, records as summaries, tag descriptions, request examples,
+// and each operation served under both listings written once (first, so that what is shared below
+// counts each operation once). Imported when the document is first
 // asked for, so a worker started for any other request does not build it.
 import { withSharedListings } from './openapi-listings';
 import { withInlineRequestBodies } from './openapi-request-bodies';
@@ -9,10 +10,11 @@ import { withSharedComponents } from './openapi-shared-components';
 import { withSharedRequestSchemas } from './openapi-request-schemas';
 import { withRecordsAsSummaries } from './openapi-summaries';
 import { withTagDescriptions } from './openapi-tags';
+import { withSharedValueSchemas } from './openapi-value-schemas';
 
 export { OPENAPI_INFO } from './openapi-info';
 
 type Document = Parameters<typeof withInlineRequestBodies>[0];
 
 export const finishedDocument = (generated: Document) =>
-  withSharedListings(withRequestExamples(withTagDescriptions(withRecordsAsSummaries(withSharedRequestSchemas(withSharedComponents(withInlineRequestBodies(generated)))))));
+  withRequestExamples(withTagDescriptions(withRecordsAsSummaries(withSharedRequestSchemas(withSharedComponents(withSharedValueSchemas(withSharedListings(withInlineRequestBodies(generated))))))));

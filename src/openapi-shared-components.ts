@@ -33,6 +33,11 @@ const KIND_OF_PREFIX = new Map<string, string>(Object.entries(ID_PREFIXES).map((
 /** A parameter several operations take alike, as a reference to components.parameters. */
 function shareParameter(param: Json, parameters: Record<string, unknown>, counts: Map<string, number>): Json {
   const text = JSON.stringify(param);
+  // `required: false` is what a parameter outside the path is without saying so.
+  if (param.required === false) {
+    const { required: _, ...rest } = param;
+    param = rest;
+  }
   const schema = param.schema as Json | undefined;
   // The description is the parameter's; its schema's copy of it says nothing more.
   if (schema && typeof schema.description === 'string' && schema.description === param.description) {
@@ -137,9 +142,10 @@ function keyedByDefault(doc: Doc) {
 }
 
 /**
- * A success answer several operations give alike (the /v1 and /api/workflow copies of one
- * operation; pause, resume and cancel answering the recurring invoice as it is now) is written
- * once in components.responses, named after the first operation that gives it (`CreateInvoice201`).
+ * A success answer several operations give alike (pause, resume and cancel answering the
+ * recurring invoice as it is now) is written once in components.responses, named after the first
+ * operation that gives it (`UpdateRecurringInvoice200`). An answer only one operation gives stays
+ * in place: a reference and a component would cost more than it.
  */
 function shareAnswers(doc: Doc) {
   const byText = new Map<string, { answers: Record<string, unknown>; status: string; operation: Json }[]>();
@@ -163,8 +169,8 @@ function shareAnswers(doc: Doc) {
 }
 
 /**
- * A body two operations take alike (the same operation under /v1 and /api/workflow) is written out
- * once, in components.requestBodies, named after the operation (`CreateClient`). openapi-typescript
+ * A body several operations take alike (the actions that take no fields) is written out once, in
+ * components.requestBodies, named after the first operation or `NoFields`. openapi-typescript
  * reads a schema there as it reads one under a requestBody: a defaulted field stays optional.
  */
 function shareRequestBodies(doc: Doc) {

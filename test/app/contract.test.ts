@@ -77,7 +77,7 @@ describe('request bodies generate usable clients (§8)', () => {
     let bodies = 0;
     for (const [path, operations] of Object.entries(res.body.paths as Record<string, Record<string, any>>)) {
       for (const [method, operation] of Object.entries(operations)) {
-        // A body two operations share stands in components.requestBodies, which openapi-typescript reads as a requestBody.
+        // A body several operations share stands in components.requestBodies, which openapi-typescript reads as a requestBody.
         const ref = operation.requestBody?.$ref as string | undefined;
         const body = ref?.startsWith('#/components/requestBodies/') ? res.body.components.requestBodies[ref.split('/').pop()!] : operation.requestBody;
         const schema = body?.content?.['application/json']?.schema;
@@ -90,8 +90,7 @@ describe('request bodies generate usable clients (§8)', () => {
     // openapi-typescript's default settings make a defaulted property required unless its schema
     // stands in place under the requestBody.
     expect(found).toEqual([]);
-    const invoiceLine = res.body.components.requestBodies.CreateInvoice.content['application/json'].schema.properties.line_items.items;
-    expect(res.body.paths['/v1/invoices'].post.requestBody.$ref).toBe('#/components/requestBodies/CreateInvoice');
+    const invoiceLine = res.body.paths['/v1/invoices'].post.requestBody.content['application/json'].schema.properties.line_items.items;
     expect(invoiceLine.properties.tax_rate.default).toBe(0);
     expect(invoiceLine.required).not.toContain('tax_rate');
   });

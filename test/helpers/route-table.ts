@@ -28,7 +28,7 @@ export async function routeTable(): Promise<{ routes: Route[]; doc: any }> {
     // An /api/workflow path item that refers to its /v1 twin: the same operations, under this path too.
     for (const [method, operation] of Object.entries(paths[referencedPath(item) ?? path] ?? item)) {
       // Parameters every operation shares (Idempotency-Key) are references to components.parameters.
-      // and bodies two operations take alike (/v1 and /api/workflow) to components.requestBodies.
+      // and bodies several operations take alike to components.requestBodies.
       const parameters = operation.parameters?.map((p) => ('$ref' in p ? doc.components.parameters[String(p.$ref).split('/').pop()!] : p));
       const body = operation.requestBody as { $ref?: string } | undefined;
       const requestBody = body?.$ref ? doc.components.requestBodies[body.$ref.split('/').pop()!] : body;

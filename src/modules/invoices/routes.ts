@@ -26,7 +26,9 @@ async function withLinks(c: Context<AppEnv>, invoice: InvoiceWithLines) {
   return { ...invoiceObject(c.get('ctx'), invoice), ...(await invoiceLinks(c.env, linkOrigin(c.env, c.req.url), invoice.row)) };
 }
 
-const ROUNDING = 'Lines and taxes (half away from zero, integer arithmetic): line `gross = round(quantity × unit_amount)`, `discount_amount = round(gross × discount_percent / 100)`, `amount = gross − discount_amount`; `subtotal = Σ amount`. The document `discount` (`amount`, or `round(subtotal × percent / 100)`; at most the subtotal) is split over the tax groups (category, rate) in proportion to their nets, largest remainder first, ties to the group whose first line comes first. The invoice takes the workspace\'s `tax_rounding`: `line` rounds each line\'s `tax = round(amount × tax_rate / 100)` and lowers a group\'s tax by `round(share × rate / 100)` of its discount share; `group` rounds once per group, `round(taxable_amount × rate / 100)`, with line `tax` null. `tax = Σ tax_breakdown tax_amount`, `total = subtotal − discount_total + tax`. A category that does not fit its rate, an `E` line without `tax_exemption_reason`/`tax_exemption_code`, `O` mixed with other categories, or a discount above the subtotal is a 422 naming the field.';
+// The rules of lines, discount and taxes are written once, under **Money** in the document's
+// introduction (openapi-info.ts); the two operations that compute them point there.
+const ROUNDING = 'Lines, the document `discount` (at most the subtotal) and taxes are computed as **Money** in the introduction says, with the workspace\'s `tax_rounding`. A category that does not fit its rate, an `E` line without `tax_exemption_reason`/`tax_exemption_code`, `O` mixed with other categories, or a discount above the subtotal is a 422 naming the field.';
 
 export const invoiceRoutes = createRouter()
   .openapi(

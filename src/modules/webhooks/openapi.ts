@@ -59,7 +59,7 @@ function payloadSchema(registry: OpenAPIHono['openAPIRegistry'], type: string): 
       {
         type: 'object',
         properties: {
-          type: { type: 'string', const: type },
+          type: { const: type },
           data: {
             type: 'object',
             properties: {

@@ -31,6 +31,13 @@ export function resolve(schema: Schema, components: Components): Schema {
     if (!target) throw new Error(`Unresolvable $ref ${current.$ref}`);
     current = { ...target, ...Object.fromEntries(Object.entries(current).filter(([k]) => k !== '$ref')) };
   }
+  // A nullable reference (`anyOf: [{$ref: OneLineText}, {type: null}]`) is the component's value or null.
+  const options = current.anyOf as Schema[] | undefined;
+  if (options?.length === 2 && options.some((option) => option.type === 'null')) {
+    const { anyOf: _, ...rest } = current;
+    const inner = resolve(options.find((option) => option.type !== 'null')!, components);
+    if (!inner.anyOf && !inner.oneOf && types(inner).length === 1) current = { ...inner, ...rest, type: [...types(inner), 'null'] };
+  }
   if (current.allOf) {
     const parts = (current.allOf as Schema[]).map((part) => resolve(part, components));
     const { allOf: _, ...rest } = current;
