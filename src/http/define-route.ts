@@ -4,7 +4,7 @@ import { createRoute, type RouteConfig, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { requireAdmin, requireKey, requireRole } from '../middleware/auth';
 import type { Role } from '../lib/context';
-import { idempotency, type IdempotencyMode, type ReplayRestore } from '../middleware/idempotency';
+import { type ClaimTiming, idempotency, type IdempotencyMode, type ReplayRestore } from '../middleware/idempotency';
 import { readJsonBody } from '../middleware/json-body';
 import { apiRateLimit } from '../middleware/rate-limit';
 import type { ErrorCode } from '../errors';
@@ -102,12 +102,15 @@ function accessMiddleware(rule: AccessRule): MiddlewareHandler[] {
  * Errors documented: 500 always; 401/429 with a key, 403 for admin routes and roles above viewer;
  * 400/413/415 on any non-GET; 422 with a body or a query; 404 with path ids; `errors` adds the
  * operation's own. Keyed POSTs take `Idempotency-Key` (`idempotency: 'required'` for money-moving ones;
- * `replay` for answers with fields recomputed rather than stored).
+ * `replay` for answers with fields recomputed rather than stored; `idempotencyClaim: 'with-first-batch'`
+ * where the key's claim may ride on the route's first batch, see ClaimTiming).
  */
 export function defineRoute<R extends RouteConfig>(
-  config: R & AccessRule & { operationId: string; errors?: number[]; idempotency?: IdempotencyMode; replay?: ReplayRestore; publicLimit?: MiddlewareHandler },
+  config: R & AccessRule & {
+    operationId: string; errors?: number[]; idempotency?: IdempotencyMode; replay?: ReplayRestore; idempotencyClaim?: ClaimTiming; publicLimit?: MiddlewareHandler;
+  },
 ) {
-  const { access, role: _role, errors: ownErrors = [], idempotency: idempotencyMode, replay, publicLimit, ...route } = config;
+  const { access, role: _role, errors: ownErrors = [], idempotency: idempotencyMode, replay, idempotencyClaim, publicLimit, ...route } = config;
   const rule = { access, role: _role } as AccessRule;
   const roleNeeded = requiredRole(rule);
   const errors = [...ownErrors];
@@ -117,7 +120,7 @@ export function defineRoute<R extends RouteConfig>(
   const mode = idempotencyMode ?? 'optional';
   if (idempotent) {
     const successStatus = Number(Object.keys(route.responses).find((status) => status.startsWith('2')) ?? 200);
-    extra.push(idempotency(mode, successStatus, replay));
+    extra.push(idempotency(mode, successStatus, replay, idempotencyClaim));
     errors.push(409, 422);
     if (mode === 'required') errors.push(400);
   }

@@ -21,22 +21,23 @@ export type StatementShape<T> = {
 /** `build(db)` names its varying values with sql.placeholder(name); it runs once, on first use. */
 export function statementShape<T extends BatchItem<'sqlite'>>(build: (db: Db) => T): StatementShape<T> {
   let shape: { query: Query; mapResult: PreparedItem['mapResult'] } | undefined;
-  const shaped = (db: Db) => {
+  // Built on a drizzle database of the first caller's; a plain D1 caller's is made only for that.
+  const shaped = (db: () => Db) => {
     if (!shape) {
-      const prepared = (build(db) as unknown as { _prepare(): PreparedItem })._prepare();
+      const prepared = (build(db()) as unknown as { _prepare(): PreparedItem })._prepare();
       shape = { query: prepared.getQuery(), mapResult: (result, isFromBatch) => prepared.mapResult(result, isFromBatch) };
     }
     return shape;
   };
   return {
     with(db, values) {
-      const { query, mapResult } = shaped(db);
+      const { query, mapResult } = shaped(() => db);
       const bound = { sql: query.sql, params: fillPlaceholders(query.params, values) };
       const stmt = clientOf(db).prepare(bound.sql);
       return { _prepare: () => ({ getQuery: () => bound, stmt, mapResult }) } as unknown as T;
     },
     on(d1, values) {
-      const { query } = shaped(createDb(d1));
+      const { query } = shaped(() => createDb(d1));
       return d1.prepare(query.sql).bind(...fillPlaceholders(query.params, values));
     },
   };

@@ -59,11 +59,27 @@ const insertKey = statementShape((db) =>
     })
     .onConflictDoNothing()
     .returning({ key: idempotencyKeys.key }));
+// The claim riding on a route's first batch: a key already taken fails the insert, and with it the
+// whole batch, so nothing the route sent with it is written.
+const insertKeyOrFail = statementShape((db) =>
+  db.insert(idempotencyKeys).values({
+    workspaceId: placeholder('workspaceId'), userId: placeholder('userId'), key: placeholder('key'), method: placeholder('method'), path: placeholder('path'),
+    fingerprint: placeholder('fingerprint'), state: 'in_flight', createdAt: placeholder('createdAt'), expiresAt: placeholder('expiresAt'),
+  }));
+const KEY_TAKEN = /UNIQUE constraint failed: idempotency_requests\./;
 
 export type IdempotencyMode = 'optional' | 'required';
 
+/**
+ * When the key is claimed: `before` the route runs, in a round trip of its own, or `with-first-batch`,
+ * riding on the route's first D1 batch on the workspace's database. The latter only for a route whose
+ * first work there is a batch and that does nothing outside D1 before it (a create that reads what it
+ * references first): until that batch, the request has changed nothing a retry could repeat.
+ */
+export type ClaimTiming = 'before' | 'with-first-batch';
+
 /** `successStatus` is the route's answer when it works: what a replay of a committed change says. */
-export function idempotency(mode: IdempotencyMode, successStatus = 200, replay?: ReplayRestore) {
+export function idempotency(mode: IdempotencyMode, successStatus = 200, replay?: ReplayRestore, timing: ClaimTiming = 'before') {
   const notStored = new Set([...SECRET_FIELDS, ...(replay?.fields ?? [])]);
   return createMiddleware<AppEnv>(async (c, next) => {
     const key = c.req.header('Idempotency-Key');
@@ -83,21 +99,48 @@ export function idempotency(mode: IdempotencyMode, successStatus = 200, replay?:
     const { db, database, workspaceId, userId } = c.get('ctx');
     const scope: Scope = { workspaceId, userId };
     const request: FingerprintedRequest = { method: c.req.method, path: c.req.path, body: await c.req.json() };
-    const claimed = await claim(db, scope, key, c, request, replay);
-    if (claimed !== true) return claimed;
+    const fingerprint = await fingerprintOf(request);
+    const hooks = c.get('batchHooks');
     const commit = commitWithChange(database, scope, key, successStatus);
-    c.get('batchHooks')?.push(commit.hook);
+    let owned = false;
+    const own = () => {
+      owned = true;
+      hooks?.push(commit.hook);
+    };
+    // The answer of the request that holds the key, found when a riding claim failed.
+    let answeredEarlier: Response | undefined;
+    if (timing === 'with-first-batch' && hooks) {
+      hooks.push(ridingClaim(database, scope, key, request.method, request.path, fingerprint, own, async () => {
+        const outcome = await claim(db, scope, key, c, request, fingerprint, replay);
+        if (outcome === true) return true;
+        answeredEarlier = outcome;
+        return false;
+      }));
+    } else {
+      const claimed = await claim(db, scope, key, c, request, fingerprint, replay);
+      if (claimed !== true) return claimed;
+      own();
+    }
 
     try {
       await next();
     } catch (err) {
-      await release(db, scope, key);
+      if (owned) await release(db, scope, key);
       throw err;
     }
-    if (c.res.status >= 400) {
-      await release(db, scope, key);
+    if (answeredEarlier) {
+      // The route stopped at its first batch with an error standing in for this answer.
+      c.res = undefined;
+      c.res = answeredEarlier;
       return;
     }
+    if (c.res.status >= 400) {
+      if (owned) await release(db, scope, key);
+      return;
+    }
+    // A riding claim that found no batch to ride on: the route wrote nothing on the workspace's
+    // database, so the key is claimed now, only to store the answer.
+    if (!owned && (await claim(db, scope, key, c, request, fingerprint, replay)) !== true) return;
     const stored: StoredResponse = { headers: pickHeaders(c.res.headers), body: without(notStored, await c.res.clone().text()) };
     // Most writes answer with the very record their event carries: what the batch committed already
     // replays this answer, and storing it again would cost a round trip.
@@ -109,13 +152,42 @@ export function idempotency(mode: IdempotencyMode, successStatus = 200, replay?:
   });
 }
 
+/**
+ * The claim as the first statements of the route's next batch on `database`. Taken: `own()`. A key
+ * already held fails that batch; `claimAlone()` then runs the claim of its own round trip, which
+ * throws (409, 422), finds the answer to replay (false: the route is stopped with an error the
+ * middleware answers for), or takes the key after all (released or abandoned meanwhile: the batch is
+ * sent again).
+ */
+function ridingClaim(
+  database: string, scope: Scope, key: string, method: string, path: string, fingerprint: string, own: () => void, claimAlone: () => Promise<boolean>,
+): BatchHook {
+  return {
+    database,
+    once: true,
+    before: (d1) => {
+      const now = new Date();
+      const times = { now: now.toISOString(), createdAt: now.toISOString(), expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString() };
+      return [clearExpiredKey.on(d1, { ...scope, key, ...times }), insertKeyOrFail.on(d1, { ...scope, key, method, path, fingerprint, ...times })];
+    },
+    done: own,
+    failed: async (err, resend) => {
+      if (!(err instanceof Error && KEY_TAKEN.test(err.message))) throw err;
+      if (!(await claimAlone())) throw new ApiError('conflict', 'This Idempotency-Key was answered by an earlier request.');
+      own();
+      return resend();
+    },
+  };
+}
+
 // A record can vanish between our failed insert and our read (its first request failed and
 // released it); the claim is then tried again, a bounded number of times.
 const CLAIM_ATTEMPTS = 3;
 
 /** true when this request now owns the key; otherwise the response to give (a replay) or a throw. */
-async function claim(db: Db, scope: Scope, key: string, c: Context<AppEnv>, request: FingerprintedRequest, replay?: ReplayRestore): Promise<true | Response> {
-  const fingerprint = await fingerprintOf(request);
+async function claim(
+  db: Db, scope: Scope, key: string, c: Context<AppEnv>, request: FingerprintedRequest, fingerprint: string, replay?: ReplayRestore,
+): Promise<true | Response> {
   for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
     const outcome = await tryClaim(db, scope, key, c, request, fingerprint, replay);
     if (outcome !== 'released') return outcome;

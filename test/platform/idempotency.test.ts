@@ -94,6 +94,45 @@ describe('Idempotency-Key on POST', () => {
     expect(await count('invoices', user.id)).toBe(1);
   });
 
+  it('claims a create\'s key in its first batch with the same outcomes: replay, another body, in flight, abandoned, failed, expired', async () => {
+    const user = await createUser();
+    const client = (await call('POST', '/v1/clients', { key: user.key, body: { name: 'Acme' } })).body;
+    const body = { client_id: client.id, line_items: [{ description: 'Design', quantity: 2, unit_amount: 5000 }] };
+    const create = (key: string, sent: object = body) => call('POST', '/v1/invoices', { key: user.key, body: sent, headers: { 'Idempotency-Key': key } });
+    const first = await create('riding');
+    expect(first.status).toBe(201);
+    const replay = await create('riding');
+    expectReplayOf(replay, first);
+    expect(replay.headers.get('X-Request-Id')).not.toBe(first.headers.get('X-Request-Id'));
+    expectError(await create('riding', { ...body, notes: 'other' }), 422, 'idempotency_key_reused');
+    expect(await count('invoices', user.id)).toBe(1);
+
+    const inFlightSince = (seconds: number) =>
+      env.DB.prepare("UPDATE idempotency_requests SET state = 'in_flight', response_status = NULL, response_body = NULL, created_at = ? WHERE user_id = ? AND key = 'riding'")
+        .bind(new Date(Date.now() - seconds * 1000).toISOString(), user.id)
+        .run();
+    await inFlightSince(59);
+    expectError(await create('riding'), 409, 'conflict');
+    expect(await count('invoices', user.id)).toBe(1);
+    // Abandoned: the retry takes the key over, and its batch goes again with the key held.
+    await inFlightSince(61);
+    const retry = await create('riding');
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('Idempotent-Replayed')).toBeNull();
+    expect(retry.body.id).not.toBe(first.body.id);
+    expectReplayOf(await create('riding'), retry);
+    expect(await count('invoices', user.id)).toBe(2);
+
+    // A create refused after its first batch keeps no key; a corrected retry with it proceeds.
+    expectError(await create('fails-first', { ...body, client_id: 'cli_01ARZ3NDEKTSV4RRFFQ69G5FAV' }), 422, 'validation_failed');
+    expect((await create('fails-first')).status).toBe(201);
+    await env.DB.prepare("UPDATE idempotency_requests SET expires_at = '2020-01-01T00:00:00.000Z' WHERE user_id = ? AND key = 'fails-first'").bind(user.id).run();
+    const fresh = await create('fails-first');
+    expect(fresh.status).toBe(201);
+    expect(fresh.headers.get('Idempotent-Replayed')).toBeNull();
+    expect(await count('invoices', user.id)).toBe(4);
+  });
+
   it('commits a keyed send with its change, stores its hosted link nowhere, and replays it with the link that works now', async () => {
     const user = await createUser();
     const invoice = await createInvoice(user.key);

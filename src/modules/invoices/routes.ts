@@ -52,6 +52,8 @@ export const invoiceRoutes = createRouter()
   .openapi(
     defineRoute({
       method: 'post', path: '/invoices', operationId: 'createInvoice', replay: invoiceReplay, tags, access: 'user', role: 'member', errors: [409],
+      // Its first D1 work is the batch that reads the client and workspace: the key's claim rides on it.
+      idempotencyClaim: 'with-first-batch',
       summary: 'Create a draft invoice',
       description: `1 to 100 line items. ${ROUNDING} \`number\` defaults to the next INV-000001 for you; a number you already use is 409 \`invoice_number_taken\`. \`client_id\`/\`project_id\` that are not yours are 422.`,
       request: { body: jsonBody(S.CreateInvoiceBody) },
