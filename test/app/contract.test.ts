@@ -17,6 +17,16 @@ describe('responses are checked against /openapi.json', () => {
     await expect(checkAgainstDocument('GET', clientUrl, 404, json, envelope('not_found'))).resolves.toBeUndefined();
   });
 
+  it('counts a generic error as documented only where the operation\'s 4XX entry names it', async () => {
+    await primeContract();
+    // A keyed read names 401 and 429; it reads no body, so 413 is not among them.
+    await expect(checkAgainstDocument('GET', clientUrl, 429, json, envelope('rate_limited'))).resolves.toBeUndefined();
+    await expect(checkAgainstDocument('GET', clientUrl, 413, json, envelope('payload_too_large'))).rejects.toThrow(/does not document.*range names 401, 429/);
+    await expect(checkAgainstDocument('POST', `${base}/v1/clients`, 413, json, envelope('payload_too_large'))).resolves.toBeUndefined();
+    // The public gig board takes no key: no 401.
+    await expect(checkAgainstDocument('GET', `${base}/v1/gigs`, 401, json, envelope('unauthorized'))).rejects.toThrow(/does not document/);
+  });
+
   it('allows no body on a 204 or a 304, and requires JSON where JSON is declared', async () => {
     await primeContract();
     await expect(checkAgainstDocument('DELETE', clientUrl, 204, null, '')).resolves.toBeUndefined();
