@@ -1,12 +1,14 @@
 // What every operation repeats is written once, under `components`, and referenced: the error
-// responses (the same per status on every operation), shared headers (Idempotency-Key, the
-// webhook signature headers), and the long
+// responses (the same per status, or per combination of generic statuses, on every operation), the
+// response headers, shared parameters (Idempotency-Key, the webhook signature headers), and the long
 // enumerations (currencies, countries, time zones) that request bodies, written out in place for
 // generated clients (openapi-request-bodies.ts), would otherwise repeat on every field that takes
 // one. Written out, they made /openapi.json some 600 KB, slow to load in /docs; referenced, it stays
 // well under 250 KB. Generated clients read the references as they read any other.
 import { COUNTRY_CODES } from './lib/countries';
 import { CURRENCY_CODES } from './lib/currencies';
+import { errorRangeName, errorRangeStatuses } from './http/error-ranges';
+import { RESPONSE_HEADERS } from './http/response-headers';
 import { ID_PREFIXES } from './lib/ids';
 import { TAX_CATEGORIES } from './lib/document-totals';
 import { UNIT_CODES, UNIT_LIST_TEXT } from './lib/units';
@@ -24,9 +26,10 @@ const ENUMERATIONS: { name: string; values: readonly string[]; description: stri
   { name: 'TaxCategory', values: TAX_CATEGORIES, description: 'EN 16931 VAT category.', example: 'S' },
 ];
 
-// An error response is named after its status (`422`): it is referenced some 800 times, so the
-// name's length counts, and the status says what it is.
-const ERROR_STATUSES = new Set(['400', '401', '403', '404', '405', '409', '410', '413', '415', '422', '429', '500', '503']);
+// An error response is named after its status (`422`): it is referenced a few hundred times, so
+// the name's length counts, and the status says what it is. A `4XX` entry is named after the
+// generic statuses it names (error-ranges.ts).
+const ERROR_STATUSES = new Set(['400', '401', '403', '404', '405', '409', '410', '413', '415', '422', '429', '500', '502', '503']);
 
 const KIND_OF_PREFIX = new Map<string, string>(Object.entries(ID_PREFIXES).map(([kind, prefix]) => [prefix, kind]));
 
@@ -89,6 +92,8 @@ export function withSharedComponents<T extends object>(document: T): T {
   const schemas = (components.schemas ??= {}) as Record<string, unknown>;
   const responses = (components.responses ??= {}) as Record<string, unknown>;
   const parameters = (components.parameters ??= {}) as Record<string, unknown>;
+  // Each response header a client reads, declared once; responses refer to them (response-headers.ts).
+  components.headers = { ...RESPONSE_HEADERS };
 
   const counts = new Map<string, number>();
   for (const operation of [...Object.values(doc.paths ?? {}), ...Object.values(doc.webhooks ?? {})].flatMap((item) => Object.values(item))) {
@@ -112,7 +117,7 @@ export function withSharedComponents<T extends object>(document: T): T {
       const answers = operation.responses as Record<string, unknown> | undefined;
       for (const [status, answer] of Object.entries(answers ?? {})) {
         // What a receiver answers is the same for every event type.
-        const name = webhook ? 'WebhookReceived' : ERROR_STATUSES.has(status) ? status : undefined;
+        const name = webhook ? 'WebhookReceived' : status === '4XX' ? errorRangeName(errorRangeStatuses(String((answer as Json).description))) : ERROR_STATUSES.has(status) ? status : undefined;
         if (!name || (answer as Json).$ref) continue;
         const key = `${name}:${status}`;
         const text = JSON.stringify(answer);

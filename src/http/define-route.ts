@@ -9,13 +9,15 @@ import { readJsonBody } from '../middleware/json-body';
 import { apiRateLimit } from '../middleware/rate-limit';
 import type { ErrorCode } from '../errors';
 import { ErrorSchema } from '../lib/schemas';
+import { errorRangeDescription, GENERIC_ERROR_STATUSES } from './error-ranges';
+import { ERROR_HEADERS, headerRefs, RATE_LIMIT_HEADERS } from './response-headers';
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Malformed JSON (`invalid_json`) or a missing `Idempotency-Key` where one is required.',
   401: 'No API key, an unknown or revoked key, or a malformed `Authorization` header (`unauthorized`).',
   403: 'A valid key where it is not allowed: an admin route, or a role below the one the operation needs (`forbidden`; the message names the role).',
   404: 'No such record, or one that belongs to someone else (`not_found`).',
-  409: 'The record\'s state or a uniqueness rule does not allow this (`invalid_state`, `conflict`).',
+  409: 'The record\'s state or a uniqueness rule does not allow this (`invalid_state`, `conflict`); `conflict` while a request with the same `Idempotency-Key` runs, with `Retry-After`.',
   410: 'Gone (`invitation_expired`).',
   413: 'Body over 100 KB (`payload_too_large`).',
   415: 'Body sent without `Content-Type: application/json` (`unsupported_media_type`).',
@@ -39,16 +41,21 @@ function errorExample(status: number) {
   return { error: { code, message: ERROR_DESCRIPTIONS[status] ?? 'Error.', request_id: 'req_01JD5ZQ5X8Y4V1N2K3M4P5Q6R7', ...details } };
 }
 
+const errorResponse = (statuses: number[], description: string) => ({
+  description,
+  headers: headerRefs(...ERROR_HEADERS, ...(statuses.includes(429) ? RATE_LIMIT_HEADERS : []), ...(statuses.includes(409) ? (['Retry-After'] as const) : [])),
+  content: { 'application/json': { schema: ErrorSchema, example: errorExample(statuses[0]!) } },
+});
+
+/** An entry per status particular to the operation, and one `4XX` naming the generic ones it can give (error-ranges.ts). */
 export function errorResponses(statuses: number[]) {
-  return Object.fromEntries(
-    [...new Set(statuses)].sort().map((status) => [
-      status,
-      {
-        description: ERROR_DESCRIPTIONS[status] ?? 'Error.',
-        content: { 'application/json': { schema: ErrorSchema, example: errorExample(status) } },
-      },
-    ]),
-  );
+  const all = [...new Set(statuses)].sort();
+  const generic = GENERIC_ERROR_STATUSES.filter((status) => all.includes(status));
+  const own = all.filter((status) => !generic.includes(status));
+  return {
+    ...Object.fromEntries(own.map((status) => [status, errorResponse([status], ERROR_DESCRIPTIONS[status] ?? 'Error.')])),
+    ...(generic.length ? { '4XX': errorResponse(generic, errorRangeDescription(generic, (status) => ERROR_DESCRIPTIONS[status]!)) } : {}),
+  };
 }
 
 export const jsonContent = <T extends z.ZodType>(schema: T, description: string) => ({
@@ -60,6 +67,10 @@ export const jsonBody = <T extends z.ZodType>(schema: T) => ({
   required: true,
   content: { 'application/json': { schema } },
 });
+
+/** A success that may be the stored answer to an earlier request with the same Idempotency-Key says so. */
+export const withReplayHeader = <T extends object>(response: T) =>
+  ({ ...response, headers: { ...((response as { headers?: object }).headers ?? {}), ...headerRefs('Idempotent-Replayed') } }) as T;
 
 export const noContent = { description: 'Done; no body.' };
 
@@ -118,9 +129,11 @@ export function defineRoute<R extends RouteConfig>(
   // Every keyed POST honours Idempotency-Key; money-moving ones require it.
   const idempotent = route.method === 'post' && access === 'user';
   const mode = idempotencyMode ?? 'optional';
+  let responses = route.responses;
   if (idempotent) {
     const successStatus = Number(Object.keys(route.responses).find((status) => status.startsWith('2')) ?? 200);
     extra.push(idempotency(mode, successStatus, replay, idempotencyClaim));
+    responses = { ...responses, [successStatus]: withReplayHeader(responses[successStatus]!) };
     errors.push(409, 422);
     if (mode === 'required') errors.push(400);
   }
@@ -151,6 +164,6 @@ export function defineRoute<R extends RouteConfig>(
     security,
     'x-required-role': roleNeeded,
     description: [route.description, ROLE_SENTENCES[roleNeeded]].filter(Boolean).join('\n\n'),
-    responses: { ...errorResponses(statuses), ...route.responses },
+    responses: { ...errorResponses(statuses), ...responses },
   } as unknown as R) as R;
 }

@@ -17,6 +17,16 @@ describe('responses are checked against /openapi.json', () => {
     await expect(checkAgainstDocument('GET', clientUrl, 404, json, envelope('not_found'))).resolves.toBeUndefined();
   });
 
+  it('counts a generic error as documented only where the operation\'s 4XX entry names it', async () => {
+    await primeContract();
+    // A keyed read names 401 and 429; it reads no body, so 413 is not among them.
+    await expect(checkAgainstDocument('GET', clientUrl, 429, json, envelope('rate_limited'))).resolves.toBeUndefined();
+    await expect(checkAgainstDocument('GET', clientUrl, 413, json, envelope('payload_too_large'))).rejects.toThrow(/does not document.*range names 401, 429/);
+    await expect(checkAgainstDocument('POST', `${base}/v1/clients`, 413, json, envelope('payload_too_large'))).resolves.toBeUndefined();
+    // The public gig board takes no key: no 401.
+    await expect(checkAgainstDocument('GET', `${base}/v1/gigs`, 401, json, envelope('unauthorized'))).rejects.toThrow(/does not document/);
+  });
+
   it('allows no body on a 204 or a 304, and requires JSON where JSON is declared', async () => {
     await primeContract();
     await expect(checkAgainstDocument('DELETE', clientUrl, 204, null, '')).resolves.toBeUndefined();
@@ -90,8 +100,13 @@ describe('request bodies generate usable clients (§8)', () => {
     // openapi-typescript's default settings make a defaulted property required unless its schema
     // stands in place under the requestBody.
     expect(found).toEqual([]);
-    const invoiceLine = res.body.paths['/v1/invoices'].post.requestBody.content['application/json'].schema.properties.line_items.items;
-    expect(invoiceLine.properties.tax_rate.default).toBe(0);
+    // The line items invoices, quotes and recurring invoices take alike are one component, which
+    // says its defaults in words: `tax_rate` stays optional in generated clients.
+    const schemas = res.body.components.schemas;
+    const lines = res.body.paths['/v1/invoices'].post.requestBody.content['application/json'].schema.properties.line_items;
+    const invoiceLine = schemas[(schemas[lines.$ref.split('/').pop()].items.$ref as string).split('/').pop()!];
+    expect(invoiceLine.properties.tax_rate).not.toHaveProperty('default');
+    expect(invoiceLine.properties.tax_rate.description).toContain('Defaults to 0.');
     expect(invoiceLine.required).not.toContain('tax_rate');
   });
 });

@@ -5,10 +5,11 @@
 // must still be the error envelope when they are errors.
 import { Validator } from '@cfworker/json-schema';
 import { exports } from 'cloudflare:workers';
+import { errorRangeStatuses } from '../../src/http/error-ranges';
 import { referencedPath } from '../../src/openapi-listings';
 
 type Schema = Record<string, unknown>;
-type Operation = { responses: Record<string, { $ref?: string; content?: { 'application/json'?: { schema: Schema } } }> };
+type Operation = { responses: Record<string, { $ref?: string; description?: string; content?: { 'application/json'?: { schema: Schema } } }> };
 type Document = { paths: Record<string, Record<string, Operation>>; components: Record<string, unknown> };
 type Route = { path: string; pattern: RegExp; literals: number };
 
@@ -74,10 +75,14 @@ export async function checkAgainstDocument(
     return;
   }
   const label = `${method} ${template}`;
-  const answer = operation.responses[String(status)] ?? operation.responses.default;
-  // Error responses every operation shares are references to components.responses.
-  const declared = answer && '$ref' in answer ? (doc.components.responses as Record<string, Operation['responses'][string]>)[String(answer.$ref).split('/').pop()!] : answer;
-  if (!declared) throw new Error(`${label} answered ${status}, which /openapi.json does not document (documented: ${Object.keys(operation.responses).join(', ')})\n${JSON.stringify(body).slice(0, 500)}`);
+  // Error responses every operation shares are references to components.responses. A status
+  // without its own entry counts as documented only when the operation's range entry (`4XX`) names it.
+  const resolve = (answer: Operation['responses'][string] | undefined) =>
+    answer && '$ref' in answer ? (doc.components.responses as Record<string, Operation['responses'][string]>)[String(answer.$ref).split('/').pop()!] : answer;
+  const range = resolve(operation.responses[`${String(status)[0]}XX`]);
+  const inRange = range && errorRangeStatuses(String(range.description ?? '')).includes(status) ? range : undefined;
+  const declared = resolve(operation.responses[String(status)]) ?? inRange ?? resolve(operation.responses.default);
+  if (!declared) throw new Error(`${label} answered ${status}, which /openapi.json does not document (documented: ${Object.keys(operation.responses).join(', ')}${range ? `; its range names ${errorRangeStatuses(String(range.description ?? '')).join(', ')}` : ''})\n${JSON.stringify(body).slice(0, 500)}`);
   const schema = declared.content?.['application/json']?.schema;
   // A page or a file (text/html, application/pdf) is checked for its declared type only.
   const declaredTypes = Object.keys(declared.content ?? {}).filter((type) => type !== 'application/json');

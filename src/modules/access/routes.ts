@@ -1,7 +1,7 @@
 // Access: the public waitlist and invitation redemption, the operator's admin routes, and the
 // caller's own profile and API keys. Mounted under /api.
 import { createDb } from '../../lib/db';
-import { defineRoute, jsonBody, jsonContent, noContent } from '../../http/define-route';
+import { defineRoute, jsonBody, jsonContent, noContent, withReplayHeader } from '../../http/define-route';
 import { decodeCursor, toPage } from '../../lib/pagination';
 import { createRouter } from '../../lib/router';
 import { idParams, listQuery } from '../../lib/schemas';
@@ -37,7 +37,7 @@ export const publicAccessRoutes = createRouter()
       description: 'Redeems any invitation code (`wsi_…`). A signup creates the user, their personal workspace and its owner key; a recovery issues a new owner key for the account\'s personal workspace; a workspace invitation adds you to that workspace (creating your account first if the email is new) and answers a key for it. When a workspace invitation\'s email already has an account, accepting needs one of that account\'s keys as `Authorization: Bearer wsk_…` (none or an unknown key: 401 `unauthorized`; another account\'s key: 403 `forbidden`), so nobody but the account holder can take it. The key is shown once. `name` is required when an account is created (422 otherwise). A code works once, even under concurrent redemption: 409 `invitation_used` after that, 410 `invitation_expired` past its date, 404 for an unknown or withdrawn code (an invitation dies when its inviter is removed or loses the right to issue it), 409 `conflict` if you are already a member. The same code and body with the same `Idempotency-Key` within 24 hours replays the answer with `Idempotent-Replayed: true` and `api_key.key` null; the same key with another body is 422 `idempotency_key_reused`.',
       parameters: [ACCEPT_IDEMPOTENCY_HEADER],
       request: { body: jsonBody(S.AcceptInvitationBody) },
-      responses: { 201: jsonContent(S.AcceptedInvitation, 'The user, the workspace the key acts in, and the key.') },
+      responses: { 201: withReplayHeader(jsonContent(S.AcceptedInvitation, 'The user, the workspace the key acts in, and the key.')) },
     }),
     async (c) => {
       const body = c.req.valid('json');

@@ -13,7 +13,7 @@ import type { ReplayRestore } from '../../middleware/idempotency';
 import { xmlResponse } from '../invoices/einvoice';
 import { linkOrigin } from '../invoices/links';
 import { pdfResponse } from '../invoices/render/respond';
-import { EInvoiceQuery, EINVOICE_FORMATS_TEXT } from '../invoices/schemas';
+import { EInvoiceQuery } from '../invoices/schemas';
 import { getInvoice } from '../invoices/service';
 import { creditNoteDocument, creditNoteEInvoiceXml, creditNoteFacturXCii, creditNoteWithParties } from './documents';
 import * as S from './schemas';
@@ -101,7 +101,7 @@ export const creditNoteRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/credit-notes/{id}/e-invoice', operationId: 'getCreditNoteEInvoice', tags, access: 'user', role: 'viewer', errors: [422],
       summary: 'The credit note as an EN 16931 e-invoice (XML)',
-      description: `An EN 16931 credit note (type code 381; UBL \`CreditNote\`) naming the invoice it corrects (BT-25). ${EINVOICE_FORMATS_TEXT} One that cannot be valid is never exported: 422 \`einvoice_incomplete\` naming every field to fix.`,
+      description: `An EN 16931 credit note (type code 381; UBL \`CreditNote\`) naming the invoice it corrects (BT-25), in the \`format\`s of getInvoiceEInvoice. One that cannot be valid is never exported: 422 \`einvoice_incomplete\` naming every field to fix.`,
       request: { params, query: EInvoiceQuery },
       responses: { 200: { description: 'The XML, as a download named `<number>.xml`.', content: { 'application/xml': { schema: { type: 'string' } } } } },
     }),

@@ -55,7 +55,7 @@ export const invoiceRoutes = createRouter()
       // Its first D1 work is the batch that reads the client and workspace: the key's claim rides on it.
       idempotencyClaim: 'with-first-batch',
       summary: 'Create a draft invoice',
-      description: `1 to 100 line items. ${ROUNDING} \`number\` defaults to the next INV-000001 for you; a number you already use is 409 \`invoice_number_taken\`. \`client_id\`/\`project_id\` that are not yours are 422.`,
+      description: `${ROUNDING} A \`number\` you already use is 409 \`invoice_number_taken\`. \`client_id\`/\`project_id\` that are not yours are 422.`,
       request: { body: jsonBody(S.CreateInvoiceBody) },
       responses: { 201: invoice('The new draft.') },
     }),
@@ -78,7 +78,7 @@ export const invoiceRoutes = createRouter()
     defineRoute({
       method: 'patch', path: '/invoices/{id}', operationId: 'updateInvoice', tags, access: 'user', role: 'member', errors: [409],
       summary: 'Update a draft',
-      description: `Drafts only (409 \`invalid_state\` otherwise). \`line_items\`, when sent, replaces them all; a change of lines, \`discount\` or exemption recomputes the totals (kept lines keep their categories; the invoice keeps its \`tax_rounding\`). ${ROUNDING}`,
+      description: `Drafts only (409 \`invalid_state\` otherwise). \`line_items\`, when sent, replaces them all; a change of lines, \`discount\` or exemption recomputes the totals (kept lines keep their categories; the invoice keeps its \`tax_rounding\`), by the rules and with the 422s of createInvoice.`,
       request: { params, body: jsonBody(S.UpdateInvoiceBody) },
       responses: { 200: invoice('The updated draft.') },
     }),

@@ -54,7 +54,7 @@ export const quoteRoutes = createRouter()
     defineRoute({
       method: 'post', path: '/quotes', operationId: 'createQuote', replay: quoteReplay, tags, access: 'user', role: 'member', errors: [409],
       summary: 'Create a draft quote',
-      description: `1 to 100 line items. ${LINES} \`number\` defaults to the next QUO-000001 (the workspace's \`quote_prefix\`); \`valid_until\` to issue_date + 30 days.`,
+      description: `${LINES} \`number\` defaults to the next QUO-000001 (the workspace's \`quote_prefix\`); \`valid_until\` to issue_date + 30 days.`,
       request: { body: jsonBody(S.CreateQuoteBody) },
       responses: { 201: quote('The new draft.') },
     }),

@@ -1,5 +1,6 @@
 // The co-pilot under /v1/ai: ask (queued, 202), then read the job.
 import { defineRoute, jsonBody, jsonContent } from '../../http/define-route';
+import { headerRefs } from '../../http/response-headers';
 import { createRouter } from '../../lib/router';
 import { idParams } from '../../lib/schemas';
 import { aiRateLimit } from '../../middleware/rate-limit';
@@ -16,7 +17,7 @@ export const suggestionRoutes = createRouter()
       description: 'Queued: answers 202 with `Location` of the job; poll it until `completed` or `failed`. The provider is the worker\'s configuration: a model through any chat-completions server or Workers AI (its answer validated before it is stored), or by default a deterministic local provider that works from the task text and your workspace\'s own invoices and projects (`provider` says which). At most 10 requests a minute per key.',
       request: { body: jsonBody(S.SuggestBody) },
       responses: {
-        202: { ...jsonContent(S.QueuedSuggestion, 'Queued.'), headers: { Location: { schema: { type: 'string' }, description: 'The job: /v1/ai/suggestions/{id}.' } } },
+        202: { ...jsonContent(S.QueuedSuggestion, 'Queued.'), headers: headerRefs('Location') },
       },
     }),
     async (c) => {

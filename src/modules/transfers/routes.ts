@@ -28,7 +28,6 @@ export const transferRoutes = createRouter()
       method: 'post', path: '/remit/transfer', operationId: 'createTransfer', tags, access: 'user', role: 'admin', idempotency: 'required', errors: [503],
       summary: 'Send money abroad',
       description: [
-        'Requires `Idempotency-Key`: the same key and body return the same transfer (`Idempotent-Replayed: true`).',
         'With `quote_id` (from `createTransferQuote`) the transfer gets exactly the quote\'s terms; a quote that expired or was used already is a 409 `conflict`.',
         'Otherwise quoted from the cached exchange rates; none cached yet, or rates the provider published more than 36 hours ago, are a 503 `rates_unavailable` and no money moves. A currency the rates do not contain is a 422 naming `source_currency` or `target_currency`.',
         '`fee = ceil(source_amount × 0.5 %) + the source-currency equivalent of USD 1.00 (rounded up)`; `target_amount = (source_amount − fee) × rate`, rounded down. Paid out through Wise, the transfer records Wise\'s own fee and rate once Wise has priced it.',
