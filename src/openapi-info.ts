@@ -33,7 +33,7 @@ tax by \`round(share × rate / 100)\`; with \`"group"\` each group's tax is \`ro
 \`tax = Σ tax_breakdown tax_amount\`, \`total = subtotal − discount_total + tax\`. Currency conversions
 round half away from zero into the target's minor unit; a transfer's \`target_amount\` rounds down.
 
-**Read your writes.** Every answer carries \`X-D1-Bookmark\`. Send it back on a later request and its reads are at
+**Read your writes.** Every answer that read or wrote records, or was sent a bookmark, carries \`X-D1-Bookmark\`. Send it back on a later request and its reads are at
 least as fresh as that answer, wherever it is served; without one, keyed requests start at the primary database
 and the public gig board may be read from the nearest replica. A malformed bookmark is ignored (the primary).
 A bookmark is about the records of the key's workspace: send it back with keys of that workspace.

@@ -64,9 +64,9 @@ describe('around the API', () => {
     expect(keyed).toBeGreaterThan(30);
     // The co-pilot's queued job answers where to poll it.
     expect(refers(doc.paths['/v1/ai/suggest'].post.responses['202'], 'Location')).toBe(true);
-    // Every answer carries these two: the introduction says so once rather than on each success.
+    // The introduction says once which answers carry these two, rather than on each success.
     expect(doc.info.description).toMatch(/Every response carries `X-Request-Id`/);
-    expect(doc.info.description).toMatch(/Every answer carries `X-D1-Bookmark`/);
+    expect(doc.info.description).toMatch(/Every answer that read or wrote records, or was sent a bookmark, carries `X-D1-Bookmark`/);
     // Nothing refers to a header that is not declared.
     const refs = [...JSON.stringify(doc).matchAll(/#\/components\/headers\/([\w-]+)/g)].map((m) => m[1]!);
     expect(refs.filter((name) => !doc.components.headers[name])).toEqual([]);
