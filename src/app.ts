@@ -51,12 +51,17 @@ app.get('/health', (c) => c.json({ status: 'ok' as const, version: config(c.env)
 // The modules' routers, each built on the first request to a path it serves.
 const modules = mountLazily(app, [...apiListing, ...v1Listing, ...pageListing], onError);
 
+// Building the document takes some hundreds of milliseconds of CPU on a cold isolate, most of it
+// building every router. It gives way to the isolate's other requests between routers and steps
+// (the assets of /docs, when `wrangler dev` serves them from the same process; any request in production).
+const giveWay = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
 /** The app's operations with every module's: what /openapi.json describes. */
 async function describedApp() {
   const [{ OpenAPIHono }, { healthRoute }] = await Promise.all([import('@hono/zod-openapi'), import('./health')]);
   const described = new OpenAPIHono<AppEnv>();
   described.openAPIRegistry.registerPath(healthRoute);
-  for (const { at, router } of await modules.loadAll()) described.route(at, router);
+  for (const { at, router } of await modules.loadAll(giveWay)) described.route(at, router);
   const { registerWebhookEvents } = await import('./modules/webhooks/openapi');
   registerWebhookEvents(described.openAPIRegistry);
   described.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', {
@@ -71,16 +76,24 @@ async function describedApp() {
   });
   return described;
 }
+/** The document as served at `origin`. */
+async function documentAt(origin: string): Promise<string> {
+  const [{ OPENAPI_INFO, finishedDocument }, described] = await Promise.all([import('./openapi-document'), describedApp()]);
+  await giveWay();
+  const generated = described.getOpenAPI31Document({ ...OPENAPI_INFO, servers: [{ url: origin }] });
+  await giveWay();
+  return JSON.stringify(finishedDocument(generated));
+}
+
 // The document depends only on the code and the origin it is served at: built once per isolate and
-// origin (its examples' dates are those of the day it was built). /docs loads it on every visit.
+// origin (its examples' dates are those of the day it was built). /docs loads it on every visit. Each
+// request builds its own rather than awaiting another's build, which spans timers of that request.
 const documents = new Map<string, string>();
-let describing: ReturnType<typeof describedApp> | undefined;
 app.get('/openapi.json', async (c) => {
   const origin = new URL(c.req.url).origin;
   let text = documents.get(origin);
   if (!text) {
-    const [{ OPENAPI_INFO, finishedDocument }, described] = await Promise.all([import('./openapi-document'), (describing ??= describedApp())]);
-    text = JSON.stringify(finishedDocument(described.getOpenAPI31Document({ ...OPENAPI_INFO, servers: [{ url: origin }] })));
+    text = await documentAt(origin);
     if (documents.size < 8) documents.set(origin, text);
   }
   return c.body(text, 200, { 'Content-Type': 'application/json' });

@@ -98,6 +98,14 @@ export function mountLazily(app: Hono<AppEnv>, mounts: LazyMount[], onError: Err
   }
   return {
     builtRoutes: (): readonly RouterRoute[] => built,
-    loadAll: () => Promise.all(mounts.map(async (mount) => ({ at: mount.at, router: await mount.router.load() }))),
+    /** Every router, one at a time, awaiting `between` after each. */
+    loadAll: async (between: () => Promise<void>) => {
+      const loaded: { at: string; router: ModuleRouter }[] = [];
+      for (const mount of mounts) {
+        loaded.push({ at: mount.at, router: await mount.router.load() });
+        await between();
+      }
+      return loaded;
+    },
   };
 }
