@@ -189,7 +189,9 @@ async function send(route: Route, c: FuzzCase, t: Tenant) {
     } else if (c.id?.kind === 'malformed') {
       id = c.id.value;
     }
-    path = fill(route.path, id);
+    // A malformed value goes in every parameter, by name: it can be an id another case registered
+    // nested values for (`inv_…` is a malformed payment id), and those would fill the path instead.
+    path = fill(route.path, c.id?.kind === 'malformed' ? Object.fromEntries(parametersIn(route, 'path').map((p) => [p.name, id])) : id);
   }
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(c.query)) {
