@@ -50,22 +50,20 @@ const placeholder = (name: keyof typeof idempotencyKeys.$inferInsert | 'now') =>
 const KEY_PLACEHOLDERS = { workspaceId: placeholder('workspaceId'), userId: placeholder('userId') };
 const clearExpiredKey = statementShape((db) =>
   db.delete(idempotencyKeys).where(and(ofKey(KEY_PLACEHOLDERS, placeholder('key')), lt(idempotencyKeys.expiresAt, placeholder('now')))));
-const insertKey = statementShape((db) =>
-  db
-    .insert(idempotencyKeys)
-    .values({
-      workspaceId: placeholder('workspaceId'), userId: placeholder('userId'), key: placeholder('key'), method: placeholder('method'), path: placeholder('path'),
-      fingerprint: placeholder('fingerprint'), state: 'in_flight', createdAt: placeholder('createdAt'), expiresAt: placeholder('expiresAt'),
-    })
-    .onConflictDoNothing()
-    .returning({ key: idempotencyKeys.key }));
+const CLAIMED_KEY = {
+  workspaceId: placeholder('workspaceId'), userId: placeholder('userId'), key: placeholder('key'), method: placeholder('method'), path: placeholder('path'),
+  fingerprint: placeholder('fingerprint'), state: 'in_flight' as const, createdAt: placeholder('createdAt'), expiresAt: placeholder('expiresAt'),
+};
+const insertKey = statementShape((db) => db.insert(idempotencyKeys).values(CLAIMED_KEY).onConflictDoNothing().returning({ key: idempotencyKeys.key }));
 // The claim riding on a route's first batch: a key already taken fails the insert, and with it the
 // whole batch, so nothing the route sent with it is written.
-const insertKeyOrFail = statementShape((db) =>
-  db.insert(idempotencyKeys).values({
-    workspaceId: placeholder('workspaceId'), userId: placeholder('userId'), key: placeholder('key'), method: placeholder('method'), path: placeholder('path'),
-    fingerprint: placeholder('fingerprint'), state: 'in_flight', createdAt: placeholder('createdAt'), expiresAt: placeholder('expiresAt'),
-  }));
+const insertKeyOrFail = statementShape((db) => db.insert(idempotencyKeys).values(CLAIMED_KEY));
+
+/** The times a claim made now states: clearing a key expired before `now`, and the new record's. */
+function claimTimes(now = new Date()) {
+  const at = now.toISOString();
+  return { now: at, createdAt: at, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString() };
+}
 const KEY_TAKEN = /UNIQUE constraint failed: idempotency_requests\./;
 
 export type IdempotencyMode = 'optional' | 'required';
@@ -166,8 +164,7 @@ function ridingClaim(
     database,
     once: true,
     before: (d1) => {
-      const now = new Date();
-      const times = { now: now.toISOString(), createdAt: now.toISOString(), expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString() };
+      const times = claimTimes();
       return [clearExpiredKey.on(d1, { ...scope, key, ...times }), insertKeyOrFail.on(d1, { ...scope, key, method, path, fingerprint, ...times })];
     },
     done: own,
@@ -201,19 +198,11 @@ const inFlight = () =>
 async function tryClaim(
   db: Db, scope: Scope, key: string, c: Context<AppEnv>, request: FingerprintedRequest, fingerprint: string, replay?: ReplayRestore,
 ): Promise<true | Response | 'released'> {
-  const now = new Date();
+  const times = claimTimes();
   // One round trip: an expired record no longer counts, so it is cleared before the insert takes the key.
   const [, inserted] = await db.batch([
-    clearExpiredKey.with(db, { ...scope, key, now: now.toISOString() }),
-    insertKey.with(db, {
-      ...scope,
-      key,
-      method: c.req.method,
-      path: c.req.path,
-      fingerprint,
-      createdAt: now.toISOString(),
-      expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString(),
-    }),
+    clearExpiredKey.with(db, { ...scope, key, ...times }),
+    insertKey.with(db, { ...scope, key, method: c.req.method, path: c.req.path, fingerprint, ...times }),
   ]);
   if (inserted.length) return true;
 
