@@ -156,11 +156,13 @@ export function defineRoute<R extends RouteConfig>(
     // Visible ASCII, as the middleware checks (a header cannot carry more anyway).
     schema: { type: 'string' as const, minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
   };
+  // The body is read only after the caller has been let in: 401 and 403 say nothing about it.
+  const middleware = [...(publicLimit ? [publicLimit] : []), ...accessMiddleware(rule), ...(route.method === 'get' ? [] : [readJsonBody]), ...extra];
   return createRoute({
     ...route,
     ...(idempotent ? { parameters: [...((route as { parameters?: unknown[] }).parameters ?? []), idempotencyHeader] } : {}),
-    // The body is read only after the caller has been let in: 401 and 403 say nothing about it.
-    middleware: [...(publicLimit ? [publicLimit] : []), ...accessMiddleware(rule), ...(route.method === 'get' ? [] : [readJsonBody]), ...extra],
+    // None at all rather than an empty list, so a route with none can be registered as it is (GET /health).
+    ...(middleware.length ? { middleware } : {}),
     security,
     'x-required-role': roleNeeded,
     description: [route.description, ROLE_SENTENCES[roleNeeded]].filter(Boolean).join('\n\n'),
