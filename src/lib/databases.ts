@@ -6,8 +6,9 @@
 // a workspace placed elsewhere has a mirror of its workspace row and of its members' user rows
 // there, for the foreign keys (modules/workspaces/mirror.ts).
 //
-// Every request's middleware reads this module, so it builds no tables or schemas: the directory
-// lookup is in workspace-database.ts, the queue messages' field in database-name.ts.
+// Every request's middleware reads this module, so it builds no tables or schemas (the queue
+// messages' `database` field is in database-name.ts); the directory row that names a workspace's
+// database is read with its key (middleware/key-lookup.ts).
 import { config } from '../config';
 import { d1Named, databaseNameOf, envWithDatabase, rootEnv } from './database-env';
 

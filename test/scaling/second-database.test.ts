@@ -7,8 +7,7 @@ import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import worker from '../../src/index';
 import { todayIn } from '../../src/modules/recurring-invoices/schedule';
-import { placeNewWorkspace } from '../../src/lib/databases';
-import { bindingForWorkspace } from '../../src/lib/workspace-database';
+import { databaseBinding, databaseOf, placeNewWorkspace } from '../../src/lib/databases';
 import { call } from '../helpers/api';
 import { addMember, createClient, createSentInvoice, createUser, oneLine } from '../helpers/factories';
 import { putRates } from '../helpers/rates';
@@ -41,8 +40,10 @@ describe('placement', () => {
     const placed = await workspaceOn(SECOND);
     expect(await directoryDatabaseOf(placed.id)).toBe(SECOND);
     expect(placeNewWorkspace(env, placed.id)).toBe(SECOND);
-    expect(await bindingForWorkspace(env, placed.id)).toBe(env.DB_WORKSPACES_2);
-    expect(await bindingForWorkspace(env, `wsp_${user.id.slice(4)}`)).toBe(env.DB);
+    // The binding the app reads a workspace's records from, as its directory row says.
+    const bindingFor = async (id: string) => databaseBinding(env, databaseOf({ database: (await directoryDatabaseOf(id)) ?? null }));
+    expect(await bindingFor(placed.id)).toBe(env.DB_WORKSPACES_2);
+    expect(await bindingFor(`wsp_${user.id.slice(4)}`)).toBe(env.DB);
     // Its copy in the second database, for the foreign keys; none of it in DB's records.
     expect((await rowsById('workspaces', placed.id)).DB_WORKSPACES_2).toBe(1);
     expect((await rowsById('users', placed.owner.id)).DB_WORKSPACES_2).toBe(1);
