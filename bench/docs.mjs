@@ -5,22 +5,11 @@
 import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { chromium } from 'playwright-core';
+import { waitForHealth } from '../scripts/wait-for-health.mjs';
 
 const CHROMIUM = '/usr/bin/chromium';
 const port = 8800 + Math.floor(Math.random() * 100);
 const base = `http://127.0.0.1:${port}`;
-
-async function waitForHealth() {
-  for (let i = 0; i < 240; i++) {
-    try {
-      if ((await fetch(`${base}/health`)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error('the worker did not come up');
-}
 
 /** When the operations were shown, and when the document and Swagger UI's script had arrived. */
 async function visit(browser) {
@@ -39,7 +28,7 @@ for (let run = 0; run < Number(process.argv[2] ?? 3); run++) {
     env: { ...process.env, WRANGLER_SEND_METRICS: 'false' }, stdio: 'ignore', detached: true,
   });
   try {
-    await waitForHealth();
+    await waitForHealth(base);
     const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
     console.log(`cold worker, load ${loadavg()[0].toFixed(1)}: ${await visit(browser)}`);
     console.log(`document built, load ${loadavg()[0].toFixed(1)}: ${await visit(browser)}`);

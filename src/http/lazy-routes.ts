@@ -81,7 +81,7 @@ const prefixOf = (at: string, own: string) => (own === '/' ? at : `${at === '/' 
 export function mountLazily(app: Hono<AppEnv>, mounts: LazyMount[], onError: ErrorHandler<AppEnv>) {
   const groups = new Map<string, LazyMount[]>();
   for (const mount of mounts) {
-    for (const own of mount.router.owns) groups.set(prefixOf(mount.at, own), [...(groups.get(prefixOf(mount.at, own)) ?? []), mount]);
+    for (const prefix of mount.router.owns.map((own) => prefixOf(mount.at, own))) groups.set(prefix, [...(groups.get(prefix) ?? []), mount]);
   }
   const built: RouterRoute[] = [];
   for (const [prefix, members] of groups) {

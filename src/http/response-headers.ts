@@ -1,7 +1,7 @@
 // The response headers a client reads (§8), each declared once in components.headers of
 // /openapi.json and referenced from the responses that carry it: the error responses (the request
 // id; the rate limit on a 429), the success of a keyed POST (`Idempotent-Replayed`) and a queued
-// job's `Location`. The introduction says that every answer carries `X-Request-Id` and
+// job's `Location`. The introduction says which answers carry `X-Request-Id` (all) and
 // `X-D1-Bookmark`, which are not repeated on each success.
 
 const integer = { type: 'integer' as const, minimum: 0 };

@@ -15,6 +15,7 @@ import { checkHostedInvoice } from './hosted-invoice.mjs';
 import { checkHostedQuote } from './hosted-quote.mjs';
 import { checkReadmeCron } from './readme-cron.mjs';
 import { checkSandboxPayment } from './sandbox-payment.mjs';
+import { waitForHealth } from '../../scripts/wait-for-health.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const CHROMIUM = '/usr/bin/chromium';
@@ -28,18 +29,6 @@ const freePort = () =>
       server.close(() => resolve(port));
     });
   });
-
-async function waitForHealth(base, seconds = 60) {
-  for (let i = 0; i < seconds * 4; i++) {
-    try {
-      if ((await fetch(`${base}/health`)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error('the worker did not come up');
-}
 
 /** A new user through an operator invitation: their key and email. */
 async function newUserKey(base) {
