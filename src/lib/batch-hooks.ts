@@ -14,15 +14,28 @@ export type BatchHook = {
   /** Rides on the next batch only: it leaves the request's hooks as that batch is sent. */
   once?: boolean;
   /**
+   * Rides only on batches sent once the request has prepared a statement that writes an event on
+   * that database: the batch holding the event is one of them, a read before it is not.
+   */
+  afterEvents?: boolean;
+  /**
    * The batch it rode on failed, so nothing of it was written: `failed` answers for that batch in its
    * place, with `resend()` (the same statements sent again, with the hooks riding then) or by throwing.
    */
   failed?: (err: unknown, resend: () => Promise<D1Result[]>) => Promise<D1Result[]>;
 };
 
+// How every event is written (drizzle's insert, and the relay's): see events/record.ts.
+const WRITES_EVENT = /^insert into "events"/;
+
 export function withBatchHooks(d1: D1Database, hooks: BatchHook[], database: string): D1Database {
+  let eventsPrepared = false;
+  const prepare = (query: string) => {
+    if (!eventsPrepared && WRITES_EVENT.test(query)) eventsPrepared = true;
+    return d1.prepare(query);
+  };
   const batch = async (statements: D1PreparedStatement[]): Promise<D1Result[]> => {
-    const riding = hooks.filter((hook) => !hook.database || hook.database === database);
+    const riding = hooks.filter((hook) => (!hook.database || hook.database === database) && (!hook.afterEvents || eventsPrepared));
     if (!riding.length) return d1.batch(statements);
     for (const hook of riding) if (hook.once) hooks.splice(hooks.indexOf(hook), 1);
     const before = riding.flatMap((hook) => hook.before?.(d1, database) ?? []);
@@ -46,6 +59,7 @@ export function withBatchHooks(d1: D1Database, hooks: BatchHook[], database: str
   return new Proxy(d1, {
     get(target, prop) {
       if (prop === 'batch') return batch;
+      if (prop === 'prepare') return prepare;
       const value = Reflect.get(target, prop) as unknown;
       return typeof value === 'function' ? value.bind(target) : value;
     },

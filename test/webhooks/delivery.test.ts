@@ -61,6 +61,22 @@ describe('webhook delivery', () => {
     expect(single.filter((sql) => sql.includes('webhook_deliveries'))).toEqual([]);
   });
 
+  it('claims only in the batches from the write\'s event on: the reads before it carry no claim', async () => {
+    capturedQueue();
+    const owner = await createUser();
+    await createEndpoint(owner.key, { events: ['invoice.created'] });
+    const client = await createClient(owner.key, { name: 'Two Trips Ltd' });
+    const calls = recordSessionCalls();
+    const res = await call('POST', '/v1/invoices', { key: owner.key, body: { client_id: client.id, line_items: [{ description: 'Design work', quantity: 1, unit_amount: 1250 }] } });
+    expect(res.status).toBe(201);
+    const claims = (batch: string[]) => batch.filter((sql) => sql.startsWith('update "webhook_deliveries" set "enqueued_at"')).length;
+    // The client and the workspace are read first, then one batch writes the invoice and its event.
+    expect(calls.batches).toHaveLength(2);
+    expect(claims(calls.batches[0]!)).toBe(0);
+    expect(claims(calls.batches[1]!)).toBe(1);
+    expect(calls.batches[1]!.at(-1)).toMatch(/^update "webhook_deliveries" set "enqueued_at"/);
+  });
+
   it('posts each event to every subscribed endpoint, signed so a Standard Webhooks receiver verifies it', async () => {
     const queue = capturedQueue();
     const owner = await createUser();

@@ -1,6 +1,7 @@
 // Webhook deliveries leave with the write that made them. A write's batch holds its change and its
 // event, and the event's trigger adds a delivery for every subscribed endpoint; this hook appends one
-// more statement to each of the request's batches, which marks the due deliveries enqueued and
+// more statement to each of the request's batches from its first event on (the reads before it
+// cannot have made a delivery), which marks the due deliveries enqueued and
 // answers their ids. After the answer, the request only puts those ids on the queue: no extra D1
 // round trip per write. Events are only ever written in batches, so a request without one made no
 // deliveries (the webhook routes that make them otherwise dispatch them themselves).
@@ -27,6 +28,7 @@ export const claimDeliveriesWithWrites = createMiddleware<AppEnv>(async (c, next
   // deliveries live on its database).
   const claimed = new Map<string, string[]>();
   hooks.push({
+    afterEvents: true,
     after: (d1) => [d1.prepare(CLAIM_DUE_DELIVERIES_SQL).bind(...claimValues(new Date().toISOString()))],
     done: ([result], database) => {
       const ids = (result as D1Result<{ id: string }>).results.map((row) => row.id);
