@@ -35,6 +35,14 @@ export function divCeil(num: bigint, den: bigint): bigint {
  * ("1.5" hours with 3 decimals → 1500). Returns null when it has more places or is not a plain decimal.
  */
 export function toScaledInteger(value: number | string, decimals: number): number | null {
+  if (typeof value === 'number') {
+    // The usual case, without text: a number with at most `decimals` places is the double nearest
+    // k / 10^decimals, so k is its product with 10^decimals, rounded, and dividing k back gives it
+    // exactly; a number with more places never comes back (the text below says the same, slower).
+    const scale = 10 ** decimals;
+    const scaled = Math.round(value * scale);
+    if (Number.isSafeInteger(scaled) && scaled / scale === value) return scaled + 0; // + 0: no -0
+  }
   const text = typeof value === 'number' ? numberToPlainString(value) : value;
   const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
   if (!match) return null;
