@@ -42,3 +42,13 @@ export function statementShape<T extends BatchItem<'sqlite'>>(build: (db: Db) =>
     },
   };
 }
+
+/** Statement shapes that differ by `key` (a number drawn or given, a count of lines): one per key, each built on first use. */
+export function statementShapes<K, T extends BatchItem<'sqlite'>>(build: (db: Db, key: K) => T): (key: K) => StatementShape<T> {
+  const shapes = new Map<K, StatementShape<T>>();
+  return (key) => {
+    let shape = shapes.get(key);
+    if (!shape) shapes.set(key, (shape = statementShape((db) => build(db, key))));
+    return shape;
+  };
+}

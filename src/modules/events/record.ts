@@ -30,11 +30,13 @@ export type EventOptions = {
   fillData?: Record<string, SQL>;
 };
 
-export function recordEvent(ctx: WorkspaceContext, type: EventType, object: EventObject, options: EventOptions = {}) {
-  const filled = Object.entries(options.fill ?? {});
-  // A field the batch fills in stands as a placeholder in the summary until SQL replaces it.
-  const placeholders = Object.fromEntries(filled.map(([field]) => [field, `{{${field}}}`]));
-  const row = {
+/**
+ * The event's row as recordEvent writes it, before SQL fills anything in: a field named in `fill`
+ * stands in the summary as `{{field}}` (see fillPlaceholder), for SQL to replace.
+ */
+export function eventRow(ctx: WorkspaceContext, type: EventType, object: EventObject, options: Pick<EventOptions, 'previous' | 'at' | 'data'> & { fill?: Record<string, unknown> } = {}) {
+  const placeholders = Object.fromEntries(Object.keys(options.fill ?? {}).map((field) => [field, fillPlaceholder(field)]));
+  return {
     id: newId('event'),
     workspaceId: ctx.workspaceId,
     type,
@@ -46,11 +48,19 @@ export function recordEvent(ctx: WorkspaceContext, type: EventType, object: Even
     data: JSON.stringify({ ...(options.previous ? { object, previous_attributes: options.previous } : { object }), ...options.data }),
     createdAt: options.at ?? nowIso(),
   };
+}
+
+/** What stands for a filled-in field in an event's summary until SQL replaces it. */
+export const fillPlaceholder = (field: string) => `{{${field}}}`;
+
+export function recordEvent(ctx: WorkspaceContext, type: EventType, object: EventObject, options: EventOptions = {}) {
+  const filled = Object.entries(options.fill ?? {});
+  const row = eventRow(ctx, type, object, options);
   if (filled.length || options.fillData) {
     let summary = sql`${row.summary}`;
     let data = sql`${row.data}`;
     for (const [field, value] of filled) {
-      summary = sql`replace(${summary}, ${placeholders[field]}, ${value})`;
+      summary = sql`replace(${summary}, ${fillPlaceholder(field)}, ${value})`;
       data = sql`json_set(${data}, ${`$.object.${field}`}, ${value})`;
     }
     for (const [path, value] of Object.entries(options.fillData ?? {})) data = sql`json_set(${data}, ${path}, ${value})`;

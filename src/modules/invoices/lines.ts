@@ -144,7 +144,7 @@ type InvoiceColumnsForTotals = {
 export const parseBreakdown = (json: string | null): TaxBreakdownEntry[] => (json ? (JSON.parse(json) as TaxBreakdownEntry[]) : []);
 
 // D1 allows 100 bound parameters per statement; a line has 13 columns, plus one for the guard.
-const LINES_PER_STATEMENT = 7;
+export const LINES_PER_STATEMENT = 7;
 
 /**
  * INSERT statements for the lines, chunked under D1's parameter limit, for the caller's batch.

@@ -6,7 +6,7 @@
 // and the creation tries the next one. Quotes (§18) number themselves the same way, on a sequence
 // of their own (`quote_prefix`, `quote_seq`), and credit notes (§17) on theirs (only default
 // numbers, drawn in the batch that issues them): `Sequence` says which.
-import { and, eq, ne, notExists, type SQL, sql } from 'drizzle-orm';
+import { and, eq, ne, notExists, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { creditNotes, invoices, quotes, workspaces } from '../../db/schema';
 import { ApiError, type ErrorCode } from '../../errors';
 import type { WorkspaceContext } from '../../lib/context';
@@ -37,8 +37,11 @@ export const CREDIT_NOTE_SEQUENCE: Sequence = {
 export const numberTaken = (number: string, sequence: Sequence = INVOICE_SEQUENCE) =>
   new ApiError(sequence.takenCode, `This workspace already has ${sequence.aNoun} numbered ${number}.`, [{ path: 'number', message: 'Already in use.' }]);
 
+/** Where a statement's workspace is named: the request's, or a placeholder in a statement shape (lib/statement-shape.ts). */
+type InWorkspace = Pick<WorkspaceContext, 'db'> & { workspaceId: string | Placeholder };
+
 /** The condition that no other invoice (or quote) of the workspace has `number` (for the guarded write). */
-export function numberIsFree(ctx: WorkspaceContext, number: string | SQL, exceptId?: string, sequence: Sequence = INVOICE_SEQUENCE): SQL {
+export function numberIsFree(ctx: InWorkspace, number: string | SQL, exceptId?: string, sequence: Sequence = INVOICE_SEQUENCE): SQL {
   const { table } = sequence;
   return notExists(
     ctx.db
@@ -52,16 +55,18 @@ export function numberIsFree(ctx: WorkspaceContext, number: string | SQL, except
 export type InvoiceNumber = {
   /** The number, as SQL for the batch that writes the invoice (and its event). */
   value: SQL;
+  /** The caller's literal; undefined for the counter's next number. */
+  explicit: string | undefined;
   /** Statements that must run before it in that batch: the counter bump for a default number. */
   before: ReturnType<typeof bumpCounter>[];
 };
 
 /** The counter bump of a batch that writes a default-numbered invoice; `onlyIf` holds it back with the write. */
-export const bumpCounter = (ctx: WorkspaceContext, onlyIf?: SQL, sequence: Sequence = INVOICE_SEQUENCE) =>
+export const bumpCounter = (ctx: InWorkspace, onlyIf?: SQL, sequence: Sequence = INVOICE_SEQUENCE) =>
   ctx.db.update(workspaces).set({ [sequence.counterKey]: sql`${workspaces[sequence.counterKey]} + 1` }).where(and(eq(workspaces.id, ctx.workspaceId), onlyIf));
 
 /** The workspace's current default number: right after bumpCounter in a batch, the next one. */
-export const currentDefaultNumber = (ctx: WorkspaceContext, sequence: Sequence = INVOICE_SEQUENCE) =>
+export const currentDefaultNumber = (ctx: Pick<InWorkspace, 'workspaceId'>, sequence: Sequence = INVOICE_SEQUENCE) =>
   sql`(SELECT ${sequence.prefix} || printf('%06d', ${workspaces[sequence.counterKey]}) FROM ${workspaces} WHERE ${workspaces.id} = ${ctx.workspaceId})`;
 
 /**
@@ -101,12 +106,12 @@ export async function withInvoiceNumber<T>(
   sequence: Sequence = INVOICE_SEQUENCE,
 ): Promise<T> {
   if (explicit !== undefined) {
-    const written = await write({ value: sql`${explicit}`, before: [] });
+    const written = await write({ value: sql`${explicit}`, explicit, before: [] });
     if (written === undefined) throw numberTaken(explicit, sequence);
     return written;
   }
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    const written = await write({ value: currentDefaultNumber(ctx, sequence), before: [bumpCounter(ctx, onlyIf, sequence)] });
+    const written = await write({ value: currentDefaultNumber(ctx, sequence), explicit: undefined, before: [bumpCounter(ctx, onlyIf, sequence)] });
     if (written !== undefined) return written;
     await skipNumbersInUse(ctx, sequence);
   }

@@ -18,6 +18,7 @@ import { LATEST_DATE } from '../../lib/schemas';
 import { assertDocumentTotal } from '../../lib/money';
 import { changedAttributes, recordEvent } from '../events/record';
 import { assertConvertible } from '../rates/convertible';
+import { draftStatements } from './draft-statements';
 import { buildLines, type DocumentContent, insertLineStatements, lineInputOf } from './lines';
 import { numberIsFree, numberTaken, withInvoiceNumber } from './numbering';
 import type { CreateInvoiceInput, InvoiceFilter, UpdateInvoiceInput } from './schemas';
@@ -93,11 +94,19 @@ export async function createInvoice(ctx: ServiceContext, input: CreateInvoiceInp
       recurringInvoiceId: null, recurringPeriod: null, overdueNotifiedAt: null,
       overpaidAmount: 0, creditedAmount: 0, creditNoteIds: null, quoteId: extras.quoteId ?? null,
     };
+    const object = invoiceObject(ctx, { row, lines });
+    // A draft of its own (no other room's guard) is written by the shapes of draft-statements.ts,
+    // the same statements as below with their SQL text built once.
+    const draft = extras.onlyIf
+      ? [
+          ...number.before,
+          insertIf(ctx.db, invoices, { ...row, number: number.value as unknown as string }, and(numberIsFree(ctx, number.value), extras.onlyIf)!),
+          recordEvent(ctx, 'invoice.created', object, { ifChanged: true, fill: { number: number.value } }),
+          ...insertLineStatements(ctx.db, lines, wroteInvoice(ctx, id, now)),
+        ]
+      : draftStatements(ctx, row, lines, object, number.explicit);
     const statements: BatchItem<'sqlite'>[] = [
-      ...number.before,
-      insertIf(ctx.db, invoices, { ...row, number: number.value as unknown as string }, and(numberIsFree(ctx, number.value), extras.onlyIf)!),
-      recordEvent(ctx, 'invoice.created', invoiceObject(ctx, { row, lines }), { ifChanged: true, fill: { number: number.value } }),
-      ...insertLineStatements(ctx.db, lines, wroteInvoice(ctx, id, now)),
+      ...draft,
       ...(extras.alongside?.(id, wroteInvoice(ctx, id, now)) ?? []),
       invoiceNumber.with(ctx.db, { id }),
     ];

@@ -1,0 +1,65 @@
+// A new draft's batch is sent as statement shapes (src/modules/invoices/draft-statements.ts): each
+// must stay exactly the statement, with the same values, that numbering.ts, insertIf, recordEvent and
+// insertLineStatements build for it, for a drawn and a given number, and for lines in one statement
+// and in two.
+import { env } from 'cloudflare:workers';
+import { type SQL, sql } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { invoices } from '../../src/db/schema';
+import type { WorkspaceContext } from '../../src/lib/context';
+import { createDb } from '../../src/lib/db';
+import { insertIf } from '../../src/lib/guarded-write';
+import { recordEvent } from '../../src/modules/events/record';
+import { draftStatements } from '../../src/modules/invoices/draft-statements';
+import { buildLines, insertLineStatements } from '../../src/modules/invoices/lines';
+import { bumpCounter, currentDefaultNumber, numberIsFree } from '../../src/modules/invoices/numbering';
+import type { InvoiceRow } from '../../src/modules/invoices/serialize';
+import { invoiceObject, wroteInvoice } from '../../src/modules/invoices/service';
+
+afterEach(() => vi.useRealTimers());
+
+const ctx: WorkspaceContext = { db: createDb(env.DB), env, workspaceId: 'wsp_01JD5ZQ5X8Y4V1N2K3M4P5Q6R7', timeZone: 'UTC', actor: { type: 'user', id: 'usr_01JD5ZQ5X8Y4V1N2K3M4P5Q6R8', name: 'Ada' } };
+
+function draft(lineCount: number) {
+  const id = 'inv_01JD5ZQ5X8Y4V1N2K3M4P5Q6R9';
+  const content = { line_items: Array.from({ length: lineCount }, (_, i) => ({ description: `Design work ${i + 1}`, quantity: 1.5, unit_amount: 9_999, tax_rate: 8.25 })) };
+  const { rows: lines, columns } = buildLines(id, content as never, { taxRounding: 'line', issuerHasVatId: false });
+  const now = '2026-11-28T10:00:00.000Z';
+  const row = {
+    id, userId: ctx.actor.id, workspaceId: ctx.workspaceId, number: '', status: 'draft', clientId: 'cli_01JD5ZQ5X8Y4V1N2K3M4P5Q6RA', projectId: null, currency: 'EUR',
+    issueDate: '2026-11-28', dueDate: '2026-12-28', ...columns, buyerReference: null, purchaseOrder: 'PO-7', amountPaid: 0, notes: 'Thanks!', sentAt: null, paidAt: null, voidedAt: null,
+    createdAt: now, updatedAt: now, issuer: null, billTo: null, locale: null, paymentInstructions: null, linkVersion: null, linkHash: null, viewedAt: null, linkOrigin: null,
+    recurringInvoiceId: null, recurringPeriod: null, overdueNotifiedAt: null, overpaidAmount: 0, creditedAmount: 0, creditNoteIds: null, quoteId: null,
+  } as InvoiceRow;
+  return { row, lines };
+}
+
+/** What each statement sends: its SQL and values, the event's own id left out (each build draws one). */
+const sent = (statements: BatchItem<'sqlite'>[]) =>
+  statements.map((statement) => {
+    const { sql, params } = (statement as unknown as { _prepare(): { getQuery(): { sql: string; params: unknown[] } } })._prepare().getQuery();
+    return { sql, params: params.map((value) => (typeof value === 'string' && /^evt_/.test(value) ? 'evt_…' : value)) };
+  });
+
+describe('a new draft\'s statements', () => {
+  for (const [number, lineCount] of [[undefined, 5], ['INV-2026-0042', 9]] as const) {
+    it(`are the plain functions' statements (${number ? 'a given number' : 'the counter\'s next number'}, ${lineCount} lines)`, () => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(new Date('2026-11-28T10:00:00.123Z'));
+      const { row, lines } = draft(lineCount);
+      const object = invoiceObject(ctx, { row, lines });
+      // As withInvoiceNumber gives it.
+      const value: SQL = number === undefined ? currentDefaultNumber(ctx) : sql`${number}`;
+      const plain = [
+        ...(number === undefined ? [bumpCounter(ctx)] : []),
+        insertIf(ctx.db, invoices, { ...row, number: value as unknown as string }, numberIsFree(ctx, value)),
+        recordEvent(ctx, 'invoice.created', object, { ifChanged: true, fill: { number: value } }),
+        ...insertLineStatements(ctx.db, lines, wroteInvoice(ctx, row.id, row.updatedAt)),
+      ];
+      const shaped = draftStatements(ctx, row, lines, object, number);
+      expect(shaped).toHaveLength(plain.length);
+      expect(sent(shaped)).toEqual(sent(plain));
+    });
+  }
+});
