@@ -23,7 +23,7 @@ export const UpdateExpenseBody = z
     category: ExpenseCategory.optional(),
     description: expenseFields.description,
     vendor: expenseFields.vendor,
-    amount: positiveMinorAmount().optional(),
+    amount: expenseFields.amount.optional(),
     currency: currencySchema.optional(),
     incurred_on: dateSchema.optional(),
     billable: z.boolean().optional(),

@@ -151,7 +151,7 @@ export const UpdateInvoiceBody = z
     due_date: dateSchema.optional(),
     number: invoiceNumber.optional(),
     notes: longText(5000).nullish(),
-    line_items: lineItems.optional().openapi({ description: 'Replaces all line items.' }),
+    line_items: lineItems.optional(),
     ...documentFields,
   })
   .refine(datesOrdered, datesIssue)

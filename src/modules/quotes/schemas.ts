@@ -62,7 +62,7 @@ export const UpdateQuoteBody = z
     notes: longText(5000).nullish(),
     terms: longText(5000).nullish(),
     on_accept: OnAccept.optional(),
-    line_items: lineItems.optional().openapi({ description: 'Replaces all line items.' }),
+    line_items: lineItems.optional(),
     ...quoteDocumentFields,
   })
   .refine(datesOrdered, datesIssue)
