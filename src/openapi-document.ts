@@ -5,6 +5,7 @@
 // asked for, so a worker started for any other request does not build it.
 import { withSharedListings } from './openapi-listings';
 import { withInlineRequestBodies } from './openapi-request-bodies';
+import { withSharedInputs } from './openapi-inputs';
 import { withRequestExamples } from './openapi-examples';
 import { withSharedComponents } from './openapi-shared-components';
 import { withSharedRequestSchemas } from './openapi-request-schemas';
@@ -17,4 +18,4 @@ export { OPENAPI_INFO } from './openapi-info';
 type Document = Parameters<typeof withInlineRequestBodies>[0];
 
 export const finishedDocument = (generated: Document) =>
-  withRequestExamples(withTagDescriptions(withRecordsAsSummaries(withSharedRequestSchemas(withSharedComponents(withSharedValueSchemas(withSharedListings(withInlineRequestBodies(generated))))))));
+  withRequestExamples(withTagDescriptions(withRecordsAsSummaries(withSharedInputs(withSharedRequestSchemas(withSharedComponents(withSharedValueSchemas(withSharedListings(withInlineRequestBodies(generated)))))))));
