@@ -62,11 +62,13 @@ export function withSharedInputs<T extends object>(document: T): T {
       const text = JSON.stringify(schema);
       return field in u.properties && text === JSON.stringify(u.properties[field]) && !text.includes('"default":');
     }));
-    if (JSON.stringify(shared).length < SMALLEST) continue;
     const closed = [c, u].every((s) => s.additionalProperties === false && Object.keys(s.properties).every((field) => field in shared));
+    const bodies = [referring(c, name, shared, closed), referring(u, name, shared, closed)];
+    // What the two bodies would say again (a required field, see referring) counts against what they share.
+    const restated = bodies.flatMap((body) => Object.keys((body.properties as Json | undefined) ?? {}).filter((field) => field in shared).map((field) => shared[field]));
+    if (JSON.stringify(shared).length - JSON.stringify(restated).length < SMALLEST) continue;
     schemas[name] = { type: 'object', properties: shared, ...(closed ? { additionalProperties: false } : {}) };
-    creating.schema = referring(c, name, shared, closed);
-    updating.schema = referring(u, name, shared, closed);
+    [creating.schema, updating.schema] = bodies;
   }
   return document;
 }
