@@ -117,9 +117,13 @@ describe('webhook payloads', () => {
       expect(schema.allOf[1].properties.type.const, type).toBe(type);
     }
     expect(names.size).toBe(EVENT_TYPES.length);
-    expect(doc.components.schemas.InvoicePaidEvent.allOf[1].properties.data.properties.object.$ref).toBe('#/components/schemas/Invoice');
-    expect(doc.components.schemas.InvoicePaymentRecordedEvent.allOf[1].properties.data.required).toEqual(['object', 'payment']);
-    expect(doc.components.schemas.ClientUpdatedEvent.allOf[1].properties.data.properties.object.$ref).toBe('#/components/schemas/Client');
+    // `data.object` is the record, through the schema of the events about its kind (`InvoiceEvent`).
+    const kindOf = (name: string) => doc.components.schemas[doc.components.schemas[name].allOf[0].$ref.split('/').pop()];
+    expect(kindOf('InvoicePaidEvent').allOf[1].properties.data.properties.object.$ref).toBe('#/components/schemas/Invoice');
+    expect(kindOf('InvoicePaidEvent').allOf[1].properties.data.required).toEqual(['object']);
+    expect(doc.components.schemas.InvoicePaymentRecordedEvent.allOf[1].properties.data.required).toEqual(['payment']);
+    expect(kindOf('ClientUpdatedEvent').allOf[1].properties.data.properties.object.$ref).toBe('#/components/schemas/Client');
+    expect(doc.components.schemas.ClientUpdatedEvent.allOf[1].properties.data.required).toEqual(['previous_attributes']);
   });
 
   it('describes the events as they are written', async () => {
