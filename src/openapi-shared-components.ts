@@ -13,6 +13,7 @@ import { ID_PREFIXES } from './lib/ids';
 import { TAX_CATEGORIES } from './lib/document-totals';
 import { UNIT_CODES, UNIT_LIST_TEXT } from './lib/units';
 import { TIME_ZONES } from './modules/workspaces/validation';
+import { EVENT_TYPES } from './modules/events/types';
 
 type Json = Record<string, unknown>;
 type Doc = { paths?: Record<string, Record<string, Json>>; webhooks?: Record<string, Record<string, Json>>; components?: Record<string, Record<string, unknown>> };
@@ -24,6 +25,8 @@ const ENUMERATIONS: { name: string; values: readonly string[]; description: stri
   { name: 'UnitCode', values: UNIT_CODES, description: `UN/ECE Recommendation 20 unit code; a line takes one of: ${UNIT_LIST_TEXT}.`, example: 'HUR' },
   // Registered by the invoice schemas with its long description, which the component keeps.
   { name: 'TaxCategory', values: TAX_CATEGORIES, description: 'EN 16931 VAT category.', example: 'S' },
+  // An event's type, the events filter and what a webhook endpoint subscribes to (with `*`).
+  { name: 'EventType', values: EVENT_TYPES, description: 'An event type of §11.', example: 'invoice.paid' },
 ];
 
 // An error response is named after its status (`422`): it is referenced a few hundred times, so
@@ -65,16 +68,25 @@ const pascal = (name: string) => name.split(/[^A-Za-z0-9]+/).map((part) => part[
 const VALUE_SETS = new Map(ENUMERATIONS.map((e) => [e, new Set<unknown>(e.values)]));
 const sameSet = (a: readonly unknown[], e: (typeof ENUMERATIONS)[number]) => a.length === e.values.length && a.every((value) => VALUE_SETS.get(e)!.has(value));
 
-/** A schema that is one of the enumerations (or it or null), as a reference keeping its own description. */
+/** The values of `values` beyond those of `e` (a webhook endpoint's `*` beside the event types), when it has all of `e`'s. */
+function beyond(values: readonly unknown[], e: (typeof ENUMERATIONS)[number]): unknown[] | undefined {
+  const own = values.filter((value) => !VALUE_SETS.get(e)!.has(value));
+  return values.length - own.length === e.values.length && own.length <= 2 ? own : undefined;
+}
+
+/** A schema that is one of the enumerations (or it or null, or it and a value or two of its own), as a reference keeping its own description. */
 function asReference(schema: Json): Json | undefined {
   const values = schema.enum;
   if (!Array.isArray(values)) return undefined;
   const nullable = values.includes(null);
-  const named = ENUMERATIONS.find((e) => sameSet(values.filter((v) => v !== null), e));
+  const nonNull = values.filter((v) => v !== null);
+  const named = ENUMERATIONS.find((e) => sameSet(nonNull, e) || beyond(nonNull, e));
   if (!named) return undefined;
   const ref = { $ref: `#/components/schemas/${named.name}` };
   const own = typeof schema.description === 'string' && schema.description !== named.description ? { description: schema.description } : {};
-  return nullable ? { anyOf: [ref, { type: 'null' }], ...own } : { ...ref, ...own };
+  const extra = sameSet(nonNull, named) ? [] : beyond(nonNull, named)!;
+  const others = [...(extra.length ? [{ type: 'string', enum: extra }] : []), ...(nullable ? [{ type: 'null' }] : [])];
+  return others.length ? { anyOf: [ref, ...others], ...own } : { ...ref, ...own };
 }
 
 function referenceEnumerations(value: unknown, used: Set<string>): unknown {
