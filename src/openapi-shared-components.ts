@@ -10,7 +10,7 @@ import { CURRENCY_CODES } from './lib/currencies';
 import { errorRangeName, errorRangeStatuses } from './http/error-ranges';
 import { RESPONSE_HEADERS } from './http/response-headers';
 import { ID_PREFIXES } from './lib/ids';
-import { TAX_CATEGORIES } from './lib/document-totals';
+import { TAX_CATEGORIES, TAX_ROUNDING_MODES } from './lib/document-totals';
 import { UNIT_CODES, UNIT_LIST_TEXT } from './lib/units';
 import { TIME_ZONES } from './modules/workspaces/validation';
 import { EVENT_TYPES } from './modules/events/types';
@@ -27,6 +27,13 @@ const ENUMERATIONS: { name: string; values: readonly string[]; description: stri
   { name: 'TaxCategory', values: TAX_CATEGORIES, description: 'EN 16931 VAT category.', example: 'S' },
   // An event's type, the events filter and what a webhook endpoint subscribes to (with `*`).
   { name: 'EventType', values: EVENT_TYPES, description: 'An event type of §11.', example: 'invoice.paid' },
+  // The workspace's, and each document's from when it was made: each field says which.
+  {
+    name: 'TaxRounding',
+    values: TAX_ROUNDING_MODES,
+    description: '`line`: each line\'s tax is rounded, then summed; a tax group\'s share of the document discount lowers its tax by round(share × rate / 100), never below 0. `group`: tax is rounded once per tax group (category, rate): round(taxable_amount × rate / 100), and line `tax` is null.',
+    example: 'line',
+  },
 ];
 
 // An error response is named after its status (`422`): it is referenced a few hundred times, so
@@ -68,10 +75,10 @@ const pascal = (name: string) => name.split(/[^A-Za-z0-9]+/).map((part) => part[
 const VALUE_SETS = new Map(ENUMERATIONS.map((e) => [e, new Set<unknown>(e.values)]));
 const sameSet = (a: readonly unknown[], e: (typeof ENUMERATIONS)[number]) => a.length === e.values.length && a.every((value) => VALUE_SETS.get(e)!.has(value));
 
-/** The values of `values` beyond those of `e` (a webhook endpoint's `*` beside the event types), when it has all of `e`'s. */
+/** The values of `values` beyond those of a long enumeration `e` (a webhook endpoint's `*` beside the event types), when it has all of `e`'s. */
 function beyond(values: readonly unknown[], e: (typeof ENUMERATIONS)[number]): unknown[] | undefined {
   const own = values.filter((value) => !VALUE_SETS.get(e)!.has(value));
-  return values.length - own.length === e.values.length && own.length <= 2 ? own : undefined;
+  return e.values.length >= 10 && values.length - own.length === e.values.length && own.length <= 2 ? own : undefined;
 }
 
 /** A schema that is one of the enumerations (or it or null, or it and a value or two of its own), as a reference keeping its own description. */

@@ -32,9 +32,8 @@ export const TaxCategory = z.enum(TAX_CATEGORIES).openapi('TaxCategory', {
   description: 'EN 16931 VAT category: `S` standard rate (tax_rate > 0), `Z` zero-rated, `E` exempt, `AE` reverse charge, `K` intra-community supply, `G` export outside the EU, `O` not subject to VAT; all but `S` have tax_rate 0 (422 otherwise). Default: `S` when tax_rate > 0; for rate 0, `O` when the workspace\'s issuer has no `vat_id` and no line of the invoice has a rate above 0, else `Z`. `E`, `AE`, `K`, `G` and `O` need an exemption reason on the invoice (`tax_exemption_reason` and/or `tax_exemption_code`): `AE` defaults to "Reverse charge", `K` to "Intra-community supply", `G` to "Export outside the EU", `O` to "Not subject to VAT"; `E` has none (an `E` line without one is a 422). `O` cannot be mixed with other categories on one invoice (422).',
 });
 
-/** The rounding mode with a description of its own use (a registered component cannot take one). */
-export const taxRoundingField = (use: string) => z.enum(TAX_ROUNDING_MODES).openapi({ description: `${use} ${TAX_ROUNDING_TEXT}` });
-const TAX_ROUNDING_TEXT = '`line`: each line\'s tax is rounded, then summed; a tax group\'s share of the document discount lowers its tax by round(share × rate / 100), never below 0. `group`: tax is rounded once per tax group (category, rate): round(taxable_amount × rate / 100), and line `tax` is null.';
+/** The rounding mode with a description of its own use; /openapi.json says what the modes do once, on `TaxRounding` (openapi-shared-components.ts). */
+export const taxRoundingField = (use: string) => z.enum(TAX_ROUNDING_MODES).openapi({ description: use });
 
 // Request bodies are inlined in the document, so what they repeat is kept short: the long texts live
 // on the response components (TaxCategory, LineItem) and the operations' descriptions.

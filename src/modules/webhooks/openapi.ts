@@ -84,7 +84,8 @@ export function registerWebhookEvents(registry: OpenAPIHono['openAPIRegistry']) 
       // signature, not a bearer token, so the operation declares no security scheme.
       operationId: `webhook${type.split(/[._]/).map((part) => part[0]!.toUpperCase() + part.slice(1)).join('')}`,
       security: [],
-      summary: type === 'webhook.test' ? 'A test event, sent by POST /api/webhook-endpoints/{id}/test' : `The ${type} event`,
+      // The entry's name is the event type; only the test event needs a word more.
+      ...(type === 'webhook.test' ? { summary: 'A test event, sent by POST /api/webhook-endpoints/{id}/test' } : {}),
       // What every event's delivery shares is said once, in the Webhooks tag's description.
       tags: ['Webhooks'],
       request: { headers, body: { content: { 'application/json': { schema: payloadSchema(registry, type, kinds) as z.ZodType } } } },
