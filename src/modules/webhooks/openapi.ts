@@ -1,5 +1,6 @@
 // The `webhooks` section of /openapi.json (OpenAPI 3.1): one entry per event type, each the POST a
-// receiver gets, with the Standard Webhooks headers and the event as its body.
+// receiver gets, with the event as its body. The Standard Webhooks headers every delivery carries
+// are said once, in the Webhooks tag's description (openapi-tags.ts), rather than on 52 entries.
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { z } from '@hono/zod-openapi';
 import { Client } from '../clients/schemas';
@@ -16,14 +17,6 @@ import { Quote } from '../quotes/schemas';
 import { Suggestion } from '../suggestions/schemas';
 import { Transfer } from '../transfers/schemas';
 import { Member } from '../workspaces/schemas';
-
-const headers = z.object({
-  'webhook-id': z.string().openapi({ description: 'The event id (`evt_…`), the same on every retry: deduplicate on it.' }),
-  'webhook-timestamp': z.string().openapi({ description: 'Unix seconds of this attempt. Refuse deliveries more than a few minutes old.' }),
-  'webhook-signature': z.string().openapi({
-    description: 'Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint secret after `whsec_`; two while a rotation overlaps.',
-  }),
-});
 
 const RECEIVER_ANSWER = {
   200: { description: 'Any 2xx within 15 s is a success. Anything else, redirects included, is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (plus up to 20 % jitter, or your Retry-After, at least 5 s and at most 10 h); 410 disables the endpoint at once.' },
@@ -88,7 +81,7 @@ export function registerWebhookEvents(registry: OpenAPIHono['openAPIRegistry']) 
       ...(type === 'webhook.test' ? { summary: 'A test event, sent by POST /api/webhook-endpoints/{id}/test' } : {}),
       // What every event's delivery shares is said once, in the Webhooks tag's description.
       tags: ['Webhooks'],
-      request: { headers, body: { content: { 'application/json': { schema: payloadSchema(registry, type, kinds) as z.ZodType } } } },
+      request: { body: { content: { 'application/json': { schema: payloadSchema(registry, type, kinds) as z.ZodType } } } },
       responses: RECEIVER_ANSWER,
     });
   }
