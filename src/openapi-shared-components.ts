@@ -31,7 +31,7 @@ const ENUMERATIONS: { name: string; values: readonly string[]; description: stri
   {
     name: 'TaxRounding',
     values: TAX_ROUNDING_MODES,
-    description: '`line`: each line\'s tax is rounded, then summed; a tax group\'s share of the document discount lowers its tax by round(share × rate / 100), never below 0. `group`: tax is rounded once per tax group (category, rate): round(taxable_amount × rate / 100), and line `tax` is null.',
+    description: 'How tax is rounded, as **Money** in the introduction says: `line` rounds each line\'s tax (a tax group\'s discount share lowering it, never below 0); `group` rounds once per tax group, and line `tax` is null.',
     example: 'line',
   },
 ];

@@ -34,7 +34,7 @@ export const publicAccessRoutes = createRouter()
       method: 'post', path: '/invitations/accept', operationId: 'acceptInvitation', tags, access: 'public', errors: [401, 403, 404, 409, 410],
       publicLimit: publicFormRateLimit('accept'),
       summary: 'Redeem an invitation',
-      description: 'Redeems any invitation code (`wsi_…`). A signup creates the user, their personal workspace and its owner key; a recovery issues a new owner key for the account\'s personal workspace; a workspace invitation adds you to that workspace (creating your account first if the email is new) and answers a key for it. When a workspace invitation\'s email already has an account, accepting needs one of that account\'s keys as `Authorization: Bearer wsk_…` (none or an unknown key: 401 `unauthorized`; another account\'s key: 403 `forbidden`), so nobody but the account holder can take it. The key is shown once. `name` is required when an account is created (422 otherwise). A code works once, even under concurrent redemption: 409 `invitation_used` after that, 410 `invitation_expired` past its date, 404 for an unknown or withdrawn code (an invitation dies when its inviter is removed or loses the right to issue it), 409 `conflict` if you are already a member. The same code and body with the same `Idempotency-Key` within 24 hours replays the answer with `Idempotent-Replayed: true` and `api_key.key` null; the same key with another body is 422 `idempotency_key_reused`.',
+      description: 'Redeems any invitation code (`wsi_…`): a signup creates the user, their personal workspace and its owner key; a recovery issues a new owner key for the account\'s personal workspace; a workspace invitation adds you to that workspace (creating your account if the email is new) and answers a key for it. The key is shown once. When the invitation\'s email already has an account, only one of that account\'s keys accepts it, as `Authorization: Bearer wsk_…` (none or an unknown key: 401 `unauthorized`; another account\'s: 403 `forbidden`). A code works once, even under concurrent redemption: 409 `invitation_used` after that, 410 `invitation_expired` past its date, 404 for an unknown or withdrawn code (an invitation dies when its inviter is removed or loses the right to issue it), 409 `conflict` if you are already a member.',
       parameters: [ACCEPT_IDEMPOTENCY_HEADER],
       request: { body: jsonBody(S.AcceptInvitationBody) },
       responses: { 201: withReplayHeader(jsonContent(S.AcceptedInvitation, 'The user, the workspace the key acts in, and the key.')) },
@@ -66,7 +66,7 @@ export const adminRoutes = createRouter()
     defineRoute({
       method: 'post', path: '/invitations', operationId: 'createInvitation', tags: ['Admin'], access: 'admin',
       summary: 'Invite someone',
-      description: 'The code is shown once. It expires after `expires_in_days` (1..30, default 7). `kind` is `signup` for an email with no account and `recovery` for one that has one (a new owner key for its personal workspace).',
+      description: 'The code is shown once. `kind` follows from whether the email has an account.',
       request: { body: jsonBody(S.CreateInvitationBody) },
       responses: { 201: jsonContent(S.Invitation, 'The invitation, with its code.') },
     }),

@@ -55,7 +55,7 @@ export const Invitation = z
 export const AcceptInvitationBody = z
   .strictObject({
     code: z.string().min(1).max(200),
-    name: text(200).min(1).optional().openapi({ description: 'Your name: required when accepting creates your account.' }),
+    name: text(200).min(1).optional().openapi({ description: 'Your name: required when accepting creates your account (422 otherwise).' }),
   })
   .openapi('AcceptInvitation');
 

@@ -29,7 +29,7 @@ const percent = (description: string) =>
   z.number().min(0).max(100).refine(threeDecimals, { message: 'At most 3 decimals.' }).openapi({ description, example: 10 });
 
 export const TaxCategory = z.enum(TAX_CATEGORIES).openapi('TaxCategory', {
-  description: 'EN 16931 VAT category: `S` standard rate (tax_rate > 0), `Z` zero-rated, `E` exempt, `AE` reverse charge, `K` intra-community supply, `G` export outside the EU, `O` not subject to VAT; all but `S` have tax_rate 0 (422 otherwise). Default: `S` when tax_rate > 0; for rate 0, `O` when the workspace\'s issuer has no `vat_id` and no line of the invoice has a rate above 0, else `Z`. `E`, `AE`, `K`, `G` and `O` need an exemption reason on the invoice (`tax_exemption_reason` and/or `tax_exemption_code`): `AE` defaults to "Reverse charge", `K` to "Intra-community supply", `G` to "Export outside the EU", `O` to "Not subject to VAT"; `E` has none (an `E` line without one is a 422). `O` cannot be mixed with other categories on one invoice (422).',
+  description: 'EN 16931 VAT category: `S` standard rate (tax_rate > 0), `Z` zero-rated, `E` exempt, `AE` reverse charge, `K` intra-community supply, `G` export outside the EU, `O` not subject to VAT; all but `S` have tax_rate 0 (422 otherwise). Default: `S` when tax_rate > 0; for rate 0, `O` when the workspace\'s issuer has no `vat_id` and no line has a rate above 0, else `Z`. `E`, `AE`, `K`, `G` and `O` carry the invoice\'s exemption reason (`tax_exemption_reason` and/or `tax_exemption_code`), by default "Reverse charge" (`AE`), "Intra-community supply" (`K`), "Export outside the EU" (`G`), "Not subject to VAT" (`O`); an `E` line without one is a 422. `O` stands alone on an invoice (422).',
 });
 
 /** The rounding mode with a description of its own use; /openapi.json says what the modes do once, on `TaxRounding` (openapi-shared-components.ts). */
@@ -37,7 +37,7 @@ export const taxRoundingField = (use: string) => z.enum(TAX_ROUNDING_MODES).open
 
 // Request bodies are inlined in the document, so what they repeat is kept short: the long texts live
 // on the response components (TaxCategory, LineItem) and the operations' descriptions.
-export const unitSchema = z.enum(UNIT_CODES).openapi({ description: `UN/ECE Rec. 20 unit code, default \`${DEFAULT_UNIT}\` (one); \`HUR\` hour, \`DAY\` day, \`MON\` month, \`E48\` service unit.`, example: 'HUR' });
+export const unitSchema = z.enum(UNIT_CODES).openapi({ description: `Default \`${DEFAULT_UNIT}\` (one).`, example: 'HUR' });
 const taxCategoryInput = z.enum(TAX_CATEGORIES).openapi({ description: 'EN 16931 VAT category (see `TaxCategory`); defaults from the rate.' });
 
 export const LineItemInput = z
@@ -119,7 +119,7 @@ const invoiceNumber = z
   .max(50)
   .regex(/^[\w./#-]+$/, 'Letters, digits and . / # - _ only.')
   .openapi({
-    description: 'Unique per workspace. Defaults to the workspace\'s next number: its `invoice_prefix` and six digits, past the highest number in use of the form prefix + 1–12 digits. A hand-picked number with a longer or non-numeric tail is kept as given but never moves the sequence.',
+    description: 'Unique per workspace. Defaults to the next number: `invoice_prefix` and six digits, past the highest in use of the form prefix + 1–12 digits; a number of another form is kept as given and never moves the sequence.',
     example: 'INV-000042',
   });
 
@@ -178,7 +178,7 @@ export const LineItem = z
     id: idSchema('lineItem'),
     description: z.string(),
     quantity: z.number(),
-    unit: z.string().openapi({ description: 'A UN/ECE Recommendation 20 unit code (the codes a line takes are listed on `UnitCode`).', example: 'HUR' }),
+    unit: z.string().openapi({ description: 'UN/ECE Rec. 20 unit code (see `UnitCode`).', example: 'HUR' }),
     unit_amount: z.number().int(),
     gross: z.number().int().openapi({ description: 'round(quantity × unit_amount), half away from zero.' }),
     discount_percent: z.number(),
@@ -215,7 +215,7 @@ export const SendInvoiceBody = z
     to: z.array(emailSchema).min(1).max(10).optional().openapi({ description: 'Who gets the email instead of the client\'s email address.' }),
     cc: z.array(emailSchema).max(10).optional().openapi({ description: 'Copies.' }),
     message: longText(2000).optional().openapi({ description: 'A note from you, printed in the email.' }),
-    email: z.boolean().default(true).openapi({ description: 'Email the invoice (default). With false, or with no recipient, it is only finalized.' }),
+    email: z.boolean().default(true).openapi({ description: 'Send the email (default). With false, or with no recipient, it is only finalized.' }),
   })
   .openapi('SendInvoice');
 

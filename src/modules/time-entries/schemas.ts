@@ -26,7 +26,7 @@ export const TimeRoundingSchema = z
   })
   .nullable()
   .openapi('TimeRounding', {
-    description: 'How the project\'s time entries are billed: each entry\'s `billable_seconds` is its duration rounded to the increment; null (the default) bills to the second. The raw `duration_seconds` is never changed.',
+    description: 'Each of the project\'s entries bills its duration rounded to the increment (`billable_seconds`; `duration_seconds` stays as recorded); null (the default) bills to the second.',
   });
 
 const entryFields = {

@@ -30,7 +30,7 @@ export const webhookRoutes = createRouter()
     defineRoute({
       method: 'post', path: '/webhook-endpoints', operationId: 'createWebhookEndpoint', tags, access: 'user', role, errors: [409],
       summary: 'Add a webhook endpoint',
-      description: 'Events of the types in `events` are POSTed to `url` as they happen, signed by Standard Webhooks (see the `webhooks` section). The answer shows the signing `secret` once. At most 16 endpoints a workspace (409). The URL must be `https` with a host name or a globally reachable address and no credentials (422 otherwise).',
+      description: 'Events of the types in `events` are POSTed to `url` as they happen (see the `webhooks` section). At most 16 endpoints a workspace (409); a `url` that breaks its rules is a 422.',
       request: { body: jsonBody(S.CreateEndpointBody) },
       responses: { 201: jsonContent(S.EndpointWithSecret, 'The endpoint, with its secret.') },
     }),
@@ -52,7 +52,7 @@ export const webhookRoutes = createRouter()
     defineRoute({
       method: 'patch', path: '/webhook-endpoints/{id}', operationId: 'updateWebhookEndpoint', tags, access: 'user', role,
       summary: 'Change a webhook endpoint',
-      description: '`status: "enabled"` re-enables an endpoint that was disabled (`gone`, `failing` or `manual`); deliveries that failed meanwhile can then be sent with …/recover.',
+      description: 'Once an endpoint is enabled again, deliveries that failed meanwhile can be sent with …/recover.',
       request: { params, body: jsonBody(S.UpdateEndpointBody) },
       responses: { 200: jsonContent(S.Endpoint, 'The endpoint as it is now.') },
     }),
@@ -75,7 +75,7 @@ export const webhookRoutes = createRouter()
     defineRoute({
       method: 'post', path: '/webhook-endpoints/{id}/rotate-secret', operationId: 'rotateWebhookSecret', tags, access: 'user', role,
       summary: 'Rotate the signing secret',
-      description: 'Answers a new secret, shown once. Until the previous one expires (`expire_previous_in_hours`, default 24, 0 at once) deliveries carry both signatures; at most two secrets sign at any time.',
+      description: 'Answers a new secret, shown once. Deliveries carry both signatures until the previous secret expires; at most two secrets sign at any time.',
       request: { params, body: jsonBody(S.RotateSecretBody) },
       responses: { 200: jsonContent(S.EndpointWithSecret, 'The endpoint, with its new secret.') },
     }),
