@@ -82,8 +82,11 @@ export const WorkspaceRef = z
   .object({ id: idSchema('workspace'), name: z.string(), role: RoleSchema })
   .openapi('WorkspaceRef');
 
+/** The key that comes with a new account or workspace: never revoked yet, so without `revoked_at`. */
+export const IssuedApiKey = NewApiKey.omit({ revoked_at: true }).openapi('IssuedApiKey');
+
 export const AcceptedInvitation = z
-  .object({ user: User, workspace: WorkspaceRef, api_key: NewApiKey.omit({ revoked_at: true }) })
+  .object({ user: User, workspace: WorkspaceRef, api_key: IssuedApiKey })
   .openapi('AcceptedInvitation');
 
 export const Me = z

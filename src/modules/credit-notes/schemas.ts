@@ -4,7 +4,7 @@ import { TAX_CATEGORIES } from '../../lib/document-totals';
 import { lineAmount, MAX_MINOR_AMOUNT, toScaledInteger } from '../../lib/money';
 import { idSchema, longText, minorAmount, pageOf, timestampSchema } from '../../lib/schemas';
 import { DEFAULT_UNIT } from '../../lib/units';
-import { LineItem, MAX_LINE_ITEMS, TaxBreakdownEntry, unitSchema } from '../invoices/schemas';
+import { DocumentLine, MAX_LINE_ITEMS, TaxBreakdownEntry, unitSchema } from '../invoices/schemas';
 
 export const CREDIT_NOTE_REASONS = ['duplicate', 'order_change', 'product_unsatisfactory', 'other'] as const;
 
@@ -47,9 +47,8 @@ export const CreateCreditNoteBody = z
   })
   .openapi('CreateCreditNote');
 
-// Its own object, not an extension of LineItem (whose id is an invoice line's).
-export const CreditNoteLine = z.object({
-  ...LineItem.shape,
+// Not an extension of LineItem (whose id is an invoice line's): the document line with its own id.
+export const CreditNoteLine = DocumentLine.extend({
   id: idSchema('creditNoteLine'),
   invoice_line_item_id: z.string().nullable().openapi({ description: 'The invoice line it credits; null for a line of its own.' }),
 }).openapi('CreditNoteLine');

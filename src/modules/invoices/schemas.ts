@@ -173,9 +173,10 @@ export const PaymentBody = z
 
 // A payment as the API shows it is payments/schemas.ts's Payment (manual and online alike).
 
-export const LineItem = z
+// A line's amounts as every document shows them: a recurring invoice's lines are these, and an
+// invoice's, quote's and credit note's add their id (written once in /openapi.json, the others refer to it).
+export const DocumentLine = z
   .object({
-    id: idSchema('lineItem'),
     description: z.string(),
     quantity: z.number(),
     unit: z.string().openapi({ description: 'UN/ECE Rec. 20 unit code (see `UnitCode`).', example: 'HUR' }),
@@ -188,7 +189,9 @@ export const LineItem = z
     tax_rate: z.number(),
     tax: z.number().int().nullable().openapi({ description: 'round(amount × tax_rate / 100), half away from zero; null when the invoice\'s `tax_rounding` is `group`.' }),
   })
-  .openapi('LineItem');
+  .openapi('DocumentLine');
+
+export const LineItem = DocumentLine.extend({ id: idSchema('lineItem') }).openapi('LineItem');
 
 const SnapshotAddress = z
   .object({ line1: z.string().nullable(), line2: z.string().nullable(), city: z.string().nullable(), region: z.string().nullable(), postal_code: z.string().nullable(), country: z.string().nullable() })

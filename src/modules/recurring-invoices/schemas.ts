@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { currencySchema, dateSchema, idSchema, listQuery, longText, pageOf, timestampSchema } from '../../lib/schemas';
-import { Discount, documentFields, LineItem, LineItemInput, MAX_LINE_ITEMS, TaxBreakdownEntry, taxRoundingField } from '../invoices/schemas';
+import { Discount, DocumentLine, documentFields, LineItemInput, MAX_LINE_ITEMS, TaxBreakdownEntry, taxRoundingField } from '../invoices/schemas';
 import { timeZoneSchema } from '../workspaces/validation';
 
 const Status = z.enum(['active', 'paused', 'completed', 'canceled']);
@@ -52,7 +52,7 @@ export const RecurringInvoice = z
     client_id: z.string(),
     project_id: z.string().nullable(),
     currency: z.string(),
-    line_items: z.array(LineItem.omit({ id: true })).openapi({ description: 'The lines each invoice gets; a line\'s `tax_category` is resolved when the template is written (§15 defaults, from the workspace then).' }),
+    line_items: z.array(DocumentLine).openapi({ description: 'The lines each invoice gets; a line\'s `tax_category` is resolved when the template is written (§15 defaults, from the workspace then).' }),
     subtotal: z.number().int(),
     discount: Discount.nullable(),
     discount_total: z.number().int(),

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { NewApiKey } from '../access/schemas';
+import { IssuedApiKey } from '../access/schemas';
 import { Address, AddressInput } from '../clients/schemas';
 import { currencySchema, emailSchema, idSchema, listQuery, longText, pageOf, RoleSchema, text, timestampSchema } from '../../lib/schemas';
 import { LOCALE_PATTERN, timeZoneSchema } from './validation';
@@ -155,5 +155,5 @@ export const WorkspaceInvitationPage = pageOf(WorkspaceInvitation, 'WorkspaceInv
 export const MemberQuery = listQuery;
 
 export const CreatedWorkspace = z
-  .object({ workspace: Workspace, api_key: NewApiKey.omit({ revoked_at: true }) })
+  .object({ workspace: Workspace, api_key: IssuedApiKey })
   .openapi('CreatedWorkspace');
