@@ -1,5 +1,6 @@
 // The value shapes most fields take are written once, in components.schemas, and referenced: an id
-// of each kind (`InvoiceId`: its pattern and an example), a timestamp (`DateTime`) and the two
+// of each kind (`InvoiceId`: its pattern and an example), a timestamp (`DateTime`), a calendar date
+// (`CalendarDate`, with the range every date field takes) and the two
 // kinds of text (`OneLineText`, `MultiLineText`: the pattern that refuses control characters and
 // bidirectional overrides). Written in place, they were some 12 KB of /openapi.json over a few
 // hundred fields. A field keeps what is its own beside the reference (its length limits, its
@@ -7,6 +8,7 @@
 // `anyOf: [the component, null]`, which generated clients type as `InvoiceId | null`.
 // Parameters keep their schemas in place: each is written once already (components.parameters).
 import { ID_PREFIXES } from './lib/ids';
+import { DATE_RANGE_TEXT } from './lib/schemas';
 
 type Json = Record<string, unknown>;
 type Doc = { paths?: Record<string, unknown>; webhooks?: Record<string, unknown>; components?: Record<string, Record<string, unknown>> };
@@ -14,12 +16,13 @@ type Doc = { paths?: Record<string, unknown>; webhooks?: Record<string, unknown>
 const KIND_OF_PREFIX = new Map<string, string>(Object.entries(ID_PREFIXES).map(([kind, prefix]) => [prefix, kind]));
 const ID_PATTERN = /^\^([a-z]+)_\[0-9A-HJKMNP-TV-Z\]\{26\}\$$/;
 
-/** The component a string schema is an instance of, with the keywords the component holds. */
-function valueShape(schema: Json): { name: string; keywords: string[] } | undefined {
+/** The component a string schema is an instance of, with the keywords the component holds (and a description a field need not repeat). */
+function valueShape(schema: Json): { name: string; keywords: string[]; description?: string } | undefined {
   const pattern = typeof schema.pattern === 'string' ? schema.pattern : undefined;
   const kind = pattern ? KIND_OF_PREFIX.get(pattern.match(ID_PATTERN)?.[1] ?? '') : undefined;
   if (kind) return { name: `${kind[0]!.toUpperCase()}${kind.slice(1)}Id`, keywords: ['type', 'pattern', 'example'] };
   if (schema.format === 'date-time') return { name: 'DateTime', keywords: ['type', 'format', 'example'] };
+  if (schema.format === 'date') return { name: 'CalendarDate', keywords: ['type', 'format', 'example'], description: DATE_RANGE_TEXT };
   if (pattern?.startsWith('^[^\\u0000-\\u001f')) return { name: 'OneLineText', keywords: ['type', 'pattern'] };
   if (pattern?.startsWith('^[^\\u0000-\\u0008')) return { name: 'MultiLineText', keywords: ['type', 'pattern'] };
   return undefined;
@@ -32,11 +35,14 @@ function asReference(schema: Json, schemas: Record<string, unknown>): Json | und
   if (schema.$ref || !isStringType(schema.type)) return undefined;
   const shape = valueShape(schema);
   if (!shape) return undefined;
-  const component = Object.fromEntries(shape.keywords.filter((key) => key in schema).map((key) => [key, key === 'type' ? 'string' : schema[key]]));
+  const component = {
+    ...Object.fromEntries(shape.keywords.filter((key) => key in schema).map((key) => [key, key === 'type' ? 'string' : schema[key]])),
+    ...(shape.description ? { description: shape.description } : {}),
+  };
   schemas[shape.name] ??= component;
   // A field with its own example (or a component name already taken by another schema) stays as it is.
   if (JSON.stringify(schemas[shape.name]) !== JSON.stringify(component)) return undefined;
-  const own = Object.fromEntries(Object.entries(schema).filter(([key]) => !shape.keywords.includes(key)));
+  const own = Object.fromEntries(Object.entries(schema).filter(([key, value]) => !shape.keywords.includes(key) && !(key === 'description' && value === shape.description)));
   const ref = { $ref: `#/components/schemas/${shape.name}` };
   return Array.isArray(schema.type) ? { anyOf: [ref, { type: 'null' }], ...own } : { ...ref, ...own };
 }

@@ -101,11 +101,11 @@ const requiredRole = (rule: AccessRule) => (rule.access === 'user' ? rule.role :
 const ROLE_SENTENCES: Record<string, string> = {
   public: 'Public: no key needed.',
   operator: 'Needs the operator\'s `ADMIN_TOKEN`.',
-  any: 'Any member of the workspace may call this.',
-  viewer: 'Needs the `viewer` role or higher.',
-  member: 'Needs the `member` role or higher.',
-  admin: 'Needs the `admin` role or higher.',
-  owner: 'Needs the `owner` role.',
+  any: 'Role: any member.',
+  viewer: 'Role: `viewer` or higher.',
+  member: 'Role: `member` or higher.',
+  admin: 'Role: `admin` or higher.',
+  owner: 'Role: `owner`.',
 };
 
 function accessMiddleware(rule: AccessRule): MiddlewareHandler[] {

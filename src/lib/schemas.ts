@@ -39,12 +39,13 @@ export const countrySchema = z
 /** Calendar dates the API accepts: any one a business could mean, and none a bug could. */
 export const EARLIEST_DATE = '1970-01-01';
 export const LATEST_DATE = '2199-12-31';
+export const DATE_RANGE_TEXT = `${EARLIEST_DATE} .. ${LATEST_DATE}.`;
 
 export const dateSchema = z
   .string()
   .refine(isCalendarDate, { message: 'Use a calendar date as YYYY-MM-DD.' })
   .refine((d) => d >= EARLIEST_DATE && d <= LATEST_DATE, { message: `Use a date from ${EARLIEST_DATE} to ${LATEST_DATE}.` })
-  .openapi({ format: 'date', example: '2026-11-22', description: `${EARLIEST_DATE} .. ${LATEST_DATE}.` });
+  .openapi({ format: 'date', example: '2026-11-22', description: DATE_RANGE_TEXT });
 
 export const timestampSchema = z.string().openapi({ format: 'date-time', example: '2026-11-22T08:00:00.000Z' });
 

@@ -3,6 +3,7 @@ import { TAX_CATEGORIES, TAX_ROUNDING_MODES, VATEX_PATTERN } from '../../lib/doc
 import { lineAmount, MAX_MINOR_AMOUNT, toScaledInteger } from '../../lib/money';
 import { currencySchema, dateSchema, emailSchema, idSchema, listQuery, longText, minorAmount, moneyNumber, pageOf, text, timestampSchema } from '../../lib/schemas';
 import { DEFAULT_UNIT, UNIT_CODES } from '../../lib/units';
+import { Address } from '../clients/schemas';
 import { addDays, todayUtc } from '../../lib/time';
 
 export const InvoiceStatus = z.enum(['draft', 'open', 'paid', 'void']);
@@ -193,9 +194,8 @@ export const DocumentLine = z
 
 export const LineItem = DocumentLine.extend({ id: idSchema('lineItem') }).openapi('LineItem');
 
-const SnapshotAddress = z
-  .object({ line1: z.string().nullable(), line2: z.string().nullable(), city: z.string().nullable(), region: z.string().nullable(), postal_code: z.string().nullable(), country: z.string().nullable() })
-  .openapi('SnapshotAddress');
+// The parties' address as it was when the document was sent: the shape a client's address has.
+const SnapshotAddress = Address;
 
 // The §15 parties' fields are optional here: invoices sent before they existed have snapshots without them.
 export const IssuerSnapshot = z
