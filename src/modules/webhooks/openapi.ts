@@ -31,6 +31,7 @@ const OBJECTS: Record<string, [string, z.ZodType]> = {
 
 const pascal = (type: string) => type.split(/[._]/).map((part) => part[0]!.toUpperCase() + part.slice(1)).join('');
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const inWords = (type: string) => `${type[0]!.toUpperCase()}${type.slice(1).replace(/[._]/g, ' ')}`;
 
 /**
  * (An invoice in an event has `hosted_url` and `pdf_url` null: the links act as keys to the
@@ -77,8 +78,8 @@ export function registerWebhookEvents(registry: OpenAPIHono['openAPIRegistry']) 
       // signature, not a bearer token, so the operation declares no security scheme.
       operationId: `webhook${type.split(/[._]/).map((part) => part[0]!.toUpperCase() + part.slice(1)).join('')}`,
       security: [],
-      // The entry's name is the event type; only the test event needs a word more.
-      ...(type === 'webhook.test' ? { summary: 'A test event, sent by POST /api/webhook-endpoints/{id}/test' } : {}),
+      // The type in words (`invoice.payment_recorded`: "Invoice payment recorded"): every operation has a summary.
+      summary: type === 'webhook.test' ? 'A test event, sent by POST /api/webhook-endpoints/{id}/test' : inWords(type),
       // What every event's delivery shares is said once, in the Webhooks tag's description.
       tags: ['Webhooks'],
       request: { body: { content: { 'application/json': { schema: payloadSchema(registry, type, kinds) as z.ZodType } } } },
