@@ -11,11 +11,12 @@ import { withSharedComponents } from './openapi-shared-components';
 import { withSharedRequestSchemas } from './openapi-request-schemas';
 import { withRecordsAsSummaries } from './openapi-summaries';
 import { withTagDescriptions } from './openapi-tags';
-import { withSharedValueSchemas } from './openapi-value-schemas';
+import { withNullableValueSchemas, withSharedValueSchemas } from './openapi-value-schemas';
+import { withPathParametersOnPathItems } from './openapi-path-parameters';
 
 export { OPENAPI_INFO } from './openapi-info';
 
 type Document = Parameters<typeof withInlineRequestBodies>[0];
 
 export const finishedDocument = (generated: Document) =>
-  withRequestExamples(withTagDescriptions(withRecordsAsSummaries(withSharedInputs(withSharedRequestSchemas(withSharedComponents(withSharedValueSchemas(withSharedListings(withInlineRequestBodies(generated)))))))));
+  withPathParametersOnPathItems(withRequestExamples(withTagDescriptions(withRecordsAsSummaries(withSharedInputs(withSharedRequestSchemas(withNullableValueSchemas(withSharedComponents(withSharedValueSchemas(withSharedListings(withInlineRequestBodies(generated)))))))))));

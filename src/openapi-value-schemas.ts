@@ -63,3 +63,49 @@ export function withSharedValueSchemas<T extends object>(document: T): T {
   doc.webhooks = referenceValues(doc.webhooks, schemas) as Doc['webhooks'];
   return document;
 }
+
+/** `{anyOf: [{$ref: X}, {type: null}]}` with the rest of the field's keywords, or undefined. */
+function nullableReference(schema: Json): { name: string; rest: Json } | undefined {
+  const options = schema.anyOf;
+  if (!Array.isArray(options) || options.length !== 2 || JSON.stringify(options[1]) !== '{"type":"null"}') return undefined;
+  const ref = (options[0] as Json).$ref;
+  if (typeof ref !== 'string' || Object.keys(options[0] as Json).length !== 1 || !ref.startsWith('#/components/schemas/')) return undefined;
+  const { anyOf: _, ...rest } = schema;
+  return { name: ref.slice('#/components/schemas/'.length), rest };
+}
+
+function countNullable(value: unknown, counts: Map<string, number>) {
+  if (Array.isArray(value)) value.forEach((item) => countNullable(item, counts));
+  else if (value && typeof value === 'object') {
+    const found = nullableReference(value as Json);
+    if (found) counts.set(found.name, (counts.get(found.name) ?? 0) + 1);
+    Object.values(value).forEach((inner) => countNullable(inner, counts));
+  }
+}
+
+function referenceNullable(value: unknown, shared: Set<string>): unknown {
+  if (Array.isArray(value)) return value.map((item) => referenceNullable(item, shared));
+  if (!value || typeof value !== 'object') return value;
+  const found = nullableReference(value as Json);
+  if (found && shared.has(found.name)) return { $ref: `#/components/schemas/${found.name}OrNull`, ...found.rest };
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, referenceNullable(inner, shared)]));
+}
+
+/**
+ * A component many fields take or null (a text, a timestamp, a project id: `anyOf: [OneLineText, null]`)
+ * is written once as `OneLineTextOrNull` and referenced, the field keeping its own keywords beside
+ * the reference (`maxLength`). Generated clients type it `OneLineText | null` as before.
+ */
+export function withNullableValueSchemas<T extends object>(document: T): T {
+  const doc = document as Doc;
+  const schemas = ((doc.components ??= {}).schemas ??= {}) as Record<string, unknown>;
+  const counts = new Map<string, number>();
+  countNullable([doc.paths, doc.webhooks, schemas], counts);
+  // Below three uses a named type and a reference save too little.
+  const shared = new Set([...counts].filter(([name, count]) => count >= 3 && !schemas[`${name}OrNull`]).map(([name]) => name));
+  for (const name of Object.keys(schemas)) schemas[name] = referenceNullable(schemas[name], shared);
+  doc.paths = referenceNullable(doc.paths, shared) as Doc['paths'];
+  doc.webhooks = referenceNullable(doc.webhooks, shared) as Doc['webhooks'];
+  for (const name of shared) schemas[`${name}OrNull`] = { anyOf: [{ $ref: `#/components/schemas/${name}` }, { type: 'null' }] };
+  return document;
+}

@@ -23,13 +23,18 @@ export type Route = {
 export async function routeTable(): Promise<{ routes: Route[]; doc: any }> {
   const doc = (await call('GET', '/openapi.json')).body;
   const routes: Route[] = [];
-  const paths = doc.paths as Record<string, Record<string, Route['operation']>>;
+  const paths = doc.paths as Record<string, Record<string, unknown>>;
   for (const [path, item] of Object.entries(paths)) {
     // An /api/workflow path item that refers to its /v1 twin: the same operations, under this path too.
-    for (const [method, operation] of Object.entries(paths[referencedPath(item) ?? path] ?? item)) {
-      // Parameters every operation shares (Idempotency-Key) are references to components.parameters.
-      // and bodies several operations take alike to components.requestBodies.
-      const parameters = operation.parameters?.map((p) => ('$ref' in p ? doc.components.parameters[String(p.$ref).split('/').pop()!] : p));
+    const written = paths[referencedPath(item) ?? path] ?? item;
+    const pathIds = (written.parameters ?? []) as Parameter[];
+    for (const [method, operation] of Object.entries(written) as [string, Route['operation']][]) {
+      if (method === 'parameters') continue;
+      // Parameters every operation shares (Idempotency-Key) are references to components.parameters,
+      // the path's ids are declared on the path item, and bodies several operations take alike are
+      // in components.requestBodies.
+      const all = [...pathIds, ...(operation.parameters ?? [])];
+      const parameters = all.length ? all.map((p) => ('$ref' in p ? doc.components.parameters[String(p.$ref).split('/').pop()!] : p)) : undefined;
       const body = operation.requestBody as { $ref?: string } | undefined;
       const requestBody = body?.$ref ? doc.components.requestBodies[body.$ref.split('/').pop()!] : body;
       routes.push({ method: method.toUpperCase(), path, operation: { ...operation, ...(parameters ? { parameters } : {}), ...(requestBody ? { requestBody } : {}) } });
