@@ -40,7 +40,11 @@ of that workspace.
 **Errors** share one envelope: \`{"error": {"code", "message", "request_id", "details"?}}\`.
 An unknown field in a body is a 422. Bodies need \`Content-Type: application/json\` and at most 100 KB.
 
-**Idempotency.** Any keyed POST may carry \`Idempotency-Key\`; money-moving POSTs require it.
+**Idempotency.** Any keyed POST may carry \`Idempotency-Key\`; money-moving POSTs require it. The same key and body
+(as canonical JSON) within 24 hours replays the first answer, with \`Idempotent-Replayed: true\`, secrets \`null\`
+and an invoice's links as they are at the replay; another body is 422 \`idempotency_key_reused\`; while the first
+request runs, 409 \`conflict\` (at most 60 s). An attempt that failed before changing anything is not kept, so a
+corrected retry proceeds; one that made its change is replayed from its record, even if its answer was lost.
 
 **Rate limits.** 120 requests a minute per key and 600 per workspace over all its keys; AI suggestions 10 a
 minute per workspace; per client address, the waitlist and invitation accept 10 a minute each and public gig

@@ -162,7 +162,9 @@ export function defineRoute<R extends RouteConfig>(
     name: 'Idempotency-Key',
     in: 'header' as const,
     required: mode === 'required',
-    description: 'Makes a retry safe: the same key and body (as canonical JSON) within 24 hours replays the first answer, with `Idempotent-Replayed: true`, secrets `null` and an invoice\'s links as they are at the replay; another body is 422 `idempotency_key_reused`; while the first request runs, 409 `conflict` (at most 60 s). An attempt that failed before changing anything is not kept, so a corrected retry proceeds; one that made its change is replayed from its record, even if its answer was lost.',
+    // The rules are the introduction's (openapi-info.ts), written there once rather than on the shared header
+    // and again on each POST that requires it.
+    description: 'Makes a retry safe (**Idempotency** in the introduction).',
     // Visible ASCII, as the middleware checks (a header cannot carry more anyway).
     schema: { type: 'string' as const, minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
   };

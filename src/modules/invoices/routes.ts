@@ -105,7 +105,7 @@ export const invoiceRoutes = createRouter()
       summary: 'Send a draft (draft → open)',
       description: 'Finalizes the invoice: `issuer` (the workspace), `bill_to` (the client), the workspace\'s `locale` and `payment_instructions` are copied onto it and never change after; it gets its `hosted_url` and `pdf_url`; an email with the link is queued (see …/deliveries), so sending succeeds even while the email service is down. An invoice whose total is zero becomes `paid` at once.',
       request: { params, body: { required: false, content: { 'application/json': { schema: S.SendInvoiceBody } } } },
-      responses: { 200: invoice('The open invoice.') },
+      responses: { 200: invoice('The invoice as it is now.') },
     }),
     async (c) => {
       const ctx = c.get('ctx');
@@ -118,7 +118,7 @@ export const invoiceRoutes = createRouter()
       summary: 'Record a payment',
       description: 'Open invoices only. `amount` is at most `amount_due` (422 otherwise); when nothing is left due the invoice becomes `paid`. Send an `Idempotency-Key` so a retried request cannot record the payment twice.',
       request: { params, body: jsonBody(S.PaymentBody) },
-      responses: { 200: invoice('The invoice after the payment.') },
+      responses: { 200: invoice('The invoice as it is now.') },
     }),
     async (c) => {
       return c.json(await withLinks(c, await recordPayment(c.get('ctx'), c.req.valid('param').id, c.req.valid('json'))), 200);
@@ -130,7 +130,7 @@ export const invoiceRoutes = createRouter()
       summary: 'Void an open invoice',
       description: 'Only while nothing has been paid (409 `invalid_state` otherwise).',
       request: { params },
-      responses: { 200: invoice('The void invoice.') },
+      responses: { 200: invoice('The invoice as it is now.') },
     }),
     async (c) => {
       return c.json(await withLinks(c, await voidInvoice(c.get('ctx'), c.req.valid('param').id)), 200);
@@ -142,7 +142,7 @@ export const invoiceRoutes = createRouter()
       summary: 'Make a new hosted link',
       description: 'The invoice gets a new `hosted_url` (and `pdf_url`); the old page and its PDF answer 404 from now on. 409 on a draft, which has no link yet.',
       request: { params },
-      responses: { 200: invoice('The invoice with its new links.') },
+      responses: { 200: invoice('The invoice as it is now.') },
     }),
     async (c) => c.json(await withLinks(c, await rotateShareLink(c.get('ctx'), c.req.valid('param').id)), 200),
   )

@@ -17,20 +17,20 @@ const quantity = z
   .gt(0)
   .max(1_000_000)
   .refine(threeDecimals, { message: 'At most 3 decimals.' })
-  .openapi({ description: '0 < quantity ≤ 1,000,000, at most 3 decimals (1.5 hours).', example: 1.5 });
+  .openapi({ description: 'At most 3 decimals (1.5 hours).', example: 1.5 });
 
 const taxRate = z
   .number()
   .min(0)
   .max(100)
   .refine(threeDecimals, { message: 'At most 3 decimals.' })
-  .openapi({ description: 'Percent, 0..100, at most 3 decimals (8.25).', example: 8.25 });
+  .openapi({ description: 'Percent, at most 3 decimals (8.25).', example: 8.25 });
 
 const percent = (description: string) =>
   z.number().min(0).max(100).refine(threeDecimals, { message: 'At most 3 decimals.' }).openapi({ description, example: 10 });
 
 export const TaxCategory = z.enum(TAX_CATEGORIES).openapi('TaxCategory', {
-  description: 'EN 16931 VAT category: `S` standard rate (tax_rate > 0), `Z` zero-rated, `E` exempt, `AE` reverse charge, `K` intra-community supply, `G` export outside the EU, `O` not subject to VAT; all but `S` have tax_rate 0 (422 otherwise). Default: `S` when tax_rate > 0; for rate 0, `O` when the workspace\'s issuer has no `vat_id` and no line has a rate above 0, else `Z`. `E`, `AE`, `K`, `G` and `O` carry the invoice\'s exemption reason (`tax_exemption_reason` and/or `tax_exemption_code`), by default "Reverse charge" (`AE`), "Intra-community supply" (`K`), "Export outside the EU" (`G`), "Not subject to VAT" (`O`); an `E` line without one is a 422. `O` stands alone on an invoice (422).',
+  description: 'EN 16931 VAT category: `S` standard (tax_rate > 0), `Z` zero-rated, `E` exempt, `AE` reverse charge, `K` intra-community supply, `G` export outside the EU, `O` not subject to VAT; all but `S` take tax_rate 0 (422 otherwise). Default: `S` above rate 0; at 0, `O` when the issuer has no `vat_id` and no line a rate above 0, else `Z`. `E`, `AE`, `K`, `G` and `O` carry the invoice\'s exemption reason (`tax_exemption_reason` and/or `tax_exemption_code`), by default "Reverse charge" (`AE`), "Intra-community supply" (`K`), "Export outside the EU" (`G`), "Not subject to VAT" (`O`); an `E` line without one is a 422. `O` stands alone on an invoice (422).',
 });
 
 /** The rounding mode with a description of its own use; /openapi.json says what the modes do once, on `TaxRounding` (openapi-shared-components.ts). */
@@ -47,7 +47,7 @@ export const LineItemInput = z
     quantity,
     unit: unitSchema.default(DEFAULT_UNIT),
     unit_amount: minorAmount('Price of one unit in minor units of the invoice currency (no negative lines).'),
-    discount_percent: percent('Line discount in percent (≤ 3 decimals), default 0.').default(0),
+    discount_percent: percent('Percent, at most 3 decimals. Defaults to 0.').default(0),
     tax_category: taxCategoryInput.optional(),
     tax_rate: taxRate.default(0),
   })
@@ -67,7 +67,7 @@ export const DiscountInput = z
     z.strictObject({ amount: minorAmount('A fixed amount in minor units; at most the subtotal (422 otherwise).'), reason: discountReason }),
   ])
   .openapi('DiscountInput', {
-    description: 'A document discount before tax, `{percent}` or `{amount}`, with an optional `reason`; split over the tax groups as the operation says. null for none.',
+    description: 'A discount before tax on the whole document, `{percent}` or `{amount}`, with an optional `reason`; null for none.',
   });
 
 /** A discount as stored and returned: both keys present, the one not given null. */
@@ -243,7 +243,7 @@ export const Invoice = z
     id: idSchema('invoice'),
     number: z.string(),
     status: InvoiceStatus,
-    overdue: z.boolean().openapi({ description: 'Open and due_date before today (UTC). Derived, never stored.' }),
+    overdue: z.boolean().openapi({ description: 'Open and past due_date (UTC); derived, never stored.' }),
     client_id: z.string(),
     project_id: z.string().nullable(),
     currency: z.string(),
@@ -270,9 +270,9 @@ export const Invoice = z
     available_actions: z.array(InvoiceAction).openapi({ description: 'Exactly the operations the invoice\'s state allows now.' }),
     issuer: IssuerSnapshot.nullable().openapi({ description: 'Who bills, as the workspace was when the invoice was sent; null on a draft.' }),
     bill_to: BillToSnapshot.nullable().openapi({ description: 'Who pays, as the client was when the invoice was sent; null on a draft.' }),
-    recurring_invoice_id: z.string().nullable().openapi({ description: 'The recurring invoice that issued it, if one did.' }),
-    quote_id: z.string().nullable().openapi({ description: 'The quote it was converted from, if one was.' }),
-    hosted_url: z.string().nullable().openapi({ description: 'The page the client opens (no key needed); the same on every read until POST …/share-link makes a new one. Null on a draft.' }),
+    recurring_invoice_id: z.string().nullable().openapi({ description: 'The recurring invoice that issued it.' }),
+    quote_id: z.string().nullable().openapi({ description: 'The quote it was converted from.' }),
+    hosted_url: z.string().nullable().openapi({ description: 'The client\'s page (no key needed), the same until …/share-link makes a new one; null on a draft.' }),
     pdf_url: z.string().nullable().openapi({ description: '`hosted_url` + `/pdf`. Null on a draft.' }),
     sent_at: timestampSchema.nullable(),
     viewed_at: timestampSchema.nullable().openapi({ description: 'When the client first opened the hosted page in a browser.' }),

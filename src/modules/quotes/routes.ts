@@ -98,7 +98,7 @@ export const quoteRoutes = createRouter()
       summary: 'Send a draft quote (draft → open)',
       description: 'Finalizes the quote: `issuer` and `bill_to` are copied onto it as for an invoice, and it gets its `hosted_url`, where the client accepts or declines it; an email with the link is queued. A quote whose `valid_until` has passed in the workspace\'s time zone expires on the next cron run.',
       request: { params, body: { required: false, content: { 'application/json': { schema: SendInvoiceBody } } } },
-      responses: { 200: quote('The open quote.') },
+      responses: { 200: quote('The quote as it is now.') },
     }),
     async (c) => c.json(await withLinks(c, await sendQuote(c.get('ctx'), c.req.valid('param').id, c.req.valid('json'), linkOrigin(c.env, c.req.url))), 200),
   )
@@ -108,7 +108,7 @@ export const quoteRoutes = createRouter()
       summary: 'Record the client\'s acceptance',
       description: 'Open quotes only, once (409 `invalid_state` otherwise): for an acceptance that reached you by email, phone or in person. Then does what the quote\'s `on_accept` says.',
       request: { params, body: jsonBody(S.AcceptQuoteBody) },
-      responses: { 200: quote('The accepted (or converted) quote.') },
+      responses: { 200: quote('The quote as it is now.') },
     }),
     async (c) => {
       const ctx = c.get('ctx');
@@ -121,7 +121,7 @@ export const quoteRoutes = createRouter()
       summary: 'Record the client\'s refusal',
       description: 'Open quotes only, once (409 `invalid_state` otherwise).',
       request: { params, body: jsonBody(S.DeclineQuoteBody) },
-      responses: { 200: quote('The declined quote.') },
+      responses: { 200: quote('The quote as it is now.') },
     }),
     async (c) => c.json(await withLinks(c, await declineQuote(c.get('ctx'), c.req.valid('param').id, c.req.valid('json').reason)), 200),
   )
@@ -131,7 +131,7 @@ export const quoteRoutes = createRouter()
       summary: 'Cancel a draft or open quote',
       description: 'Its page then says it was canceled and offers no form.',
       request: { params },
-      responses: { 200: quote('The canceled quote.') },
+      responses: { 200: quote('The quote as it is now.') },
     }),
     async (c) => c.json(await withLinks(c, await cancelQuote(c.get('ctx'), c.req.valid('param').id)), 200),
   )
@@ -151,7 +151,7 @@ export const quoteRoutes = createRouter()
       summary: 'Convert an accepted quote into a draft invoice',
       description: 'Accepted quotes only: a draft invoice with the quote\'s lines, discount and notes, `purchase_order` the client\'s PO and `quote_id`; the quote becomes `converted` with its `invoice_id`. A quote makes at most one invoice, even when converted twice at once: the second is 409 `invalid_state`.',
       request: { params },
-      responses: { 201: jsonContent(Invoice, 'The draft invoice.') },
+      responses: { 201: jsonContent(Invoice, 'The new draft.') },
     }),
     async (c) => {
       const ctx = c.get('ctx');

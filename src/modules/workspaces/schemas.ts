@@ -32,7 +32,7 @@ export const Workspace = z
     name: z.string(),
     role: RoleSchema.openapi({ description: 'The caller\'s role here.' }),
     time_zone: z.string().openapi({ description: 'IANA time zone: what "today" and "overdue" mean for this workspace.', example: 'Europe/Berlin' }),
-    locale: z.string().openapi({ description: 'BCP 47 tag used to format amounts and dates for clients, and whose language their invoice pages, PDFs and emails speak (en, de, fr, es, it, nl, pt; any other reads English). Copied onto each invoice when it is sent.', example: 'en-US' }),
+    locale: z.string().openapi({ description: 'BCP 47 tag: the formats and language of clients\' pages, PDFs and emails (en, de, fr, es, it, nl, pt; any other reads English). Copied onto each invoice when it is sent.', example: 'en-US' }),
     invoice_prefix: z.string().openapi({ example: 'INV-' }),
     credit_note_prefix: z.string().openapi({ description: 'What a credit note\'s number starts with; its own sequence follows (§17).', example: 'CN-' }),
     quote_prefix: z.string().openapi({ description: 'What default quote numbers start with (§18).', example: 'QUO-' }),
@@ -41,8 +41,8 @@ export const Workspace = z
     issuer: Issuer.openapi({ description: 'Who invoices: printed on every invoice this workspace sends.' }),
     payment_instructions: z.string().nullable(),
     reminders: Reminders,
-    payments_allow_partial: z.boolean().openapi({ description: 'Whether the hosted page\'s pay button lets the client pay less than the amount due (§16). Default false.' }),
-    einvoice_pdf: EInvoicePdf.openapi({ description: 'The PDF of a sent invoice: `facturx` (default) makes it a Factur-X PDF/A-3b carrying its CII XML whenever the invoice is ready as an e-invoice (see …/e-invoice/check), else the plain PDF; `plain` always gives the plain PDF.' }),
+    payments_allow_partial: z.boolean().openapi({ description: 'Whether the pay button lets the client pay less than the amount due. Default false.' }),
+    einvoice_pdf: EInvoicePdf.openapi({ description: 'A sent invoice\'s PDF: `facturx` (default) is a Factur-X PDF/A-3b carrying its CII XML when the invoice is ready as an e-invoice (…/e-invoice/check); `plain` is always the plain PDF.' }),
     created_at: timestampSchema,
     updated_at: timestampSchema,
   })
@@ -99,13 +99,13 @@ export const UpdateWorkspaceBody = z
       .string()
       .regex(/^[A-Za-z0-9\-_/.#]{1,20}$/, 'Use 1 to 20 letters, digits or - _ / . #')
       .optional(),
-    default_currency: currencySchema.optional().openapi({ description: 'A new client\'s currency when none is sent. Default USD; a currency the current rates do not contain is a 422.' }),
+    default_currency: currencySchema.optional().openapi({ description: 'A new client\'s currency when none is sent. Default USD; one the current rates lack is a 422.' }),
     tax_rounding: taxRoundingField('Default `line`. Copied onto each invoice when it is created; changing it leaves existing invoices as they are.').optional(),
     issuer: IssuerInput.nullable().optional().openapi({ description: 'Replaced whole when sent; null clears it.' }),
     payment_instructions: longText(2000).nullable().optional(),
     reminders: RemindersInput.optional().openapi({ description: 'Replaced whole when sent: a field left out takes its default.' }),
     payments_allow_partial: z.boolean().optional(),
-    einvoice_pdf: EInvoicePdf.optional().openapi({ description: 'Default `facturx`: a sent invoice that is ready in CII gets the Factur-X PDF; `plain` keeps the plain PDF.' }),
+    einvoice_pdf: EInvoicePdf.optional().openapi({ description: 'Default `facturx` (see `Workspace`).' }),
   })
   .openapi('UpdateWorkspace');
 
@@ -146,7 +146,7 @@ export const WorkspaceInvitation = z
         last_error: z.string().nullable(),
       })
       .nullable()
-      .openapi({ description: 'The email that carries the code to the invitee (the only place the code goes): retried after 1 min, 10 min, 1 h and 6 h, `failed` after the fifth attempt.' }),
+      .openapi({ description: 'The email carrying the code, its only copy: retried after 1 min, 10 min, 1 h and 6 h, `failed` after the fifth attempt.' }),
   })
   .openapi('WorkspaceInvitation');
 
