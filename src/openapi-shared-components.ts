@@ -144,6 +144,8 @@ export function withSharedComponents<T extends object>(document: T): T {
   for (const operation of [...Object.values(doc.paths ?? {}).flatMap((item) => Object.values(item)), ...webhooks]) {
     {
       const webhook = webhooks.has(operation);
+      // A webhook entry declares no answer of its own: `webhook.test` declares the one every delivery expects.
+      if (webhook && !Object.keys(operation.responses ?? {}).length) delete operation.responses;
       const answers = operation.responses as Record<string, unknown> | undefined;
       for (const [status, answer] of Object.entries(answers ?? {})) {
         // What a receiver answers is the same for every event type.

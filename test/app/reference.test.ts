@@ -128,6 +128,19 @@ describe('webhook payloads', () => {
     expect(doc.components.schemas.ClientUpdatedEvent.allOf[1].properties.data.required).toEqual(['previous_attributes']);
   });
 
+  it('declares the delivery headers and the receiver\'s answer once, and shows them on every event type in the reference', () => {
+    const delivery = doc.webhooks['webhook.test'].post;
+    expect(delivery.parameters.map((p: { name: string }) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+    expect(delivery.responses['200']).toBeDefined();
+    expect(doc.webhooks['invoice.paid'].post).not.toHaveProperty('parameters');
+    const view = docsView(structuredClone(doc) as never) as Doc;
+    for (const type of EVENT_TYPES) {
+      expect(view.webhooks[type].post.parameters, type).toEqual(delivery.parameters);
+      expect(view.webhooks[type].post.responses, type).toEqual(delivery.responses);
+      expect(view.webhooks[type].post.requestBody, type).toEqual(doc.webhooks[type].post.requestBody);
+    }
+  });
+
   it('describes the events as they are written', async () => {
     const user = await createUser();
     const client = await createClient(user.key, { name: 'Acme GmbH' });

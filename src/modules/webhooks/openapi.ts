@@ -1,6 +1,7 @@
 // The `webhooks` section of /openapi.json (OpenAPI 3.1): one entry per event type, each the POST a
-// receiver gets, with the event as its body. The Standard Webhooks headers every delivery carries
-// are said once, in the Webhooks tag's description (openapi-tags.ts), rather than on 52 entries.
+// receiver gets, with the event as its body. What every delivery shares, the Standard Webhooks
+// headers and the answer the receiver gives, is declared once, on `webhook.test`, rather than on 52
+// entries; the reference at /docs shows it on each (docsView in docs-page.ts).
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { z } from '@hono/zod-openapi';
 import { Client } from '../clients/schemas';
@@ -17,6 +18,14 @@ import { Quote } from '../quotes/schemas';
 import { Suggestion } from '../suggestions/schemas';
 import { Transfer } from '../transfers/schemas';
 import { Member } from '../workspaces/schemas';
+
+const headers = z.object({
+  'webhook-id': z.string().openapi({ description: 'The event id (`evt_…`), the same on every retry: deduplicate on it.' }),
+  'webhook-timestamp': z.string().openapi({ description: 'Unix seconds of this attempt. Refuse deliveries more than a few minutes old.' }),
+  'webhook-signature': z.string().openapi({
+    description: 'Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint secret after `whsec_`; two while a rotation overlaps.',
+  }),
+});
 
 const RECEIVER_ANSWER = {
   200: { description: 'Any 2xx within 15 s is a success. Anything else, redirects included, is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (plus up to 20 % jitter, or your Retry-After, at least 5 s and at most 10 h); 410 disables the endpoint at once.' },
@@ -80,10 +89,10 @@ export function registerWebhookEvents(registry: OpenAPIHono['openAPIRegistry']) 
       security: [],
       // The type in words (`invoice.payment_recorded`: "Invoice payment recorded"): every operation has a summary.
       summary: type === 'webhook.test' ? 'A test event, sent by POST /api/webhook-endpoints/{id}/test' : inWords(type),
-      // What every event's delivery shares is said once, in the Webhooks tag's description.
       tags: ['Webhooks'],
-      request: { body: { content: { 'application/json': { schema: payloadSchema(registry, type, kinds) as z.ZodType } } } },
-      responses: RECEIVER_ANSWER,
+      request: { ...(type === 'webhook.test' ? { headers } : {}), body: { content: { 'application/json': { schema: payloadSchema(registry, type, kinds) as z.ZodType } } } },
+      // None for the other entries: the document drops the empty list (withSharedComponents).
+      responses: type === 'webhook.test' ? RECEIVER_ANSWER : {},
     });
   }
 }
