@@ -84,10 +84,11 @@ export const listQuery = z.object({
   cursor: z.string().max(200).optional().openapi({ description: 'next_cursor of the previous page.' }),
 });
 
-export const pageOf = <T extends z.ZodType>(item: T, name: string) =>
-  z
-    .object({ data: z.array(item), has_more: z.boolean(), next_cursor: z.string().nullable() })
-    .openapi(name);
+// What every page says besides its records, one schema that each page extends
+// (`ClientPage = Page & {data: Client[]}` in generated clients).
+const Page = z.object({ has_more: z.boolean(), next_cursor: z.string().nullable() }).openapi('Page');
+
+export const pageOf = <T extends z.ZodType>(item: T, name: string) => Page.extend({ data: z.array(item) }).openapi(name);
 
 /** Query booleans arrive as text. */
 export const queryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');
