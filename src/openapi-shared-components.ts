@@ -61,9 +61,11 @@ function shareParameter(param: Json, parameters: Record<string, unknown>, counts
     param = { ...param, schema: rest };
   }
   if (typeof param.name !== 'string' || (counts.get(text) ?? 0) < 2) return param;
-  // `id` in a path is named after what it identifies (`ClientId`); a required Idempotency-Key apart from the optional one.
-  const kind = param.in === 'path' ? KIND_OF_PREFIX.get(String((param.schema as Json | undefined)?.pattern ?? '').match(/^\^([a-z]+)_/)?.[1] ?? '') : undefined;
-  const base = kind ? `${pascal(kind)}Id` : pascal(param.name);
+  // `id` in a path is named after what it identifies (`ClientId`: its schema, or the prefix of its
+  // pattern); a required Idempotency-Key apart from the optional one.
+  const idSchema = String((param.schema as Json | undefined)?.$ref ?? '').match(/^#\/components\/schemas\/(\w+Id)$/)?.[1];
+  const kind = param.in === 'path' && !idSchema ? KIND_OF_PREFIX.get(String((param.schema as Json | undefined)?.pattern ?? '').match(/^\^([a-z]+)_/)?.[1] ?? '') : undefined;
+  const base = param.in === 'path' && idSchema ? idSchema : kind ? `${pascal(kind)}Id` : pascal(param.name);
   const named = param.name === 'Idempotency-Key' && param.required ? `${base}Required` : base;
   // A query filter apart from the path id of the same name (`client_id` vs a client's `id`).
   const name = parameters[named] && JSON.stringify(parameters[named]) !== JSON.stringify(param) && param.in === 'query' ? `${named}Filter` : named;

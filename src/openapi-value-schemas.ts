@@ -6,7 +6,7 @@
 // hundred fields. A field keeps what is its own beside the reference (its length limits, its
 // description), which JSON Schema 2020-12 applies with the component; a nullable field is
 // `anyOf: [the component, null]`, which generated clients type as `InvoiceId | null`.
-// Parameters keep their schemas in place: each is written once already (components.parameters).
+// Parameters refer to them too: a path's id, a filter by client or a date range.
 import { ID_PREFIXES } from './lib/ids';
 import { DATE_RANGE_TEXT } from './lib/schemas';
 
@@ -52,7 +52,7 @@ function referenceValues(value: unknown, schemas: Record<string, unknown>): unkn
   if (!value || typeof value !== 'object') return value;
   const ref = asReference(value as Json, schemas);
   if (ref) return ref;
-  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, key === 'parameters' ? inner : referenceValues(inner, schemas)]));
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, referenceValues(inner, schemas)]));
 }
 
 export function withSharedValueSchemas<T extends object>(document: T): T {

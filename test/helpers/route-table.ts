@@ -34,13 +34,21 @@ export async function routeTable(): Promise<{ routes: Route[]; doc: any }> {
       // the path's ids are declared on the path item, and bodies several operations take alike are
       // in components.requestBodies.
       const all = [...pathIds, ...(operation.parameters ?? [])];
-      const parameters = all.length ? all.map((p) => ('$ref' in p ? doc.components.parameters[String(p.$ref).split('/').pop()!] : p)) : undefined;
+      const parameters = all.length ? all.map((p) => withSchema('$ref' in p ? doc.components.parameters[String(p.$ref).split('/').pop()!] : p, doc)) : undefined;
       const body = operation.requestBody as { $ref?: string } | undefined;
       const requestBody = body?.$ref ? doc.components.requestBodies[body.$ref.split('/').pop()!] : body;
       routes.push({ method: method.toUpperCase(), path, operation: { ...operation, ...(parameters ? { parameters } : {}), ...(requestBody ? { requestBody } : {}) } });
     }
   }
   return { routes, doc };
+}
+
+/** The parameter with its schema written out: an id's or a date's is a reference to its value component (`ClientId`). */
+function withSchema(param: Parameter, doc: any): Parameter {
+  const ref = param.schema?.$ref as string | undefined;
+  if (!ref) return param;
+  const { $ref: _, ...own } = param.schema!;
+  return { ...param, schema: { ...doc.components.schemas[ref.split('/').pop()!], ...own } };
 }
 
 export const label = (route: Route) => `${route.method} ${route.path}`;
