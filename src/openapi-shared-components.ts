@@ -15,6 +15,8 @@ import { UNIT_CODES, UNIT_LIST_TEXT } from './lib/units';
 import { TIME_ZONE_TEXT, TIME_ZONES } from './modules/workspaces/validation';
 import { EVENT_TYPES } from './modules/events/types';
 import { ROLES } from './lib/context';
+import { EXPENSE_CATEGORIES } from './modules/expenses/schemas';
+import { ON_ACCEPT, ON_ACCEPT_TEXT } from './modules/quotes/schemas';
 
 type Json = Record<string, unknown>;
 type Doc = { paths?: Record<string, Record<string, Json>>; webhooks?: Record<string, Record<string, Json>>; components?: Record<string, Record<string, unknown>> };
@@ -30,6 +32,9 @@ const ENUMERATIONS: { name: string; values: readonly string[]; description: stri
   { name: 'EventType', values: EVENT_TYPES, description: 'An event type of §11.', example: 'invoice.paid' },
   // Registered by lib/schemas.ts with the roles' order; request bodies, written out in place, repeated it.
   { name: 'Role', values: ROLES, description: 'A role in a workspace.', example: 'member' },
+  // A quote's, its create's and its update's; an expense's, its bodies' and the expenses filter.
+  { name: 'OnAccept', values: ON_ACCEPT, description: ON_ACCEPT_TEXT, example: 'none' },
+  { name: 'ExpenseCategory', values: EXPENSE_CATEGORIES, description: 'What an expense was for.', example: 'software' },
   // The workspace's, and each document's from when it was made: each field says which.
   {
     name: 'TaxRounding',
@@ -86,7 +91,7 @@ function beyond(values: readonly unknown[], e: (typeof ENUMERATIONS)[number]): u
   return e.values.length >= 10 && values.length - own.length === e.values.length && own.length <= 2 ? own : undefined;
 }
 
-/** A schema that is one of the enumerations (or it or null, or it and a value or two of its own), as a reference keeping a description of its own. */
+/** A schema that is one of the enumerations (or it or null, or it and a value or two of its own), as a reference keeping a description and a default of its own. */
 function asReference(schema: Json, descriptions: Record<string, unknown>): Json | undefined {
   const values = schema.enum;
   if (!Array.isArray(values)) return undefined;
@@ -95,7 +100,12 @@ function asReference(schema: Json, descriptions: Record<string, unknown>): Json 
   const named = ENUMERATIONS.find((e) => sameSet(nonNull, e) || beyond(nonNull, e));
   if (!named) return undefined;
   const ref = { $ref: `#/components/schemas/${named.name}` };
-  const own = typeof schema.description === 'string' && schema.description !== descriptions[named.name] ? { description: schema.description } : {};
+  // A default stays beside the reference (an expense's `currency` is USD unless sent): a request body
+  // written out in place keeps it, and one that moves into a component says it in words.
+  const own = {
+    ...(typeof schema.description === 'string' && schema.description !== descriptions[named.name] ? { description: schema.description } : {}),
+    ...('default' in schema ? { default: schema.default } : {}),
+  };
   const extra = sameSet(nonNull, named) ? [] : beyond(nonNull, named)!;
   const others = [...(extra.length ? [{ type: 'string', enum: extra }] : []), ...(nullable ? [{ type: 'null' }] : [])];
   return others.length ? { anyOf: [ref, ...others], ...own } : { ...ref, ...own };

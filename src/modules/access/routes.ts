@@ -20,7 +20,7 @@ export const publicAccessRoutes = createRouter()
     defineRoute({
       method: 'post', path: '/waitlist', operationId: 'joinWaitlist', tags, access: 'public', publicLimit: publicFormRateLimit('waitlist'),
       summary: 'Join the waitlist',
-      description: 'Answers the same 202 for every email, new, already waiting, invited or joined, so the answer says nothing about who is known. A known email keeps its first entry.',
+      description: 'The same 202 for every email, known or not, so the answer reveals nothing; a known email keeps its first entry.',
       request: { body: jsonBody(S.JoinWaitlistBody) },
       responses: { 202: jsonContent(S.WaitlistReceived, 'Received.') },
     }),
@@ -78,7 +78,7 @@ export const accountRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/me', operationId: 'getMe', tags, access: 'user', role: 'any',
       summary: 'The caller',
-      description: 'The user the key belongs to, the workspace it acts in with your role there, and every workspace you belong to.',
+      description: 'The key\'s user, its workspace and your role there, and every workspace you belong to.',
       responses: { 200: jsonContent(S.Me, 'Who you are and where you act.') },
     }),
     async (c) => c.json(await whoAmI(c.get('ctx')), 200),
@@ -87,7 +87,7 @@ export const accountRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/keys', operationId: 'listApiKeys', tags, access: 'user', role: 'any',
       summary: 'List API keys',
-      description: 'Your own keys in this key\'s workspace. Never shows a secret. Revoked keys are listed with `revoked_at`.',
+      description: 'Your own keys in this key\'s workspace, revoked ones with `revoked_at`; never a secret.',
       request: { query: listQuery },
       responses: { 200: jsonContent(S.KeyPage, 'A page of keys, newest first.') },
     }),
@@ -101,7 +101,7 @@ export const accountRoutes = createRouter()
     defineRoute({
       method: 'post', path: '/keys', operationId: 'createApiKey', tags, access: 'user', role: 'any',
       summary: 'Create an API key',
-      description: 'A key for you in this key\'s workspace. The secret `key` is in this response only; it is stored as a hash.',
+      description: 'A key for you in this key\'s workspace.',
       request: { body: jsonBody(S.CreateKeyBody) },
       responses: { 201: jsonContent(S.NewApiKey, 'The new key, secret included.') },
     }),
@@ -111,7 +111,7 @@ export const accountRoutes = createRouter()
     defineRoute({
       method: 'delete', path: '/keys/{id}', operationId: 'revokeApiKey', tags, access: 'user', role: 'any', errors: [409],
       summary: 'Revoke an API key',
-      description: 'The key stops working at once on the machine that revoked it and within 60 seconds everywhere. Revoking your last active key (over all your workspaces) is 409 `conflict`: it would lock you out.',
+      description: 'Revoking your last active key (over all your workspaces) is 409 `conflict`: it would lock you out.',
       request: { params: idParams('key') },
       responses: { 204: noContent },
     }),

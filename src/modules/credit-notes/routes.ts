@@ -87,7 +87,7 @@ export const creditNoteRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/credit-notes/{id}/pdf', operationId: 'getCreditNotePdf', tags, access: 'user', role: 'viewer',
       summary: 'The credit note as a PDF',
-      description: 'As the client gets it from `pdf_url`: its number, the invoice it corrects, its lines and totals. When it is ready as a CII e-invoice it is a Factur-X PDF/A-3b embedding that XML, unless the workspace\'s `einvoice_pdf` is `plain`.',
+      description: 'As the client gets it from `pdf_url`: a Factur-X PDF/A-3b embedding its CII XML when the workspace\'s `einvoice_pdf` says so.',
       request: { params },
       responses: { 200: { description: 'The PDF.', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } } },
     }),

@@ -1,7 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { currencySchema, dateSchema, idSchema, listQuery, longText, pageOf, positiveMinorAmount, text, timestampSchema } from '../../lib/schemas';
 
-export const ExpenseCategory = z.enum(['software', 'hardware', 'travel', 'meals', 'office', 'contractors', 'fees', 'taxes', 'marketing', 'other']);
+export const EXPENSE_CATEGORIES = ['software', 'hardware', 'travel', 'meals', 'office', 'contractors', 'fees', 'taxes', 'marketing', 'other'] as const;
+export const ExpenseCategory = z.enum(EXPENSE_CATEGORIES);
 export const ExpenseScope = z.enum(['project', 'business']);
 
 const expenseFields = {

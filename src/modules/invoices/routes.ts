@@ -35,7 +35,7 @@ export const invoiceRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/invoices', operationId: 'listInvoices', tags, access: 'user', role: 'viewer',
       summary: 'List invoices',
-      description: 'Newest first, without line items. `status=overdue` lists open invoices past their due date.',
+      description: 'Newest first, without line items.',
       request: { query: S.InvoiceQuery },
       responses: { 200: jsonContent(S.InvoicePage, 'A page of invoices.') },
     }),
@@ -116,7 +116,7 @@ export const invoiceRoutes = createRouter()
     defineRoute({
       method: 'post', path: '/invoices/{id}/payments', operationId: 'recordInvoicePayment', replay: invoiceReplay, tags, access: 'user', role: 'member', errors: [409],
       summary: 'Record a payment',
-      description: 'Open invoices only. `amount` is at most `amount_due` (422 otherwise); when nothing is left due the invoice becomes `paid`. Send an `Idempotency-Key` so a retried request cannot record the payment twice.',
+      description: 'Open invoices only; when nothing is left due the invoice becomes `paid`. Send an `Idempotency-Key` so a retry cannot record the payment twice.',
       request: { params, body: jsonBody(S.PaymentBody) },
       responses: { 200: invoice('The invoice as it is now.') },
     }),

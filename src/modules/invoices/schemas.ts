@@ -162,7 +162,7 @@ export const PaymentBody = z
     amount: moneyNumber()
       .min(1)
       .max(MAX_MINOR_AMOUNT)
-      .openapi({ description: 'Amount received, in minor units of the invoice currency; at most amount_due.', example: 150000 }),
+      .openapi({ description: 'Amount received, in minor units of the invoice currency; at most amount_due (422).', example: 150000 }),
     paid_on: dateSchema
       .refine((d) => d <= addDays(todayUtc(), 1), 'A payment cannot be dated later than tomorrow (UTC).')
       .optional()
