@@ -1,6 +1,6 @@
 // The value shapes most fields take are written once, in components.schemas, and referenced: an id
 // of each kind (`InvoiceId`: its pattern and an example), a timestamp (`DateTime`), a calendar date
-// (`CalendarDate`, with the range every date field takes) and the two
+// (`CalendarDate`, with the range every date field takes), an email address and the two
 // kinds of text (`OneLineText`, `MultiLineText`: the pattern that refuses control characters and
 // bidirectional overrides). Written in place, they were some 12 KB of /openapi.json over a few
 // hundred fields. A field keeps what is its own beside the reference (its length limits, its
@@ -23,6 +23,7 @@ function valueShape(schema: Json): { name: string; keywords: string[]; descripti
   if (kind) return { name: `${kind[0]!.toUpperCase()}${kind.slice(1)}Id`, keywords: ['type', 'pattern', 'example'] };
   if (schema.format === 'date-time') return { name: 'DateTime', keywords: ['type', 'format', 'example'] };
   if (schema.format === 'date') return { name: 'CalendarDate', keywords: ['type', 'format', 'example'], description: DATE_RANGE_TEXT };
+  if (schema.format === 'email') return { name: 'Email', keywords: ['type', 'maxLength', 'format', 'example'] };
   if (pattern?.startsWith('^[^\\u0000-\\u001f')) return { name: 'OneLineText', keywords: ['type', 'pattern'] };
   if (pattern?.startsWith('^[^\\u0000-\\u0008')) return { name: 'MultiLineText', keywords: ['type', 'pattern'] };
   return undefined;

@@ -125,7 +125,8 @@ describe('webhook payloads', () => {
     expect(kindOf('InvoicePaidEvent').allOf[1].properties.data.required).toEqual(['object']);
     expect(doc.components.schemas.InvoicePaymentRecordedEvent.allOf[1].properties.data.required).toEqual(['payment']);
     expect(kindOf('ClientUpdatedEvent').allOf[1].properties.data.properties.object.$ref).toBe('#/components/schemas/Client');
-    expect(doc.components.schemas.ClientUpdatedEvent.allOf[1].properties.data.required).toEqual(['previous_attributes']);
+    expect(doc.components.schemas.ClientUpdatedEvent.allOf[1].properties.data.$ref).toBe('#/components/schemas/ChangeEventData');
+    expect(doc.components.schemas.ChangeEventData.required).toEqual(['previous_attributes']);
   });
 
   it('declares the delivery headers and the receiver\'s answer once, and shows them on every event type in the reference', () => {

@@ -63,13 +63,17 @@ function payloadSchema(registry: OpenAPIHono['openAPIRegistry'], type: string, k
       allOf: [ref('Event'), { type: 'object', properties: { data: { type: 'object', properties: { object: ref(objectName) }, required: ['object'] } } }],
     } as never);
   }
-  const previous = type.endsWith('.updated') || type === 'member.role_changed';
   const more: Record<string, unknown> = {
     ...(type === 'invoice.payment_recorded' ? { payment: ref('Payment') } : {}),
     ...(type === 'invoice.credited' ? { credit_note: ref('CreditNote') } : {}),
-    ...(previous ? { previous_attributes: { type: 'object' } } : {}),
   };
-  const data = Object.keys(more).length ? { data: { type: 'object', properties: more, required: Object.keys(more) } } : {};
+  // The nine types that carry `previous_attributes` refer to one schema that requires it.
+  const previous = type.endsWith('.updated') || type === 'member.role_changed';
+  if (previous && !kinds.has('ChangeEventData')) {
+    kinds.add('ChangeEventData');
+    registry.registerComponent('schemas', 'ChangeEventData', { type: 'object', properties: { previous_attributes: { type: 'object' } }, required: ['previous_attributes'] } as never);
+  }
+  const data = previous ? { data: ref('ChangeEventData') } : Object.keys(more).length ? { data: { type: 'object', properties: more, required: Object.keys(more) } } : {};
   const name = `${pascal(type)}Event`;
   registry.registerComponent('schemas', name, { allOf: [ref(kindName), { properties: { type: { const: type }, ...data } }] } as never);
   return ref(name);
