@@ -29,7 +29,7 @@ const ENUMERATIONS: { name: string; values: readonly string[]; description: stri
   // Registered by the invoice schemas with its long description, which the component keeps.
   { name: 'TaxCategory', values: TAX_CATEGORIES, description: 'EN 16931 VAT category.', example: 'S' },
   // An event's type, the events filter and what a webhook endpoint subscribes to (with `*`).
-  { name: 'EventType', values: EVENT_TYPES, description: 'An event type of §11.', example: 'invoice.paid' },
+  { name: 'EventType', values: EVENT_TYPES, description: 'An event type (see `webhooks`).', example: 'invoice.paid' },
   // Registered by lib/schemas.ts with the roles' order; request bodies, written out in place, repeated it.
   { name: 'Role', values: ROLES, description: 'A role in a workspace.', example: 'member' },
   // A quote's, its create's and its update's; an expense's, its bodies' and the expenses filter.

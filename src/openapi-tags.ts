@@ -8,7 +8,7 @@ const TAGS: Record<string, string> = {
   Projects: 'Work for a client, with a budget, an hourly rate and totals.',
   Invoices: 'Invoices from draft to paid: lines, sending, the client\'s page and PDF, payments, voiding.',
   Payments: 'Getting paid: payments recorded by hand or received online through the workspace\'s payment provider (Stripe or the sandbox), checkout attempts from the hosted page, and refunds.',
-  'Credit notes': 'Corrections of an open or paid invoice, with their own numbers, documents and refunds (§17).',
+  'Credit notes': 'Corrections of an open or paid invoice, with their own numbers, documents and refunds.',
   'Time entries': 'Time worked on projects, as finished entries or running timers, with rounding, a summary per project, user or client, and invoices drafted from the unbilled time.',
   Quotes: 'Quotes on the invoice\'s line and tax model that the client accepts or declines on a hosted page (`/q/<token>`), converted into one draft invoice each. Their own numbering (`quote_prefix`). Never counted in the dashboard.',
   'Recurring invoices': 'Invoices issued on a schedule, as drafts or sent by themselves.',

@@ -14,13 +14,13 @@ import { ERROR_HEADERS, headerRefs, RATE_LIMIT_HEADERS } from './response-header
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Malformed JSON (`invalid_json`) or a missing `Idempotency-Key` where one is required.',
-  401: 'No API key, an unknown or revoked key, or a malformed `Authorization` header (`unauthorized`).',
-  403: 'A valid key where it is not allowed: an admin route, or a role below the one the operation needs (`forbidden`; the message names the role).',
+  401: 'A missing, unknown, revoked or malformed API key (`unauthorized`).',
+  403: 'A role below the one the operation needs, or a key on an operator route (`forbidden`; the message names the role).',
   404: 'No such record, or one that belongs to someone else (`not_found`).',
   409: 'The record\'s state or a uniqueness rule does not allow this (`invalid_state`, `conflict`); `conflict` while a request with the same `Idempotency-Key` runs, with `Retry-After`.',
   410: 'Gone (`invitation_expired`).',
   413: 'Body over 100 KB (`payload_too_large`).',
-  415: 'Body sent without `Content-Type: application/json` (`unsupported_media_type`).',
+  415: 'A body without `Content-Type: application/json` (`unsupported_media_type`).',
   422: 'Body, query or path values fail validation (`validation_failed`); `details` names each path.',
   429: 'Rate limit reached (`rate_limited`); see `Retry-After`.',
   500: 'Unexpected failure on our side (`internal_error`); nothing internal is disclosed.',

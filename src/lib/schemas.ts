@@ -84,16 +84,17 @@ export const listQuery = z.object({
   cursor: z.string().max(200).optional().openapi({ description: 'next_cursor of the previous page.' }),
 });
 
-// What every page says besides its records, one schema that each page extends
-// (`ClientPage = Page & {data: Client[]}` in generated clients).
+// What every page says besides its records, one schema each list's answer extends with its records
+// (`Page & {data: Client[]}` in generated clients), written where the list answers rather than
+// named once more for each of some twenty lists.
 const Page = z.object({ has_more: z.boolean(), next_cursor: z.string().nullable() }).openapi('Page');
 
-export const pageOf = <T extends z.ZodType>(item: T, name: string) => Page.extend({ data: z.array(item) }).openapi(name);
+export const pageOf = <T extends z.ZodType>(item: T) => Page.extend({ data: z.array(item) });
 
 /** Query booleans arrive as text. */
 export const queryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');
 
 /** A member's role in a workspace (§9). */
 export const RoleSchema = z.enum(ROLES).openapi('Role', {
-  description: 'Lowest to highest: viewer reads; member also writes records; admin also voids, moves money and manages people and settings; owner also grants owner.',
+  description: 'Lowest to highest, as the introduction says.',
 });

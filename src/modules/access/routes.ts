@@ -34,7 +34,7 @@ export const publicAccessRoutes = createRouter()
       method: 'post', path: '/invitations/accept', operationId: 'acceptInvitation', tags, access: 'public', errors: [401, 403, 404, 409, 410],
       publicLimit: publicFormRateLimit('accept'),
       summary: 'Redeem an invitation',
-      description: 'Redeems any invitation code (`wsi_…`): a signup creates the user, their personal workspace and its owner key; a recovery issues a new owner key for the account\'s personal workspace; a workspace invitation adds you to that workspace (creating your account if the email is new) and answers a key for it. The key is shown once. When the invitation\'s email already has an account, only one of that account\'s keys accepts it, as `Authorization: Bearer wsk_…` (none or an unknown key: 401 `unauthorized`; another account\'s: 403 `forbidden`). A code works once, even under concurrent redemption: 409 `invitation_used` after that, 410 `invitation_expired` past its date, 404 for an unknown or withdrawn code (an invitation dies when its inviter is removed or loses the right to issue it), 409 `conflict` if you are already a member.',
+      description: 'Redeems any invitation code (`wsi_…`): a signup creates the user, their personal workspace and its owner key; a recovery issues a new owner key for the account\'s personal workspace; a workspace invitation adds you to that workspace (creating your account if the email is new) and answers a key for it. The key is shown once. An invitation to an email that has an account is accepted only with one of its keys, as `Authorization: Bearer wsk_…` (none or unknown: 401 `unauthorized`; another account\'s: 403 `forbidden`). A code works once, even when redeemed concurrently: 409 `invitation_used` after that, 410 `invitation_expired` past its date, 404 when unknown or withdrawn (as when its inviter is removed or loses the right to issue it), 409 `conflict` if you are already a member.',
       parameters: [ACCEPT_IDEMPOTENCY_HEADER],
       request: { body: jsonBody(S.AcceptInvitationBody) },
       responses: { 201: withReplayHeader(jsonContent(S.AcceptedInvitation, 'The user, the workspace the key acts in, and the key.')) },
@@ -54,7 +54,7 @@ export const adminRoutes = createRouter()
       method: 'get', path: '/waitlist', operationId: 'listWaitlist', tags: ['Admin'], access: 'admin',
       summary: 'List the waitlist',
       request: { query: S.WaitlistQuery },
-      responses: { 200: jsonContent(S.WaitlistPage, 'A page of waitlist entries, newest first.') },
+      responses: { 200: jsonContent(S.WaitlistPage, 'A page of waitlist entries.') },
     }),
     async (c) => {
       const { limit, cursor, status } = c.req.valid('query');
@@ -89,7 +89,7 @@ export const accountRoutes = createRouter()
       summary: 'List API keys',
       description: 'Your own keys in this key\'s workspace, revoked ones with `revoked_at`; never a secret.',
       request: { query: listQuery },
-      responses: { 200: jsonContent(S.KeyPage, 'A page of keys, newest first.') },
+      responses: { 200: jsonContent(S.KeyPage, 'A page of keys.') },
     }),
     async (c) => {
       const { limit, cursor } = c.req.valid('query');

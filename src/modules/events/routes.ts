@@ -16,7 +16,7 @@ export const eventRoutes = createRouter()
       summary: 'List events',
       description: 'Every change in the workspace, newest first.',
       request: { query: S.EventQuery },
-      responses: { 200: jsonContent(S.EventPage, 'A page of events, newest first.') },
+      responses: { 200: jsonContent(S.EventPage, 'A page of events.') },
     }),
     async (c) => {
       const query = c.req.valid('query');

@@ -43,7 +43,7 @@ export const Expense = z
     currency: z.string(),
     incurred_on: z.string(),
     billable: z.boolean(),
-    invoice_id: z.string().nullable().openapi({ description: 'The invoice that bills it (an invoice from time, §19); while set, the expense cannot be changed or deleted (409).' }),
+    invoice_id: z.string().nullable().openapi({ description: 'The invoice that bills it (from time); while set, the expense cannot be changed or deleted (409).' }),
     created_at: timestampSchema,
     updated_at: timestampSchema,
   })
@@ -57,7 +57,7 @@ export const ExpenseQuery = listQuery.extend({
   to: dateSchema.optional().openapi({ description: 'incurred_on on or before.' }),
 });
 
-export const ExpensePage = pageOf(Expense, 'ExpensePage');
+export const ExpensePage = pageOf(Expense);
 
 export type CreateExpenseInput = z.infer<typeof CreateExpenseBody>;
 export type UpdateExpenseInput = z.infer<typeof UpdateExpenseBody>;

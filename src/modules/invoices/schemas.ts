@@ -39,7 +39,7 @@ export const taxRoundingField = (use: string) => z.enum(TAX_ROUNDING_MODES).open
 // Request bodies are inlined in the document, so what they repeat is kept short: the long texts live
 // on the response components (TaxCategory, LineItem) and the operations' descriptions.
 export const unitSchema = z.enum(UNIT_CODES).openapi({ description: `Default \`${DEFAULT_UNIT}\` (one).`, example: 'HUR' });
-const taxCategoryInput = z.enum(TAX_CATEGORIES).openapi({ description: 'EN 16931 VAT category (see `TaxCategory`); defaults from the rate.' });
+const taxCategoryInput = z.enum(TAX_CATEGORIES).openapi({ description: 'Defaults from the rate.' });
 
 export const LineItemInput = z
   .strictObject({
@@ -182,13 +182,13 @@ export const DocumentLine = z
     quantity: z.number(),
     unit: z.string().openapi({ description: 'UN/ECE Rec. 20 unit code (see `UnitCode`).', example: 'HUR' }),
     unit_amount: z.number().int(),
-    gross: z.number().int().openapi({ description: 'round(quantity × unit_amount), half away from zero.' }),
+    gross: z.number().int(),
     discount_percent: z.number(),
-    discount_amount: z.number().int().openapi({ description: 'round(gross × discount_percent / 100), half away from zero.' }),
-    amount: z.number().int().openapi({ description: 'The line\'s net: gross − discount_amount.' }),
+    discount_amount: z.number().int(),
+    amount: z.number().int().openapi({ description: 'The line\'s net.' }),
     tax_category: TaxCategory,
     tax_rate: z.number(),
-    tax: z.number().int().nullable().openapi({ description: 'round(amount × tax_rate / 100), half away from zero; null when the invoice\'s `tax_rounding` is `group`.' }),
+    tax: z.number().int().nullable().openapi({ description: 'Null when the document\'s `tax_rounding` is `group`.' }),
   })
   .openapi('DocumentLine');
 
@@ -204,14 +204,14 @@ export const IssuerSnapshot = z
     vat_id: z.string().nullable().optional(), registration_id: z.string().nullable().optional(), peppol_id: z.string().nullable().optional(),
     iban: z.string().nullable().optional(), bic: z.string().nullable().optional(),
   })
-  .openapi('InvoiceIssuer');
+  .openapi('InvoiceIssuer', { description: 'Who bills, as the workspace was when the invoice or quote was sent; null on a draft.' });
 
 export const BillToSnapshot = z
   .object({
     name: z.string(), email: z.string().nullable(), company: z.string().nullable(), address: SnapshotAddress, tax_id: z.string().nullable(),
     vat_id: z.string().nullable().optional(), peppol_id: z.string().nullable().optional(), buyer_reference: z.string().nullable().optional(),
   })
-  .openapi('InvoiceBillTo');
+  .openapi('InvoiceBillTo', { description: 'Who pays, as the client was when the invoice or quote was sent; null on a draft.' });
 
 export const SendInvoiceBody = z
   .strictObject({
@@ -236,7 +236,7 @@ export const EmailDelivery = z
   })
   .openapi('EmailDelivery');
 
-export const EmailDeliveryPage = pageOf(EmailDelivery, 'EmailDeliveryPage');
+export const EmailDeliveryPage = pageOf(EmailDelivery);
 
 export const Invoice = z
   .object({
@@ -250,11 +250,11 @@ export const Invoice = z
     issue_date: z.string(),
     due_date: z.string(),
     line_items: z.array(LineItem),
-    subtotal: z.number().int().openapi({ description: 'Σ line amount.' }),
+    subtotal: z.number().int(),
     discount: Discount.nullable(),
-    discount_total: z.number().int().openapi({ description: 'What the document discount takes off: its `amount`, or round(subtotal × percent / 100).' }),
-    tax: z.number().int().openapi({ description: 'Σ tax_breakdown tax_amount.' }),
-    total: z.number().int().openapi({ description: 'subtotal − discount_total + tax.' }),
+    discount_total: z.number().int().openapi({ description: 'What the document discount takes off.' }),
+    tax: z.number().int(),
+    total: z.number().int(),
     tax_rounding: taxRoundingField('The workspace\'s `tax_rounding` when the invoice was created; never changes on it.'),
     tax_breakdown: z.array(TaxBreakdownEntry).openapi({ description: 'One entry per tax group (category, rate), in the order of each group\'s first line; Σ taxable_amount = subtotal − discount_total, Σ tax_amount = tax.' }),
     tax_exemption_reason: z.string().nullable(),
@@ -263,13 +263,13 @@ export const Invoice = z
     purchase_order: z.string().nullable(),
     amount_paid: z.number().int(),
     amount_due: z.number().int().openapi({ description: 'total − credited_amount − amount_paid, never below 0.' }),
-    credited_amount: z.number().int().openapi({ description: 'Σ total of its credit notes (§17).' }),
+    credited_amount: z.number().int().openapi({ description: 'Σ total of its credit notes.' }),
     credit_note_ids: z.array(z.string()).openapi({ description: 'Its credit notes, oldest first.' }),
     overpaid_amount: z.number().int().openapi({ description: 'Money received beyond the total (two paid checkouts), to be refunded; `amount_paid + overpaid_amount` is payments minus refunds.' }),
     notes: z.string().nullable(),
     available_actions: z.array(InvoiceAction).openapi({ description: 'Exactly the operations the invoice\'s state allows now.' }),
-    issuer: IssuerSnapshot.nullable().openapi({ description: 'Who bills, as the workspace was when the invoice was sent; null on a draft.' }),
-    bill_to: BillToSnapshot.nullable().openapi({ description: 'Who pays, as the client was when the invoice was sent; null on a draft.' }),
+    issuer: IssuerSnapshot.nullable(),
+    bill_to: BillToSnapshot.nullable(),
     recurring_invoice_id: z.string().nullable().openapi({ description: 'The recurring invoice that issued it.' }),
     quote_id: z.string().nullable().openapi({ description: 'The quote it was converted from.' }),
     hosted_url: z.string().nullable().openapi({ description: 'The client\'s page (no key needed), the same until …/share-link makes a new one; null on a draft.' }),
@@ -294,7 +294,7 @@ export const InvoiceQuery = listQuery.extend({
   recurring_invoice_id: idSchema('recurringInvoice').optional().openapi({ description: 'Invoices this recurring invoice issued.' }),
 });
 
-export const InvoicePage = pageOf(InvoiceSummary, 'InvoicePage');
+export const InvoicePage = pageOf(InvoiceSummary);
 
 export type CreateInvoiceInput = z.infer<typeof CreateInvoiceBody>;
 export type UpdateInvoiceInput = z.infer<typeof UpdateInvoiceBody>;

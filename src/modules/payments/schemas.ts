@@ -49,7 +49,7 @@ export const PaymentAttempt = z
   })
   .openapi('PaymentAttempt');
 
-export const PaymentAttemptPage = pageOf(PaymentAttempt, 'PaymentAttemptPage');
+export const PaymentAttemptPage = pageOf(PaymentAttempt);
 
 export const Payment = z
   .object({
@@ -69,7 +69,7 @@ export const Payment = z
   })
   .openapi('Payment');
 
-export const PaymentPage = pageOf(Payment, 'PaymentPage');
+export const PaymentPage = pageOf(Payment);
 
 export const RefundBody = z
   .strictObject({

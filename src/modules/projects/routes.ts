@@ -16,7 +16,7 @@ export const projectRoutes = createRouter()
       method: 'get', path: '/projects', operationId: 'listProjects', tags, access: 'user', role: 'viewer',
       summary: 'List projects',
       request: { query: S.ProjectQuery },
-      responses: { 200: jsonContent(S.ProjectPage, 'A page of projects, newest first.') },
+      responses: { 200: jsonContent(S.ProjectPage, 'A page of projects.') },
     }),
     async (c) => {
       const query = c.req.valid('query');

@@ -66,7 +66,7 @@ export const ProjectQuery = listQuery.extend({
   q: searchText(200).optional().openapi({ description: 'Name contains (case-insensitive).' }),
 });
 
-export const ProjectPage = pageOf(Project, 'ProjectPage');
+export const ProjectPage = pageOf(Project);
 
 export type CreateProjectInput = z.infer<typeof CreateProjectBody>;
 export type UpdateProjectInput = z.infer<typeof UpdateProjectBody>;

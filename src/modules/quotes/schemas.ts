@@ -93,11 +93,11 @@ export const Quote = z
     issue_date: z.string(),
     valid_until: z.string(),
     line_items: z.array(LineItem),
-    subtotal: z.number().int().openapi({ description: 'Σ line amount.' }),
+    subtotal: z.number().int(),
     discount: Discount.nullable(),
     discount_total: z.number().int(),
     tax: z.number().int(),
-    total: z.number().int().openapi({ description: 'subtotal − discount_total + tax.' }),
+    total: z.number().int(),
     tax_rounding: taxRoundingField('The workspace\'s `tax_rounding` when the quote was created.'),
     tax_breakdown: z.array(TaxBreakdownEntry),
     tax_exemption_reason: z.string().nullable(),
@@ -105,8 +105,8 @@ export const Quote = z
     notes: z.string().nullable(),
     terms: z.string().nullable(),
     on_accept: OnAccept,
-    issuer: IssuerSnapshot.nullable().openapi({ description: 'Who quotes, as the workspace was when the quote was sent; null on a draft.' }),
-    bill_to: BillToSnapshot.nullable().openapi({ description: 'The client as it was when the quote was sent; null on a draft.' }),
+    issuer: IssuerSnapshot.nullable(),
+    bill_to: BillToSnapshot.nullable(),
     hosted_url: z.string().nullable().openapi({ description: 'The page where the client accepts or declines (no key needed); null on a draft.' }),
     pdf_url: z.string().nullable(),
     accepted: z
@@ -131,7 +131,7 @@ export const QuoteQuery = listQuery.extend({
   client_id: idSchema('client').optional(),
 });
 
-export const QuotePage = pageOf(QuoteSummary, 'QuotePage');
+export const QuotePage = pageOf(QuoteSummary);
 
 export type CreateQuoteInput = z.infer<typeof CreateQuoteBody>;
 export type UpdateQuoteInput = z.infer<typeof UpdateQuoteBody>;

@@ -32,7 +32,7 @@ export const recurringInvoiceRoutes = createRouter()
       method: 'get', path: '/recurring-invoices', operationId: 'listRecurringInvoices', tags, access: 'user', role: 'viewer',
       summary: 'List recurring invoices',
       request: { query: S.RecurringQuery },
-      responses: { 200: jsonContent(S.RecurringPage, 'A page of recurring invoices, newest first.') },
+      responses: { 200: jsonContent(S.RecurringPage, 'A page of recurring invoices.') },
     }),
     async (c) => {
       const query = c.req.valid('query');

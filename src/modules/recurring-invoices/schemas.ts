@@ -52,7 +52,7 @@ export const RecurringInvoice = z
     client_id: z.string(),
     project_id: z.string().nullable(),
     currency: z.string(),
-    line_items: z.array(DocumentLine).openapi({ description: 'The lines each invoice gets; a line\'s `tax_category` is resolved when the template is written (§15 defaults, from the workspace then).' }),
+    line_items: z.array(DocumentLine).openapi({ description: 'The lines each invoice gets, each `tax_category` resolved when the template is written (its default from the workspace then).' }),
     subtotal: z.number().int(),
     discount: Discount.nullable(),
     discount_total: z.number().int(),
@@ -82,7 +82,7 @@ export const RecurringInvoice = z
   })
   .openapi('RecurringInvoice');
 
-export const RecurringPage = pageOf(RecurringInvoice, 'RecurringInvoicePage');
+export const RecurringPage = pageOf(RecurringInvoice);
 
 export const RecurringQuery = listQuery.extend({ status: Status.optional(), client_id: idSchema('client').optional() });
 

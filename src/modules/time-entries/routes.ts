@@ -20,7 +20,7 @@ export const timeEntryRoutes = createRouter()
       summary: 'List time entries',
       description: 'Every member\'s entries, newest first. `from` after `to` is a 422.',
       request: { query: S.TimeEntryQuery },
-      responses: { 200: jsonContent(S.TimeEntryPage, 'A page of time entries, newest first.') },
+      responses: { 200: jsonContent(S.TimeEntryPage, 'A page of time entries.') },
     }),
     async (c) => {
       const query = c.req.valid('query');

@@ -94,7 +94,7 @@ export const TimeEntryQuery = listQuery
   })
   .refine((q) => !q.from || !q.to || q.from <= q.to, { message: '`from` must not be after `to`.', path: ['from'] });
 
-export const TimeEntryPage = pageOf(TimeEntry, 'TimeEntryPage');
+export const TimeEntryPage = pageOf(TimeEntry);
 
 export const SummaryQuery = z
   .object({

@@ -28,9 +28,9 @@ export const transferRoutes = createRouter()
       method: 'post', path: '/remit/transfer', operationId: 'createTransfer', tags, access: 'user', role: 'admin', idempotency: 'required', errors: [503],
       summary: 'Send money abroad',
       description: [
-        'A `quote_id` that expired or was used already is a 409 `conflict`.',
-        'Without one, the transfer is quoted from the cached exchange rates: none cached yet, or rates published more than 36 hours ago, are a 503 `rates_unavailable` and no money moves; a currency they do not contain is a 422 naming `source_currency` or `target_currency`.',
-        'The transfer is queued and moves `pending → processing → completed | failed`, paid out by the workspace\'s payout provider (`PUT /api/workspace/payout-provider`); in production a workspace with none is a 409 `payouts_not_configured`. Reads never show the whole account number.',
+        'A `quote_id` that expired or was used is a 409 `conflict`.',
+        'Without one, the transfer is quoted from the cached rates: none cached, or published more than 36 hours ago, is a 503 `rates_unavailable` and no money moves; a currency they lack is a 422 naming `source_currency` or `target_currency`.',
+        'The transfer is queued, moves `pending → processing → completed | failed` and is paid out by the workspace\'s payout provider (`PUT /api/workspace/payout-provider`); in production, none is a 409 `payouts_not_configured`. Reads never show the whole account number.',
         '**Sandbox** (development only): every payout completes, except that a recipient name containing `FAIL` is rejected with a `failure_reason`, like a test card.',
       ].join(' '),
       request: { body: jsonBody(S.CreateTransferBody) },
@@ -46,7 +46,7 @@ export const transferRoutes = createRouter()
       method: 'get', path: '/remit/transfers', operationId: 'listTransfers', tags, access: 'user', role: 'viewer',
       summary: 'List transfers',
       request: { query: S.TransferQuery },
-      responses: { 200: jsonContent(S.TransferPage, 'A page of transfers, newest first.') },
+      responses: { 200: jsonContent(S.TransferPage, 'A page of transfers.') },
     }),
     async (c) => {
       const query = c.req.valid('query');

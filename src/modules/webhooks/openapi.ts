@@ -93,7 +93,8 @@ export function registerWebhookEvents(registry: OpenAPIHono['openAPIRegistry']) 
       security: [],
       // The type in words (`invoice.payment_recorded`: "Invoice payment recorded"): every operation has a summary.
       summary: type === 'webhook.test' ? 'A test event, sent by POST /api/webhook-endpoints/{id}/test' : inWords(type),
-      tags: ['Webhooks'],
+      // No tag: a reference lists webhooks in a section of their own (Swagger UI ignores their tags),
+      // after the Webhooks tag's operations, whose description introduces them.
       request: { ...(type === 'webhook.test' ? { headers } : {}), body: { content: { 'application/json': { schema: payloadSchema(registry, type, kinds) as z.ZodType } } } },
       // None for the other entries: the document drops the empty list (withSharedComponents).
       responses: type === 'webhook.test' ? RECEIVER_ANSWER : {},

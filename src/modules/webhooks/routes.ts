@@ -19,7 +19,7 @@ export const webhookRoutes = createRouter()
       method: 'get', path: '/webhook-endpoints', operationId: 'listWebhookEndpoints', tags, access: 'user', role,
       summary: 'List webhook endpoints',
       request: { query: listQuery },
-      responses: { 200: jsonContent(S.EndpointPage, 'A page of endpoints, newest first.') },
+      responses: { 200: jsonContent(S.EndpointPage, 'A page of endpoints.') },
     }),
     async (c) => {
       const { limit, cursor } = c.req.valid('query');

@@ -56,7 +56,7 @@ export const EndpointWithSecret = Endpoint.extend({
   secret: z.string().nullable().openapi({ description: '`whsec_` + base64: the signing secret, shown only in this answer (null in an idempotent replay).' }),
 }).openapi('WebhookEndpointWithSecret');
 
-export const EndpointPage = pageOf(Endpoint, 'WebhookEndpointPage');
+export const EndpointPage = pageOf(Endpoint);
 
 export const Delivery = z
   .object({
@@ -74,7 +74,7 @@ export const Delivery = z
   })
   .openapi('WebhookDelivery');
 
-export const DeliveryPage = pageOf(Delivery, 'WebhookDeliveryPage');
+export const DeliveryPage = pageOf(Delivery);
 
 export const DeliveryQuery = listQuery.extend({
   status: z.enum(['pending', 'succeeded', 'failed']).optional(),

@@ -114,7 +114,7 @@ export const workspaceRoutes = createRouter()
       summary: 'Pending invitations',
       description: 'Not yet accepted, withdrawn or expired; never with their codes.',
       request: { query: listQuery },
-      responses: { 200: jsonContent(S.WorkspaceInvitationPage, 'A page of invitations, newest first.') },
+      responses: { 200: jsonContent(S.WorkspaceInvitationPage, 'A page of invitations.') },
     }),
     async (c) => {
       const { limit, cursor } = c.req.valid('query');

@@ -34,8 +34,8 @@ export const Workspace = z
     time_zone: z.string().openapi({ description: 'IANA time zone: what "today" and "overdue" mean for this workspace.', example: 'Europe/Berlin' }),
     locale: z.string().openapi({ description: 'BCP 47 tag: the formats and language of clients\' pages, PDFs and emails (en, de, fr, es, it, nl, pt; any other reads English). Copied onto each invoice when it is sent.', example: 'en-US' }),
     invoice_prefix: z.string().openapi({ example: 'INV-' }),
-    credit_note_prefix: z.string().openapi({ description: 'What a credit note\'s number starts with; its own sequence follows (§17).', example: 'CN-' }),
-    quote_prefix: z.string().openapi({ description: 'What default quote numbers start with (§18).', example: 'QUO-' }),
+    credit_note_prefix: z.string().openapi({ description: 'What a credit note\'s number starts with; its own sequence follows.', example: 'CN-' }),
+    quote_prefix: z.string().openapi({ description: 'What default quote numbers start with.', example: 'QUO-' }),
     default_currency: z.string().openapi({ description: 'ISO 4217: the currency a new client gets when none is sent.', example: 'USD' }),
     tax_rounding: taxRoundingField('How new invoices round their tax; each invoice keeps the mode it was created with.'),
     issuer: Issuer.openapi({ description: 'Who invoices: printed on every invoice this workspace sends.' }),
@@ -48,7 +48,7 @@ export const Workspace = z
   })
   .openapi('Workspace');
 
-export const WorkspacePage = pageOf(Workspace, 'WorkspacePage');
+export const WorkspacePage = pageOf(Workspace);
 
 const IssuerInput = z
   .strictObject({
@@ -120,7 +120,7 @@ export const Member = z
   })
   .openapi('Member');
 
-export const MemberPage = pageOf(Member, 'MemberPage');
+export const MemberPage = pageOf(Member);
 
 export const UpdateMemberBody = z.strictObject({ role: RoleSchema }).openapi('UpdateMember');
 
@@ -150,7 +150,7 @@ export const WorkspaceInvitation = z
   })
   .openapi('WorkspaceInvitation');
 
-export const WorkspaceInvitationPage = pageOf(WorkspaceInvitation, 'WorkspaceInvitationPage');
+export const WorkspaceInvitationPage = pageOf(WorkspaceInvitation);
 
 export const MemberQuery = listQuery;
 
