@@ -51,6 +51,7 @@ export function withSharedInputs<T extends object>(document: T): T {
   const schemas = doc.components?.schemas;
   if (!schemas) return document;
   const byId = new Map(Object.values(doc.paths ?? {}).flatMap((item) => Object.values(item)).map((operation) => [String(operation.operationId), operation]));
+  const required = new Set<string>();
   for (const [id, create] of byId) {
     const noun = id.match(/^create([A-Z]\w*)$/)?.[1];
     const creating = bodyMedia(create);
@@ -69,6 +70,34 @@ export function withSharedInputs<T extends object>(document: T): T {
     if (JSON.stringify(shared).length - JSON.stringify(restated).length < SMALLEST) continue;
     schemas[name] = { type: 'object', properties: shared, ...(closed ? { additionalProperties: false } : {}) };
     [creating.schema, updating.schema] = bodies;
+    for (const field of [...(c.required ?? []), ...(u.required ?? [])]) required.add(`${name}.${field}`);
   }
+  for (const [family, members] of Object.entries(FAMILIES)) shareAmong(schemas, family, members, required);
   return document;
+}
+
+// Records whose inputs take some fields alike, as one more component each of them refers to.
+const FAMILIES: Record<string, string[]> = {
+  // The documents on the invoice's line and tax model: their lines, discount, exemption, notes and project.
+  DocumentInput: ['InvoiceInput', 'QuoteInput', 'RecurringInvoiceInput'],
+};
+
+/**
+ * The fields every one of `members` takes alike, written once as `family`, when that saves enough;
+ * each member keeps the rest, and the fields a body requires: generators find a required field in
+ * the component a body refers to, not in one that component refers to in turn.
+ */
+function shareAmong(schemas: Record<string, unknown>, family: string, members: string[], required: Set<string>) {
+  const inputs = members.map((name) => schemas[name]);
+  // An input that refuses other fields (`additionalProperties`) would refuse the family's too: its body closes it instead.
+  if (schemas[family] || !inputs.every((input) => isPlainObject(input) && input.additionalProperties === undefined)) return;
+  const [first, ...rest] = inputs as ObjectSchema[];
+  const alike = Object.fromEntries(Object.entries(first!.properties).filter(([field, schema]) =>
+    members.every((name) => !required.has(`${name}.${field}`)) && rest.every((input) => JSON.stringify(input.properties[field]) === JSON.stringify(schema))));
+  if (JSON.stringify(alike).length * (members.length - 1) < SMALLEST) return;
+  schemas[family] = { type: 'object', properties: alike };
+  for (const [i, name] of members.entries()) {
+    const own = Object.fromEntries(Object.entries(inputs[i]!.properties).filter(([field]) => !(field in alike)));
+    schemas[name] = { allOf: [{ $ref: `#/components/schemas/${family}` }], type: 'object', properties: own };
+  }
 }
