@@ -11,7 +11,7 @@ import { withSharedComponents } from './openapi-shared-components';
 import { withSharedRequestSchemas } from './openapi-request-schemas';
 import { withRecordsAsSummaries } from './openapi-summaries';
 import { withTagDescriptions } from './openapi-tags';
-import { withNullableValueSchemas, withSharedValueSchemas } from './openapi-value-schemas';
+import { withNullableValueSchemas, withSharedValueSchemas, withValueSchemasUsedOnceInPlace } from './openapi-value-schemas';
 import { withPathParametersOnPathItems } from './openapi-path-parameters';
 
 export { OPENAPI_INFO } from './openapi-info';
@@ -19,4 +19,4 @@ export { OPENAPI_INFO } from './openapi-info';
 type Document = Parameters<typeof withInlineRequestBodies>[0];
 
 export const finishedDocument = (generated: Document) =>
-  withPathParametersOnPathItems(withRequestExamples(withTagDescriptions(withRecordsAsSummaries(withSharedInputs(withSharedRequestSchemas(withNullableValueSchemas(withSharedComponents(withSharedValueSchemas(withSharedListings(withInlineRequestBodies(generated)))))))))));
+  withPathParametersOnPathItems(withValueSchemasUsedOnceInPlace(withRequestExamples(withTagDescriptions(withRecordsAsSummaries(withSharedInputs(withSharedRequestSchemas(withNullableValueSchemas(withSharedComponents(withSharedValueSchemas(withSharedListings(withInlineRequestBodies(generated))))))))))));

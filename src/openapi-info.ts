@@ -30,10 +30,9 @@ tax by \`round(share × rate / 100)\`; with \`"group"\` each group's tax is \`ro
 from zero into the target's minor unit; a transfer's \`target_amount\` rounds down.
 
 **Read your writes.** Every answer that read or wrote records, or was sent a bookmark, carries \`X-D1-Bookmark\`.
-Send it back and a later request reads at least as fresh as that answer, wherever it is served; without one,
-keyed requests start at the primary database and the public gig board may be read from the nearest replica.
-A malformed bookmark is ignored (the primary). A bookmark is about the key's workspace: send it back with keys
-of that workspace.
+Send it back and a later request reads at least as fresh as that answer, wherever it is served; without one
+(or with a malformed one), keyed requests start at the primary database and the public gig board may read the
+nearest replica. A bookmark is about the key's workspace: send it with keys of that workspace.
 
 **Lists** take \`limit\` (1..100, default 25) and \`cursor\` and answer \`{data, has_more, next_cursor}\`, newest first.
 

@@ -110,3 +110,50 @@ export function withNullableValueSchemas<T extends object>(document: T): T {
   for (const name of shared) schemas[`${name}OrNull`] = { anyOf: [{ $ref: `#/components/schemas/${name}` }, { type: 'null' }] };
   return document;
 }
+
+const VALUE_COMPONENTS = new Set([
+  ...[...KIND_OF_PREFIX.values()].map((kind) => `${kind[0]!.toUpperCase()}${kind.slice(1)}Id`),
+  'DateTime', 'CalendarDate', 'Email', 'OneLineText', 'MultiLineText',
+]);
+// The value shapes, and any of them or an enumeration `OrNull` (withNullableValueSchemas).
+const isValueComponent = (name: string) => VALUE_COMPONENTS.has(name) || name.endsWith('OrNull');
+const SCHEMA_REF = '#/components/schemas/';
+
+function countReferences(value: unknown, counts: Map<string, number>) {
+  if (Array.isArray(value)) value.forEach((item) => countReferences(item, counts));
+  else if (value && typeof value === 'object') {
+    const ref = (value as Json).$ref;
+    if (typeof ref === 'string' && ref.startsWith(SCHEMA_REF)) counts.set(ref.slice(SCHEMA_REF.length), (counts.get(ref.slice(SCHEMA_REF.length)) ?? 0) + 1);
+    Object.values(value).forEach((inner) => countReferences(inner, counts));
+  }
+}
+
+function inPlace(value: unknown, once: Map<string, Json>): unknown {
+  if (Array.isArray(value)) return value.map((item) => inPlace(item, once));
+  if (!value || typeof value !== 'object') return value;
+  const { $ref: ref, ...own } = value as Json;
+  const component = typeof ref === 'string' ? once.get(ref.slice(SCHEMA_REF.length)) : undefined;
+  if (component) return { ...component, ...own };
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, inPlace(inner, once)]));
+}
+
+/**
+ * A value component the finished document refers to only once (the id of a refund, which only a
+ * refund has) is written where it is used: a name and a reference would cost more than the schema.
+ * Runs last, when request bodies and records have been shared and the counts are final.
+ */
+export function withValueSchemasUsedOnceInPlace<T extends object>(document: T): T {
+  const doc = document as Doc;
+  const schemas = doc.components?.schemas as Record<string, Json> | undefined;
+  if (!schemas) return document;
+  const counts = new Map<string, number>();
+  countReferences(doc, counts);
+  const once = new Map(Object.keys(schemas).filter((name) => isValueComponent(name) && counts.get(name) === 1).map((name) => [name, schemas[name]!]));
+  if (!once.size) return document;
+  for (const name of once.keys()) delete schemas[name];
+  for (const name of Object.keys(schemas)) schemas[name] = inPlace(schemas[name], once) as Json;
+  doc.paths = inPlace(doc.paths, once) as Doc['paths'];
+  doc.webhooks = inPlace(doc.webhooks, once) as Doc['webhooks'];
+  if (doc.components?.parameters) doc.components.parameters = inPlace(doc.components.parameters, once) as Record<string, unknown>;
+  return document;
+}

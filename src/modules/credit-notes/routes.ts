@@ -58,7 +58,7 @@ export const creditNoteRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/invoices/{id}/credit-notes', operationId: 'listInvoiceCreditNotes', tags, access: 'user', role: 'viewer',
       summary: 'The credit notes of an invoice',
-      description: 'Newest first, without their lines.',
+      description: 'Without their lines.',
       request: { params: invoiceParams, query: listQuery },
       responses: { 200: jsonContent(S.CreditNotePage, 'A page of credit notes.') },
     }),

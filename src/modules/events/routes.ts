@@ -14,7 +14,7 @@ export const eventRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/events', operationId: 'listEvents', tags, access: 'user', role: 'viewer',
       summary: 'List events',
-      description: 'Every change in the workspace, newest first.',
+      description: 'Every change in the workspace.',
       request: { query: S.EventQuery },
       responses: { 200: jsonContent(S.EventPage, 'A page of events.') },
     }),

@@ -35,7 +35,7 @@ export const invoiceRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/invoices', operationId: 'listInvoices', tags, access: 'user', role: 'viewer',
       summary: 'List invoices',
-      description: 'Newest first, without line items.',
+      description: 'Without line items.',
       request: { query: S.InvoiceQuery },
       responses: { 200: jsonContent(S.InvoicePage, 'A page of invoices.') },
     }),
@@ -150,7 +150,7 @@ export const invoiceRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/invoices/{id}/deliveries', operationId: 'listInvoiceDeliveries', tags, access: 'user', role: 'viewer',
       summary: 'The emails of an invoice',
-      description: 'Every email sent for the invoice (when it was sent, and reminders), newest first: `queued` while it waits or retries (after 1 min, 10 min, 1 h and 6 h), `sent`, or `failed` after the fifth attempt, with the last error.',
+      description: 'Every email sent for the invoice (when it was sent, and reminders): `queued` while it waits or retries (after 1 min, 10 min, 1 h and 6 h), `sent`, or `failed` after the fifth attempt, with the last error.',
       request: { params, query: listQuery },
       responses: { 200: jsonContent(S.EmailDeliveryPage, 'A page of email deliveries.') },
     }),

@@ -36,7 +36,7 @@ export const invoicePaymentRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/invoices/{id}/payments', operationId: 'listInvoicePayments', tags, access: 'user', role: 'viewer',
       summary: 'The payments of an invoice',
-      description: 'Every payment, recorded or received online, newest first, each with what has been refunded of it.',
+      description: 'Every payment, recorded or received online, with what has been refunded of it.',
       request: { params, query: listQuery },
       responses: { 200: jsonContent(S.PaymentPage, 'A page of payments.') },
     }),
@@ -53,7 +53,7 @@ export const invoicePaymentRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/invoices/{id}/payment-attempts', operationId: 'listInvoicePaymentAttempts', tags, access: 'user', role: 'viewer',
       summary: 'The online payment attempts of an invoice',
-      description: 'Each press of the hosted page\'s pay button, newest first: `open` until the client pays (`succeeded`), the payment fails (`failed`) or the checkout runs out (`expired`); a checkout the provider could not make is `failed` at once.',
+      description: 'Each press of the hosted page\'s pay button: `open` until the client pays (`succeeded`), the payment fails (`failed`) or the checkout runs out (`expired`); a checkout the provider could not make is `failed` at once.',
       request: { params, query: listQuery },
       responses: { 200: jsonContent(S.PaymentAttemptPage, 'A page of payment attempts.') },
     }),

@@ -37,7 +37,7 @@ export const quoteRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/quotes', operationId: 'listQuotes', tags, access: 'user', role: 'viewer',
       summary: 'List quotes',
-      description: 'Newest first, without line items.',
+      description: 'Without line items.',
       request: { query: S.QuoteQuery },
       responses: { 200: jsonContent(S.QuotePage, 'A page of quotes.') },
     }),

@@ -18,7 +18,7 @@ export const timeEntryRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/time-entries', operationId: 'listTimeEntries', tags, access: 'user', role: 'viewer',
       summary: 'List time entries',
-      description: 'Every member\'s entries, newest first. `from` after `to` is a 422.',
+      description: 'Every member\'s entries. `from` after `to` is a 422.',
       request: { query: S.TimeEntryQuery },
       responses: { 200: jsonContent(S.TimeEntryPage, 'A page of time entries.') },
     }),

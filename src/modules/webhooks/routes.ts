@@ -116,7 +116,7 @@ export const webhookRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/webhook-endpoints/{id}/deliveries', operationId: 'listWebhookDeliveries', tags, access: 'user', role,
       summary: 'The delivery log',
-      description: 'One row per attempt, newest first.',
+      description: 'One row per attempt.',
       request: { params, query: S.DeliveryQuery },
       responses: { 200: jsonContent(S.DeliveryPage, 'A page of delivery attempts.') },
     }),

@@ -17,7 +17,7 @@ export const workspaceRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/workspaces', operationId: 'listWorkspaces', tags, access: 'user', role: 'any',
       summary: 'Your workspaces',
-      description: 'Every workspace you belong to, with your role in each, newest first.',
+      description: 'Every workspace you belong to, with your role in each.',
       request: { query: listQuery },
       responses: { 200: jsonContent(S.WorkspacePage, 'A page of workspaces.') },
     }),
