@@ -88,10 +88,11 @@ const FAMILIES: Record<string, string[]> = {
  * the component a body refers to, not in one that component refers to in turn.
  */
 function shareAmong(schemas: Record<string, unknown>, family: string, members: string[], required: Set<string>) {
-  const inputs = members.map((name) => schemas[name]);
+  const found = members.map((name) => schemas[name]);
   // An input that refuses other fields (`additionalProperties`) would refuse the family's too: its body closes it instead.
-  if (schemas[family] || !inputs.every((input) => isPlainObject(input) && input.additionalProperties === undefined)) return;
-  const [first, ...rest] = inputs as ObjectSchema[];
+  if (schemas[family] || !found.every((input) => isPlainObject(input) && input.additionalProperties === undefined)) return;
+  const inputs = found as ObjectSchema[];
+  const [first, ...rest] = inputs;
   const alike = Object.fromEntries(Object.entries(first!.properties).filter(([field, schema]) =>
     members.every((name) => !required.has(`${name}.${field}`)) && rest.every((input) => JSON.stringify(input.properties[field]) === JSON.stringify(schema))));
   if (JSON.stringify(alike).length * (members.length - 1) < SMALLEST) return;

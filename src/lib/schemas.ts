@@ -80,7 +80,7 @@ export const searchText = (max: number) => z.string().trim().max(max);
 export const longText = (max: number) => z.string().trim().max(max).regex(MULTI_LINE, 'Control characters other than tab and newline, and bidirectional overrides, are not allowed.');
 
 export const listQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(25).openapi({ description: '1..100, default 25.' }),
+  limit: z.coerce.number().int().min(1).max(100).default(25),
   cursor: z.string().max(200).optional().openapi({ description: 'next_cursor of the previous page.' }),
 });
 

@@ -1,4 +1,4 @@
-// §8: the document behind /docs. Under 250 KB, with the long enumerations written once; a
+// §8: the document behind /docs. Under 250,000 bytes, with the long enumerations written once; a
 // description for every tag; a realistic example for every request body that valid requests
 // match; each operation listed once in the reference's view; a payload schema per event type
 // that the events themselves match.
@@ -33,17 +33,17 @@ const bodyOf = (operation: any) => {
 const matches = (schema: unknown, value: unknown) => new Validator({ ...(schema as object), components: doc.components } as never, '2020-12', false).validate(value);
 
 describe('the document', () => {
-  // §8 asks for under 250 KB. With payments, time, credit notes, quotes and payouts the document is
-  // about 294 KB with the /api/workflow path items referring to the /v1 ones, the shared pieces
-  // written once (error responses named by status, the generic ones as one 4XX entry per
-  // combination, response headers, ids, timestamps and texts as components, property schemas and
-  // line items request bodies take alike) and records written as their summary and lines. This
-  // budget keeps it from growing unnoticed; what is left is mostly the request bodies written out
-  // in place (a field with a default must stay there for generated clients), the rules each
-  // operation states, the 52 webhook entries with their payload schemas, and the error statuses
-  // particular to each operation.
+  // §8 asks for under 250 KB: 250,000 bytes, which the document keeps to at some 249 KB. Paths are
+  // about half of it (the /api/workflow path items referring to the /v1 ones; per operation its
+  // error statuses as references, the generic ones one 4XX entry naming them; request bodies written
+  // out in place, a create and its update referring to the fields they take alike, `ClientInput`),
+  // components most of the rest: the records (as their summary and lines), the shared enumerations
+  // (the 400 time zones are the largest), value shapes, error responses and headers, each written
+  // once. The 52 webhook entries name each event type's payload schema; their headers and answer are
+  // declared once, on webhook.test. The prose is the introduction's rules, each operation's own rules
+  // and role, and what each field says beyond its schema. Growing past the budget means making room.
   it('stays within its size budget, with currencies, countries and time zones written once', async () => {
-    expect(new TextEncoder().encode(text).length).toBeLessThan(296 * 1024);
+    expect(new TextEncoder().encode(text).length).toBeLessThan(250_000);
     for (const [name, values] of [['CurrencyCode', CURRENCY_CODES], ['CountryCode', COUNTRY_CODES]] as const) {
       expect(doc.components.schemas[name].enum).toEqual([...values]);
       expect(text.split(JSON.stringify([...values]).slice(1, -1)).length - 1).toBe(1);

@@ -307,7 +307,7 @@ export type InvoiceFilter = z.infer<typeof InvoiceQuery>;
 export const EINVOICE_FORMATS_TEXT = '`format=cii` (default) is UN/CEFACT CII D16B with guideline `urn:cen.eu:en16931:2017` (the XML a Factur-X PDF embeds); `format=ubl` is a UBL 2.1 Invoice following Peppol BIS Billing 3.0, which also needs both parties\' `peppol_id` and a `buyer_reference` or `purchase_order`.';
 
 export const EInvoiceQuery = z.object({
-  format: z.enum(['cii', 'ubl']).default('cii').openapi({ description: '`cii` (default) or `ubl`.' }),
+  format: z.enum(['cii', 'ubl']).default('cii'),
 });
 
 export const EInvoiceCheck = z

@@ -27,7 +27,7 @@ export const CreateRecurringBody = z
     due_in_days: fields.due_in_days.default(30),
     auto_send: fields.auto_send.default(false),
     interval: IntervalSchema,
-    interval_count: z.number().int().min(1).max(12).default(1).openapi({ description: '1..12, default 1: every `interval_count` weeks, months or years.' }),
+    interval_count: z.number().int().min(1).max(12).default(1).openapi({ description: 'Every `interval_count` weeks, months or years.' }),
     start_date: dateSchema.openapi({ description: 'The first issue date: today or later in `time_zone`.' }),
     time_zone: timeZone.optional().openapi({ description: 'IANA time zone in which issue dates come; defaults to the workspace\'s.' }),
   })

@@ -35,7 +35,7 @@ export const UpdateEndpointBody = z
 
 export const RotateSecretBody = z
   .strictObject({
-    expire_previous_in_hours: z.number().int().min(0).max(72).default(24).openapi({ description: '0..72, default 24: how long the previous secret keeps signing beside the new one; 0 ends it at once.' }),
+    expire_previous_in_hours: z.number().int().min(0).max(72).default(24).openapi({ description: 'How long the previous secret keeps signing beside the new one; 0 ends it at once.' }),
   })
   .openapi('RotateWebhookSecret');
 

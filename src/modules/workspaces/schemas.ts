@@ -72,7 +72,7 @@ const RemindersInput = z
       .max(5)
       .refine((days) => new Set(days).size === days.length, 'Each day may appear once.')
       .optional()
-      .openapi({ description: '0 to 5 distinct whole days (1..90) after the due date. Default [3, 10].', uniqueItems: true }),
+      .openapi({ description: 'Days after the due date. Default [3, 10].', uniqueItems: true }),
   })
   .openapi('RemindersInput');
 
@@ -128,7 +128,7 @@ export const CreateWorkspaceInvitationBody = z
   .strictObject({
     email: emailSchema,
     role: RoleSchema,
-    expires_in_days: z.number().int().min(1).max(30).optional().openapi({ description: '1..30, default 7.' }),
+    expires_in_days: z.number().int().min(1).max(30).optional().openapi({ description: 'Default 7.' }),
   })
   .openapi('CreateWorkspaceInvitation');
 
