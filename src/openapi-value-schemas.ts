@@ -132,7 +132,7 @@ function inPlace(value: unknown, once: Map<string, Json>): unknown {
   if (Array.isArray(value)) return value.map((item) => inPlace(item, once));
   if (!value || typeof value !== 'object') return value;
   const { $ref: ref, ...own } = value as Json;
-  const component = typeof ref === 'string' ? once.get(ref.slice(SCHEMA_REF.length)) : undefined;
+  const component = typeof ref === 'string' && ref.startsWith(SCHEMA_REF) ? once.get(ref.slice(SCHEMA_REF.length)) : undefined;
   if (component) return { ...component, ...own };
   return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, inPlace(inner, once)]));
 }
@@ -150,6 +150,8 @@ export function withValueSchemasUsedOnceInPlace<T extends object>(document: T): 
   countReferences(doc, counts);
   const once = new Map(Object.keys(schemas).filter((name) => isValueComponent(name) && counts.get(name) === 1).map((name) => [name, schemas[name]!]));
   if (!once.size) return document;
+  // One used once only by another used once (a `XOrNull` and its X) goes in place inside it first.
+  for (const [name, schema] of once) once.set(name, inPlace(schema, once) as Json);
   for (const name of once.keys()) delete schemas[name];
   for (const name of Object.keys(schemas)) schemas[name] = inPlace(schemas[name], once) as Json;
   doc.paths = inPlace(doc.paths, once) as Doc['paths'];
