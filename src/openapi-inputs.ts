@@ -10,6 +10,9 @@
 // defaulted field stays in its body. When the two bodies take exactly the fields they share, the
 // component refuses any other (`additionalProperties: false`); otherwise each body does, with
 // `unevaluatedProperties: false`, which counts the component's fields as its own.
+//
+// Inputs of records of one family take some fields alike in turn: invoices, quotes and recurring
+// invoices refer to `DocumentInput` for their project, notes, discount and exemption (FAMILIES).
 
 type Json = Record<string, unknown>;
 type ObjectSchema = { type: 'object'; properties: Record<string, unknown>; required?: string[]; additionalProperties?: unknown };
