@@ -17,13 +17,17 @@ export const docsPage = `<!doctype html>
 </body>
 </html>`;
 
+type ViewOperation = { summary?: string; description?: string; parameters?: unknown[]; responses?: unknown };
+
 /**
  * The reference's view of the document: an operation served under both listings is written once,
  * under /v1/clients, and /api/workflow/clients is a path item that refers to it (openapi-listings.ts).
- * The view lists it once, under its /v1 path, with a summary that names the other path too.
+ * The view lists it once, under its /v1 path, with a summary that names the other path too. What
+ * every webhook delivery shares (its headers and the receiver's answer) is declared once, on
+ * `webhook.test` (webhooks/openapi.ts); the view shows it on every event type.
  * Self-contained: it runs in the page (docsInitScript carries its source) and in tests.
  */
-export function docsView(spec: { paths: Record<string, Record<string, { summary?: string; description?: string }> & { $ref?: string }> }) {
+export function docsView(spec: { paths: Record<string, Record<string, ViewOperation> & { $ref?: string }>; webhooks?: Record<string, { post?: ViewOperation }> }) {
   const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
   const paths: typeof spec.paths = {};
   const alsoAt: Record<string, string[]> = {};
@@ -44,7 +48,12 @@ export function docsView(spec: { paths: Record<string, Record<string, { summary?
     }
     paths[path] = view;
   }
-  return { ...spec, paths };
+  const delivery = spec.webhooks?.['webhook.test']?.post;
+  const webhooks = Object.fromEntries(Object.entries(spec.webhooks ?? {}).map(([type, item]) => [
+    type,
+    item.post && delivery ? { ...item, post: { parameters: delivery.parameters, responses: delivery.responses, ...item.post } } : item,
+  ]));
+  return { ...spec, paths, ...(spec.webhooks ? { webhooks } : {}) };
 }
 
 export const docsInitScript = `const docsView = ${docsView.toString()};

@@ -1,20 +1,44 @@
-// What /openapi.json makes of the document @hono/zod-openapi generates from the routes: inline
-// request bodies, shared value shapes and components, records as summaries, tag descriptions, request examples,
-// and each operation served under both listings written once (first, so that what is shared below
-// counts each operation once). Imported when the document is first
-// asked for, so a worker started for any other request does not build it.
+// What /openapi.json makes of the document @hono/zod-openapi generates from the routes: the steps
+// below, in order, each answering the document it was given, changed. Imported when the document is
+// first asked for, so a worker started for any other request does not build it.
 import { withSharedListings } from './openapi-listings';
 import { withInlineRequestBodies } from './openapi-request-bodies';
+import { withSharedInputs } from './openapi-inputs';
 import { withRequestExamples } from './openapi-examples';
 import { withSharedComponents } from './openapi-shared-components';
 import { withSharedRequestSchemas } from './openapi-request-schemas';
 import { withRecordsAsSummaries } from './openapi-summaries';
 import { withTagDescriptions } from './openapi-tags';
-import { withSharedValueSchemas } from './openapi-value-schemas';
+import { withNullableValueSchemas, withSharedValueSchemas, withValueSchemasUsedOnceInPlace } from './openapi-value-schemas';
+import { withPathParametersOnPathItems } from './openapi-path-parameters';
 
 export { OPENAPI_INFO } from './openapi-info';
 
 type Document = Parameters<typeof withInlineRequestBodies>[0];
 
-export const finishedDocument = (generated: Document) =>
-  withRequestExamples(withTagDescriptions(withRecordsAsSummaries(withSharedRequestSchemas(withSharedComponents(withSharedValueSchemas(withSharedListings(withInlineRequestBodies(generated))))))));
+const STEPS: ((document: Document) => Document)[] = [
+  // Request bodies written out in place, so that generated clients keep defaulted fields optional.
+  withInlineRequestBodies,
+  // Each operation served under both listings written once, first, so that what is shared below counts it once.
+  withSharedListings,
+  // Ids, timestamps, dates, email addresses and texts as value components.
+  withSharedValueSchemas,
+  // Error responses, headers, parameters and enumerations written once; keyed by default.
+  withSharedComponents,
+  // A value component or null, as one more component.
+  withNullableValueSchemas,
+  // Property schemas several request bodies take alike (an address, line items, a discount).
+  withSharedRequestSchemas,
+  // What a record's create and update take alike (`ClientInput`), and the documents' inputs (`DocumentInput`).
+  withSharedInputs,
+  // A record as its summary and what it adds.
+  withRecordsAsSummaries,
+  withTagDescriptions,
+  withRequestExamples,
+  // Once every sharing above is done and the counts are final: a value component used once goes back in place.
+  withValueSchemasUsedOnceInPlace,
+  // A path's ids, declared on its path item.
+  withPathParametersOnPathItems,
+];
+
+export const finishedDocument = (generated: Document) => STEPS.reduce((document, step) => step(document), generated);

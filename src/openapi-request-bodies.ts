@@ -10,15 +10,18 @@ type Doc = { paths?: Record<string, Record<string, Json>>; components?: { schema
 
 const COMPONENT = '#/components/schemas/';
 
-/** `schema` with every component reference replaced by a copy of the component (request schemas are not recursive). */
+/**
+ * `schema` with every component reference replaced by a copy of the component (request schemas are
+ * not recursive), with what the reference says beside it (a `default`, a description) kept.
+ */
 function expand(schema: unknown, components: Record<string, Json>, seen: string[] = []): unknown {
   if (Array.isArray(schema)) return schema.map((item) => expand(item, components, seen));
   if (!schema || typeof schema !== 'object') return schema;
-  const ref = (schema as Json).$ref;
+  const { $ref: ref, ...beside } = schema as Json;
   if (typeof ref === 'string' && ref.startsWith(COMPONENT)) {
     const name = ref.slice(COMPONENT.length);
     if (seen.includes(name)) return schema;
-    return expand(components[name], components, [...seen, name]);
+    return { ...(expand(components[name], components, [...seen, name]) as Json), ...beside };
   }
   return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, expand(value, components, seen)]));
 }

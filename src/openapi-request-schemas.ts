@@ -89,7 +89,9 @@ export function withSharedRequestSchemas<T extends object>(document: T): T {
       if (text.length < SMALLEST || text.includes('"default":') || text.startsWith('{"$ref"') || unnamed.has(text)) continue;
       uses.set(written, { text, list: [...(uses.get(written)?.list ?? []), use] });
     }
-    const candidates = [...uses.values()].filter(({ text, list }) => list.length > 1 || byText.has(text)).sort((a, b) => b.text.length - a.text.length);
+    // The items of a list that moved are named too: a line item is what a caller builds the list from.
+    const itemsOfMade = (use: Use) => use.key === 'items' && (use.holder.items as Json).type === 'object' && made.some((component) => component.schema === use.holder);
+    const candidates = [...uses.values()].filter(({ text, list }) => list.length > 1 || byText.has(text) || list.some(itemsOfMade)).sort((a, b) => b.text.length - a.text.length);
     const next = candidates[0];
     if (!next) return document;
     const { text, list } = next;

@@ -10,9 +10,13 @@ import { CURRENCY_CODES } from './lib/currencies';
 import { errorRangeName, errorRangeStatuses } from './http/error-ranges';
 import { RESPONSE_HEADERS } from './http/response-headers';
 import { ID_PREFIXES } from './lib/ids';
-import { TAX_CATEGORIES } from './lib/document-totals';
+import { TAX_CATEGORIES, TAX_ROUNDING_MODES } from './lib/document-totals';
 import { UNIT_CODES, UNIT_LIST_TEXT } from './lib/units';
-import { TIME_ZONES } from './modules/workspaces/validation';
+import { TIME_ZONE_TEXT, TIME_ZONES } from './modules/workspaces/validation';
+import { EVENT_TYPES } from './modules/events/types';
+import { ROLES } from './lib/context';
+import { EXPENSE_CATEGORIES } from './modules/expenses/schemas';
+import { ON_ACCEPT, ON_ACCEPT_TEXT } from './modules/quotes/schemas';
 
 type Json = Record<string, unknown>;
 type Doc = { paths?: Record<string, Record<string, Json>>; webhooks?: Record<string, Record<string, Json>>; components?: Record<string, Record<string, unknown>> };
@@ -20,10 +24,24 @@ type Doc = { paths?: Record<string, Record<string, Json>>; webhooks?: Record<str
 const ENUMERATIONS: { name: string; values: readonly string[]; description: string; example: string }[] = [
   { name: 'CurrencyCode', values: CURRENCY_CODES, description: 'ISO 4217 currency code, upper case.', example: 'EUR' },
   { name: 'CountryCode', values: COUNTRY_CODES, description: 'An assigned ISO 3166-1 alpha-2 code, upper case (not XX or another user-assigned one).', example: 'DE' },
-  { name: 'TimeZone', values: TIME_ZONES, description: 'An IANA time zone name.', example: 'Europe/Berlin' },
+  { name: 'TimeZone', values: TIME_ZONES, description: TIME_ZONE_TEXT, example: 'Europe/Berlin' },
   { name: 'UnitCode', values: UNIT_CODES, description: `UN/ECE Recommendation 20 unit code; a line takes one of: ${UNIT_LIST_TEXT}.`, example: 'HUR' },
   // Registered by the invoice schemas with its long description, which the component keeps.
   { name: 'TaxCategory', values: TAX_CATEGORIES, description: 'EN 16931 VAT category.', example: 'S' },
+  // An event's type, the events filter and what a webhook endpoint subscribes to (with `*`).
+  { name: 'EventType', values: EVENT_TYPES, description: 'An event type (see `webhooks`).', example: 'invoice.paid' },
+  // Registered by lib/schemas.ts with the roles' order; request bodies, written out in place, repeated it.
+  { name: 'Role', values: ROLES, description: 'A role in a workspace.', example: 'member' },
+  // A quote's, its create's and its update's; an expense's, its bodies' and the expenses filter.
+  { name: 'OnAccept', values: ON_ACCEPT, description: ON_ACCEPT_TEXT, example: 'none' },
+  { name: 'ExpenseCategory', values: EXPENSE_CATEGORIES, description: 'What an expense was for.', example: 'software' },
+  // The workspace's, and each document's from when it was made: each field says which.
+  {
+    name: 'TaxRounding',
+    values: TAX_ROUNDING_MODES,
+    description: 'How tax is rounded, as **Money** in the introduction says: `line` rounds each line\'s tax (a tax group\'s discount share lowering it, never below 0); `group` rounds once per tax group, and line `tax` is null.',
+    example: 'line',
+  },
 ];
 
 // An error response is named after its status (`422`): it is referenced a few hundred times, so
@@ -48,9 +66,11 @@ function shareParameter(param: Json, parameters: Record<string, unknown>, counts
     param = { ...param, schema: rest };
   }
   if (typeof param.name !== 'string' || (counts.get(text) ?? 0) < 2) return param;
-  // `id` in a path is named after what it identifies (`ClientId`); a required Idempotency-Key apart from the optional one.
-  const kind = param.in === 'path' ? KIND_OF_PREFIX.get(String((param.schema as Json | undefined)?.pattern ?? '').match(/^\^([a-z]+)_/)?.[1] ?? '') : undefined;
-  const base = kind ? `${pascal(kind)}Id` : pascal(param.name);
+  // `id` in a path is named after what it identifies (`ClientId`: its schema, or the prefix of its
+  // pattern); a required Idempotency-Key apart from the optional one.
+  const idSchema = String((param.schema as Json | undefined)?.$ref ?? '').match(/^#\/components\/schemas\/(\w+Id)$/)?.[1];
+  const kind = param.in === 'path' && !idSchema ? KIND_OF_PREFIX.get(String((param.schema as Json | undefined)?.pattern ?? '').match(/^\^([a-z]+)_/)?.[1] ?? '') : undefined;
+  const base = param.in === 'path' && idSchema ? idSchema : kind ? `${pascal(kind)}Id` : pascal(param.name);
   const named = param.name === 'Idempotency-Key' && param.required ? `${base}Required` : base;
   // A query filter apart from the path id of the same name (`client_id` vs a client's `id`).
   const name = parameters[named] && JSON.stringify(parameters[named]) !== JSON.stringify(param) && param.in === 'query' ? `${named}Filter` : named;
@@ -65,27 +85,41 @@ const pascal = (name: string) => name.split(/[^A-Za-z0-9]+/).map((part) => part[
 const VALUE_SETS = new Map(ENUMERATIONS.map((e) => [e, new Set<unknown>(e.values)]));
 const sameSet = (a: readonly unknown[], e: (typeof ENUMERATIONS)[number]) => a.length === e.values.length && a.every((value) => VALUE_SETS.get(e)!.has(value));
 
-/** A schema that is one of the enumerations (or it or null), as a reference keeping its own description. */
-function asReference(schema: Json): Json | undefined {
+/** The values of `values` beyond those of a long enumeration `e` (a webhook endpoint's `*` beside the event types), when it has all of `e`'s. */
+function beyond(values: readonly unknown[], e: (typeof ENUMERATIONS)[number]): unknown[] | undefined {
+  const own = values.filter((value) => !VALUE_SETS.get(e)!.has(value));
+  return e.values.length >= 10 && values.length - own.length === e.values.length && own.length <= 2 ? own : undefined;
+}
+
+/** A schema that is one of the enumerations (or it or null, or it and a value or two of its own), as a reference keeping a description and a default of its own. */
+function asReference(schema: Json, descriptions: Record<string, unknown>): Json | undefined {
   const values = schema.enum;
   if (!Array.isArray(values)) return undefined;
   const nullable = values.includes(null);
-  const named = ENUMERATIONS.find((e) => sameSet(values.filter((v) => v !== null), e));
+  const nonNull = values.filter((v) => v !== null);
+  const named = ENUMERATIONS.find((e) => sameSet(nonNull, e) || beyond(nonNull, e));
   if (!named) return undefined;
   const ref = { $ref: `#/components/schemas/${named.name}` };
-  const own = typeof schema.description === 'string' && schema.description !== named.description ? { description: schema.description } : {};
-  return nullable ? { anyOf: [ref, { type: 'null' }], ...own } : { ...ref, ...own };
+  // A default stays beside the reference (an expense's `currency` is USD unless sent): a request body
+  // written out in place keeps it, and one that moves into a component says it in words.
+  const own = {
+    ...(typeof schema.description === 'string' && schema.description !== descriptions[named.name] ? { description: schema.description } : {}),
+    ...('default' in schema ? { default: schema.default } : {}),
+  };
+  const extra = sameSet(nonNull, named) ? [] : beyond(nonNull, named)!;
+  const others = [...(extra.length ? [{ type: 'string', enum: extra }] : []), ...(nullable ? [{ type: 'null' }] : [])];
+  return others.length ? { anyOf: [ref, ...others], ...own } : { ...ref, ...own };
 }
 
-function referenceEnumerations(value: unknown, used: Set<string>): unknown {
-  if (Array.isArray(value)) return value.map((item) => referenceEnumerations(item, used));
+function referenceEnumerations(value: unknown, used: Set<string>, descriptions: Record<string, unknown>): unknown {
+  if (Array.isArray(value)) return value.map((item) => referenceEnumerations(item, used, descriptions));
   if (!value || typeof value !== 'object') return value;
-  const ref = asReference(value as Json);
+  const ref = asReference(value as Json, descriptions);
   if (ref) {
     used.add(JSON.stringify(ref).match(/schemas\/(\w+)/)![1]!);
     return ref;
   }
-  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, referenceEnumerations(inner, used)]));
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, referenceEnumerations(inner, used, descriptions)]));
 }
 
 export function withSharedComponents<T extends object>(document: T): T {
@@ -102,20 +136,28 @@ export function withSharedComponents<T extends object>(document: T): T {
     for (const param of (operation.parameters as Json[] | undefined) ?? []) counts.set(JSON.stringify(param), (counts.get(JSON.stringify(param)) ?? 0) + 1);
   }
   const used = new Set<string>();
-  doc.paths = referenceEnumerations(doc.paths, used) as Doc['paths'];
-  doc.webhooks = referenceEnumerations(doc.webhooks, used) as Doc['webhooks'];
-  const registered = Object.fromEntries(ENUMERATIONS.map((e) => [e.name, (schemas[e.name] as Json | undefined)?.description]));
-  for (const name of Object.keys(schemas)) schemas[name] = referenceEnumerations(schemas[name], used);
+  // The component keeps the description its schema was registered with (TimeZone's, TaxCategory's); a field that says the same says nothing of its own.
+  const descriptions = Object.fromEntries(ENUMERATIONS.map((e) => [e.name, (schemas[e.name] as Json | undefined)?.description ?? e.description]));
+  doc.paths = referenceEnumerations(doc.paths, used, descriptions) as Doc['paths'];
+  doc.webhooks = referenceEnumerations(doc.webhooks, used, descriptions) as Doc['webhooks'];
+  for (const name of Object.keys(schemas)) schemas[name] = referenceEnumerations(schemas[name], used, descriptions);
   for (const e of ENUMERATIONS) {
-    if (used.has(e.name)) schemas[e.name] = { type: 'string', enum: [...e.values], description: registered[e.name] ?? e.description, example: e.example };
+    if (used.has(e.name)) schemas[e.name] = { type: 'string', enum: [...e.values], description: descriptions[e.name], example: e.example };
   }
 
   // The first error response of each status is the shared one; any operation's that differs stays its own.
   const shared = new Map<string, string>();
   const webhooks = new Set(Object.values(doc.webhooks ?? {}).flatMap((item) => Object.values(item)));
+  // Path ids are named first (`ProjectId`), so that a query filter of the same name is the one called
+  // `ProjectIdFilter`, rather than the id staying written out on every operation of its path.
+  for (const operation of Object.values(doc.paths ?? {}).flatMap((item) => Object.values(item))) {
+    for (const param of (operation.parameters as Json[] | undefined) ?? []) if (param.in === 'path') shareParameter(param, parameters, counts);
+  }
   for (const operation of [...Object.values(doc.paths ?? {}).flatMap((item) => Object.values(item)), ...webhooks]) {
     {
       const webhook = webhooks.has(operation);
+      // A webhook entry declares no answer of its own: `webhook.test` declares the one every delivery expects.
+      if (webhook && !Object.keys(operation.responses ?? {}).length) delete operation.responses;
       const answers = operation.responses as Record<string, unknown> | undefined;
       for (const [status, answer] of Object.entries(answers ?? {})) {
         // What a receiver answers is the same for every event type.

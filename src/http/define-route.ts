@@ -14,13 +14,13 @@ import { ERROR_HEADERS, headerRefs, RATE_LIMIT_HEADERS } from './response-header
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Malformed JSON (`invalid_json`) or a missing `Idempotency-Key` where one is required.',
-  401: 'No API key, an unknown or revoked key, or a malformed `Authorization` header (`unauthorized`).',
-  403: 'A valid key where it is not allowed: an admin route, or a role below the one the operation needs (`forbidden`; the message names the role).',
+  401: 'A missing, unknown, revoked or malformed API key (`unauthorized`).',
+  403: 'A role below the one the operation needs, or a key on an operator route (`forbidden`; the message names the role).',
   404: 'No such record, or one that belongs to someone else (`not_found`).',
   409: 'The record\'s state or a uniqueness rule does not allow this (`invalid_state`, `conflict`); `conflict` while a request with the same `Idempotency-Key` runs, with `Retry-After`.',
   410: 'Gone (`invitation_expired`).',
   413: 'Body over 100 KB (`payload_too_large`).',
-  415: 'Body sent without `Content-Type: application/json` (`unsupported_media_type`).',
+  415: 'A body without `Content-Type: application/json` (`unsupported_media_type`).',
   422: 'Body, query or path values fail validation (`validation_failed`); `details` names each path.',
   429: 'Rate limit reached (`rate_limited`); see `Retry-After`.',
   500: 'Unexpected failure on our side (`internal_error`); nothing internal is disclosed.',
@@ -35,10 +35,20 @@ const EXAMPLE_CODES: Record<number, ErrorCode> = {
   502: 'provider_error', 503: 'rates_unavailable',
 };
 
+// A message as the server writes it for that code (the description above says what the status means).
+const EXAMPLE_MESSAGES: Record<number, string> = {
+  400: 'The body is not valid JSON.', 401: 'The API key is unknown or has been revoked.',
+  403: 'This operation needs the admin role or higher in this workspace; your role is member.', 404: 'Client not found.',
+  409: 'Invoice INV-000042 is open; only drafts can be changed or deleted.', 410: 'This invitation has expired; ask for a new one.',
+  413: 'The body is over 100 KB.', 415: 'Send the body as JSON with Content-Type: application/json.', 422: 'The request is not valid.',
+  429: 'Too many requests: at most 120 a minute per key.', 500: 'Something went wrong on our side. Try again; if it persists, quote the request id.',
+  502: 'The payment provider refused the refund. Nothing was changed; try again.', 503: 'No exchange rates are available yet; try again shortly.',
+};
+
 function errorExample(status: number) {
   const code = EXAMPLE_CODES[status] ?? 'internal_error';
   const details = status === 422 ? { details: [{ path: 'currency', message: 'Unknown currency: use an ISO 4217 code in upper case, such as USD.' }] } : {};
-  return { error: { code, message: ERROR_DESCRIPTIONS[status] ?? 'Error.', request_id: 'req_01JD5ZQ5X8Y4V1N2K3M4P5Q6R7', ...details } };
+  return { error: { code, message: EXAMPLE_MESSAGES[status] ?? 'Error.', request_id: 'req_01JD5ZQ5X8Y4V1N2K3M4P5Q6R7', ...details } };
 }
 
 const errorResponse = (statuses: number[], description: string) => ({
@@ -91,11 +101,11 @@ const requiredRole = (rule: AccessRule) => (rule.access === 'user' ? rule.role :
 const ROLE_SENTENCES: Record<string, string> = {
   public: 'Public: no key needed.',
   operator: 'Needs the operator\'s `ADMIN_TOKEN`.',
-  any: 'Any member of the workspace may call this.',
-  viewer: 'Needs the `viewer` role or higher.',
-  member: 'Needs the `member` role or higher.',
-  admin: 'Needs the `admin` role or higher.',
-  owner: 'Needs the `owner` role.',
+  any: 'Role: any member.',
+  viewer: 'Role: `viewer` or higher.',
+  member: 'Role: `member` or higher.',
+  admin: 'Role: `admin` or higher.',
+  owner: 'Role: `owner`.',
 };
 
 function accessMiddleware(rule: AccessRule): MiddlewareHandler[] {
@@ -152,7 +162,9 @@ export function defineRoute<R extends RouteConfig>(
     name: 'Idempotency-Key',
     in: 'header' as const,
     required: mode === 'required',
-    description: 'Makes a retry safe: the same key and body (compared as canonical JSON) within 24 hours replays the first answer with `Idempotent-Replayed: true`, secrets in it `null` and an invoice\'s `hosted_url` and `pdf_url` as they are at the replay (the links are not stored); the same key with another body is 422 `idempotency_key_reused`; while the first request runs, 409 `conflict`, for at most 60 s. An attempt that failed (4xx or 5xx) before changing anything is not kept, so a corrected retry proceeds; one that made its change is replayed from the record it made, even if its own answer was lost.',
+    // The rules are the introduction's (openapi-info.ts), written there once rather than on the shared header
+    // and again on each POST that requires it.
+    description: 'Makes a retry safe (**Idempotency** in the introduction).',
     // Visible ASCII, as the middleware checks (a header cannot carry more anyway).
     schema: { type: 'string' as const, minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
   };

@@ -39,12 +39,13 @@ export const countrySchema = z
 /** Calendar dates the API accepts: any one a business could mean, and none a bug could. */
 export const EARLIEST_DATE = '1970-01-01';
 export const LATEST_DATE = '2199-12-31';
+export const DATE_RANGE_TEXT = `${EARLIEST_DATE} .. ${LATEST_DATE}.`;
 
 export const dateSchema = z
   .string()
   .refine(isCalendarDate, { message: 'Use a calendar date as YYYY-MM-DD.' })
   .refine((d) => d >= EARLIEST_DATE && d <= LATEST_DATE, { message: `Use a date from ${EARLIEST_DATE} to ${LATEST_DATE}.` })
-  .openapi({ format: 'date', example: '2026-11-22', description: `${EARLIEST_DATE} .. ${LATEST_DATE}.` });
+  .openapi({ format: 'date', example: '2026-11-22', description: DATE_RANGE_TEXT });
 
 export const timestampSchema = z.string().openapi({ format: 'date-time', example: '2026-11-22T08:00:00.000Z' });
 
@@ -79,19 +80,21 @@ export const searchText = (max: number) => z.string().trim().max(max);
 export const longText = (max: number) => z.string().trim().max(max).regex(MULTI_LINE, 'Control characters other than tab and newline, and bidirectional overrides, are not allowed.');
 
 export const listQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(25).openapi({ description: '1..100, default 25.' }),
+  limit: z.coerce.number().int().min(1).max(100).default(25),
   cursor: z.string().max(200).optional().openapi({ description: 'next_cursor of the previous page.' }),
 });
 
-export const pageOf = <T extends z.ZodType>(item: T, name: string) =>
-  z
-    .object({ data: z.array(item), has_more: z.boolean(), next_cursor: z.string().nullable() })
-    .openapi(name);
+// What every page says besides its records, one schema each list's answer extends with its records
+// (`Page & {data: Client[]}` in generated clients), written where the list answers rather than
+// named once more for each of some twenty lists.
+const Page = z.object({ has_more: z.boolean(), next_cursor: z.string().nullable() }).openapi('Page');
+
+export const pageOf = <T extends z.ZodType>(item: T) => Page.extend({ data: z.array(item) });
 
 /** Query booleans arrive as text. */
 export const queryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');
 
 /** A member's role in a workspace (§9). */
 export const RoleSchema = z.enum(ROLES).openapi('Role', {
-  description: 'Lowest to highest: viewer reads; member also writes records; admin also voids, moves money and manages people and settings; owner also grants owner.',
+  description: 'Lowest to highest, as the introduction says.',
 });

@@ -75,7 +75,8 @@ describe('around the API', () => {
   it('names every operation with an explicit, unique operationId; one served under both listings is written once', async () => {
     const doc = (await call('GET', '/openapi.json')).body;
     const written = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).filter((item) => !('$ref' in item));
-    const ids = written.flatMap((ops) => Object.values(ops).map((o) => o.operationId));
+    // A path item's `parameters` (its ids, declared once for its operations) is no operation.
+    const ids = written.flatMap((ops) => Object.entries(ops).filter(([key]) => key !== 'parameters').map(([, o]) => o.operationId));
     expect(ids.every((id) => /^[a-z][A-Za-z]+$/.test(id))).toBe(true);
     expect(new Set(ids).size).toBe(ids.length);
     expect(doc.paths['/v1/invoices/{id}/send'].post.operationId).toBe('sendInvoice');

@@ -68,20 +68,28 @@ describe('responses are checked against /openapi.json', () => {
 });
 
 describe('request bodies generate usable clients (§8)', () => {
-  /** Every property that is both required and defaulted, and every `$ref` to a schema with a default, under `schema`. */
-  function problems(schema: unknown, at: string, schemas: Record<string, unknown>, found: string[] = []): string[] {
-    if (Array.isArray(schema)) schema.forEach((item, i) => problems(item, `${at}[${i}]`, schemas, found));
+  /**
+   * Every property that is both required and defaulted, and every `$ref` to a schema with a default,
+   * under `schema` and the components it points to (a create's fields in `ClientInput`, its address in `AddressInput`).
+   */
+  function problems(schema: unknown, at: string, schemas: Record<string, unknown>, found: string[] = [], seen = new Set<string>()): string[] {
+    if (Array.isArray(schema)) schema.forEach((item, i) => problems(item, `${at}[${i}]`, schemas, found, seen));
     else if (schema && typeof schema === 'object') {
       const s = schema as { $ref?: string; required?: string[]; properties?: Record<string, { default?: unknown }> };
-      // A reference to a component that holds no default (an enumeration, a discount) types alike wherever it stands.
-      if (s.$ref && JSON.stringify(schemas[s.$ref.replace('#/components/schemas/', '')] ?? { default: s.$ref }).includes('"default":')) found.push(`${at} points to ${s.$ref}`);
+      if (s.$ref && !seen.has(s.$ref)) {
+        seen.add(s.$ref);
+        const component = schemas[s.$ref.replace('#/components/schemas/', '')] ?? { default: s.$ref };
+        // A reference to a component that holds no default (an enumeration, a discount) types alike wherever it stands.
+        if (JSON.stringify(component).includes('"default":')) found.push(`${at} points to ${s.$ref}`);
+        else problems(component, s.$ref, schemas, found, seen);
+      }
       for (const name of s.required ?? []) if (s.properties?.[name] && 'default' in s.properties[name]) found.push(`${at}.${name} is required and defaulted`);
-      for (const [key, value] of Object.entries(schema)) problems(value, `${at}.${key}`, schemas, found);
+      for (const [key, value] of Object.entries(schema)) problems(value, `${at}.${key}`, schemas, found, seen);
     }
     return found;
   }
 
-  it('writes every request body out in place, with no defaulted field required', async () => {
+  it('writes every request body out in place or as components with no default, with no defaulted field required', async () => {
     const res = await call('GET', '/openapi.json');
     const found: string[] = [];
     let bodies = 0;
@@ -94,6 +102,11 @@ describe('request bodies generate usable clients (§8)', () => {
         if (!schema) continue;
         bodies++;
         problems(schema, `${method} ${path}`, res.body.components.schemas, found);
+        // Both generators type a field a body requires as required only when they find it among the
+        // body's own fields or those of a component its allOf names, not one level further down.
+        const near = new Set([schema, ...(schema.allOf ?? []).map((part: { $ref?: string }) => (part.$ref ? res.body.components.schemas[part.$ref.split('/').pop()!] : part))]
+          .flatMap((s: { properties?: object }) => Object.keys(s?.properties ?? {})));
+        for (const name of schema.required ?? []) if (!near.has(name)) found.push(`${method} ${path} requires ${name} out of reach`);
       }
     }
     expect(bodies).toBeGreaterThan(20);
@@ -101,9 +114,12 @@ describe('request bodies generate usable clients (§8)', () => {
     // stands in place under the requestBody.
     expect(found).toEqual([]);
     // The line items invoices, quotes and recurring invoices take alike are one component, which
-    // says its defaults in words: `tax_rate` stays optional in generated clients.
+    // says its defaults in words: `tax_rate` stays optional in generated clients. An invoice's create
+    // and update take them alike, among the fields of `InvoiceInput`.
     const schemas = res.body.components.schemas;
-    const lines = res.body.paths['/v1/invoices'].post.requestBody.content['application/json'].schema.properties.line_items;
+    const createInvoice = res.body.paths['/v1/invoices'].post.requestBody.content['application/json'].schema;
+    expect(createInvoice.allOf).toEqual([{ $ref: '#/components/schemas/InvoiceInput' }]);
+    const lines = schemas.InvoiceInput.properties.line_items;
     const invoiceLine = schemas[(schemas[lines.$ref.split('/').pop()].items.$ref as string).split('/').pop()!];
     expect(invoiceLine.properties.tax_rate).not.toHaveProperty('default');
     expect(invoiceLine.properties.tax_rate.description).toContain('Defaults to 0.');

@@ -1,4 +1,4 @@
-// §8: the document behind /docs. Under 250 KB, with the long enumerations written once; a
+// §8: the document behind /docs. Under 250,000 bytes, with the long enumerations written once; a
 // description for every tag; a realistic example for every request body that valid requests
 // match; each operation listed once in the reference's view; a payload schema per event type
 // that the events themselves match.
@@ -33,29 +33,35 @@ const bodyOf = (operation: any) => {
 const matches = (schema: unknown, value: unknown) => new Validator({ ...(schema as object), components: doc.components } as never, '2020-12', false).validate(value);
 
 describe('the document', () => {
-  // §8 asks for under 250 KB. With payments, time, credit notes, quotes and payouts the document is
-  // about 294 KB with the /api/workflow path items referring to the /v1 ones, the shared pieces
-  // written once (error responses named by status, the generic ones as one 4XX entry per
-  // combination, response headers, ids, timestamps and texts as components, property schemas and
-  // line items request bodies take alike) and records written as their summary and lines. This
-  // budget keeps it from growing unnoticed; what is left is mostly the request bodies written out
-  // in place (a field with a default must stay there for generated clients), the rules each
-  // operation states, the 52 webhook entries with their payload schemas, and the error statuses
-  // particular to each operation.
+  // §8 asks for under 250 KB: 250,000 bytes, which the document keeps to at some 249 KB. Paths are
+  // about half of it (the /api/workflow path items referring to the /v1 ones; per operation its
+  // error statuses as references, the generic ones one 4XX entry naming them; request bodies written
+  // out in place, a create and its update referring to the fields they take alike, `ClientInput`),
+  // components most of the rest: the records (as their summary and lines), the shared enumerations
+  // (the 400 time zones are the largest), value shapes, error responses and headers, each written
+  // once. The 52 webhook entries name each event type's payload schema; their headers and answer are
+  // declared once, on webhook.test. The prose is the introduction's rules, each operation's own rules
+  // and role, and what each field says beyond its schema. Growing past the budget means making room.
   it('stays within its size budget, with currencies, countries and time zones written once', async () => {
-    expect(new TextEncoder().encode(text).length).toBeLessThan(296 * 1024);
+    expect(new TextEncoder().encode(text).length).toBeLessThan(250_000);
     for (const [name, values] of [['CurrencyCode', CURRENCY_CODES], ['CountryCode', COUNTRY_CODES]] as const) {
       expect(doc.components.schemas[name].enum).toEqual([...values]);
       expect(text.split(JSON.stringify([...values]).slice(1, -1)).length - 1).toBe(1);
     }
     expect(doc.components.schemas.TimeZone.enum).toContain('Pacific/Kiritimati');
     expect(text.split('"Pacific/Kiritimati"').length - 1).toBe(1);
-    // Fields still say what they take, through the reference.
+    // Fields still say what they take, through the reference: the client's fields, which its create
+    // and update take alike, are written once.
     const createClientBody = bodyOf(doc.paths['/v1/clients'].post).content['application/json'].schema;
-    expect(createClientBody.properties.currency.$ref).toBe('#/components/schemas/CurrencyCode');
+    expect(createClientBody.allOf).toEqual([{ $ref: '#/components/schemas/ClientInput' }]);
+    expect(createClientBody.required).toEqual(['name']);
+    expect(bodyOf(doc.paths['/v1/clients/{id}'].patch).content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ClientInput' });
+    const clientFields = doc.components.schemas.ClientInput.properties;
+    expect(clientFields.currency.$ref).toBe('#/components/schemas/CurrencyCode');
     // The address, taken alike by clients and the workspace's issuer, is written once too.
-    expect(createClientBody.properties.address.$ref).toBe('#/components/schemas/AddressInput');
-    expect(doc.components.schemas.AddressInput.properties.country.anyOf[0].$ref).toBe('#/components/schemas/CountryCode');
+    expect(clientFields.address.$ref).toBe('#/components/schemas/AddressInput');
+    // A country or null.
+    expect(doc.components.schemas.AddressInput.properties.country.anyOf).toEqual([{ $ref: '#/components/schemas/CountryCode' }, { type: 'null' }]);
   });
 
   it('describes every tag it uses', () => {
@@ -73,6 +79,8 @@ describe('the document', () => {
       expect(media.example, where).toBeDefined();
       const result = matches(media.schema, media.example);
       expect(result.errors.map((e) => `${where} ${e.instanceLocation}: ${e.error}`)).toEqual([]);
+      // A body that shares its fields with another (a create and its update) still refuses an unknown one.
+      expect(matches(media.schema, { ...media.example, unknown_field: 1 }).valid, where).toBe(false);
       // Never the generator's placeholder text.
       expect(JSON.stringify(media.example), where).not.toMatch(/"string"|"stringst/);
       checked.push(where);
@@ -110,9 +118,27 @@ describe('webhook payloads', () => {
       expect(schema.allOf[1].properties.type.const, type).toBe(type);
     }
     expect(names.size).toBe(EVENT_TYPES.length);
-    expect(doc.components.schemas.InvoicePaidEvent.allOf[1].properties.data.properties.object.$ref).toBe('#/components/schemas/Invoice');
-    expect(doc.components.schemas.InvoicePaymentRecordedEvent.allOf[1].properties.data.required).toEqual(['object', 'payment']);
-    expect(doc.components.schemas.ClientUpdatedEvent.allOf[1].properties.data.properties.object.$ref).toBe('#/components/schemas/Client');
+    // `data.object` is the record, through the schema of the events about its kind (`InvoiceEvent`).
+    const kindOf = (name: string) => doc.components.schemas[doc.components.schemas[name].allOf[0].$ref.split('/').pop()];
+    expect(kindOf('InvoicePaidEvent').allOf[1].properties.data.properties.object.$ref).toBe('#/components/schemas/Invoice');
+    expect(kindOf('InvoicePaidEvent').allOf[1].properties.data.required).toEqual(['object']);
+    expect(doc.components.schemas.InvoicePaymentRecordedEvent.allOf[1].properties.data.required).toEqual(['payment']);
+    expect(kindOf('ClientUpdatedEvent').allOf[1].properties.data.properties.object.$ref).toBe('#/components/schemas/Client');
+    expect(doc.components.schemas.ClientUpdatedEvent.allOf[1].properties.data.$ref).toBe('#/components/schemas/ChangeEventData');
+    expect(doc.components.schemas.ChangeEventData.required).toEqual(['previous_attributes']);
+  });
+
+  it('declares the delivery headers and the receiver\'s answer once, and shows them on every event type in the reference', () => {
+    const delivery = doc.webhooks['webhook.test'].post;
+    expect(delivery.parameters.map((p: { name: string }) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+    expect(delivery.responses['200']).toBeDefined();
+    expect(doc.webhooks['invoice.paid'].post).not.toHaveProperty('parameters');
+    const view = docsView(structuredClone(doc) as never) as Doc;
+    for (const type of EVENT_TYPES) {
+      expect(view.webhooks[type].post.parameters, type).toEqual(delivery.parameters);
+      expect(view.webhooks[type].post.responses, type).toEqual(delivery.responses);
+      expect(view.webhooks[type].post.requestBody, type).toEqual(doc.webhooks[type].post.requestBody);
+    }
   });
 
   it('describes the events as they are written', async () => {

@@ -23,19 +23,32 @@ export type Route = {
 export async function routeTable(): Promise<{ routes: Route[]; doc: any }> {
   const doc = (await call('GET', '/openapi.json')).body;
   const routes: Route[] = [];
-  const paths = doc.paths as Record<string, Record<string, Route['operation']>>;
+  const paths = doc.paths as Record<string, Record<string, unknown>>;
   for (const [path, item] of Object.entries(paths)) {
     // An /api/workflow path item that refers to its /v1 twin: the same operations, under this path too.
-    for (const [method, operation] of Object.entries(paths[referencedPath(item) ?? path] ?? item)) {
-      // Parameters every operation shares (Idempotency-Key) are references to components.parameters.
-      // and bodies several operations take alike to components.requestBodies.
-      const parameters = operation.parameters?.map((p) => ('$ref' in p ? doc.components.parameters[String(p.$ref).split('/').pop()!] : p));
+    const written = paths[referencedPath(item) ?? path] ?? item;
+    const pathIds = (written.parameters ?? []) as Parameter[];
+    for (const [method, operation] of Object.entries(written) as [string, Route['operation']][]) {
+      if (method === 'parameters') continue;
+      // Parameters every operation shares (Idempotency-Key) are references to components.parameters,
+      // the path's ids are declared on the path item, and bodies several operations take alike are
+      // in components.requestBodies.
+      const all = [...pathIds, ...(operation.parameters ?? [])];
+      const parameters = all.length ? all.map((p) => withSchema('$ref' in p ? doc.components.parameters[String(p.$ref).split('/').pop()!] : p, doc)) : undefined;
       const body = operation.requestBody as { $ref?: string } | undefined;
       const requestBody = body?.$ref ? doc.components.requestBodies[body.$ref.split('/').pop()!] : body;
       routes.push({ method: method.toUpperCase(), path, operation: { ...operation, ...(parameters ? { parameters } : {}), ...(requestBody ? { requestBody } : {}) } });
     }
   }
   return { routes, doc };
+}
+
+/** The parameter with its schema written out: an id's or a date's is a reference to its value component (`ClientId`). */
+function withSchema(param: Parameter, doc: any): Parameter {
+  const ref = param.schema?.$ref as string | undefined;
+  if (!ref) return param;
+  const { $ref: _, ...own } = param.schema!;
+  return { ...param, schema: { ...doc.components.schemas[ref.split('/').pop()!], ...own } };
 }
 
 export const label = (route: Route) => `${route.method} ${route.path}`;

@@ -39,7 +39,7 @@ describe('roles', () => {
       const role = route.operation['x-required-role'];
       const expected = isPublic(route) ? ['public'] : isAdmin(route) ? ['operator'] : WORKSPACE_ROLES;
       const description = route.operation.description ?? '';
-      const inWords = role === 'any' ? 'Any member' : role === 'public' ? 'Public' : role === 'operator' ? 'ADMIN_TOKEN' : `\`${role}\` role`;
+      const inWords = role === 'any' ? 'Role: any member' : role === 'public' ? 'Public' : role === 'operator' ? 'ADMIN_TOKEN' : `Role: \`${role}\``;
       if (!role || !expected.includes(role)) missing.push(`${label(route)}: ${role ?? 'no x-required-role'}`);
       else if (!description.includes(inWords)) missing.push(`${label(route)}: the description does not say "${inWords}"`);
     }

@@ -20,7 +20,7 @@ export const publicAccessRoutes = createRouter()
     defineRoute({
       method: 'post', path: '/waitlist', operationId: 'joinWaitlist', tags, access: 'public', publicLimit: publicFormRateLimit('waitlist'),
       summary: 'Join the waitlist',
-      description: 'Answers the same 202 for every email, new, already waiting, invited or joined, so the answer says nothing about who is known. A known email keeps its first entry.',
+      description: 'The same 202 for every email, known or not, so the answer reveals nothing; a known email keeps its first entry.',
       request: { body: jsonBody(S.JoinWaitlistBody) },
       responses: { 202: jsonContent(S.WaitlistReceived, 'Received.') },
     }),
@@ -34,7 +34,7 @@ export const publicAccessRoutes = createRouter()
       method: 'post', path: '/invitations/accept', operationId: 'acceptInvitation', tags, access: 'public', errors: [401, 403, 404, 409, 410],
       publicLimit: publicFormRateLimit('accept'),
       summary: 'Redeem an invitation',
-      description: 'Redeems any invitation code (`wsi_…`). A signup creates the user, their personal workspace and its owner key; a recovery issues a new owner key for the account\'s personal workspace; a workspace invitation adds you to that workspace (creating your account first if the email is new) and answers a key for it. When a workspace invitation\'s email already has an account, accepting needs one of that account\'s keys as `Authorization: Bearer wsk_…` (none or an unknown key: 401 `unauthorized`; another account\'s key: 403 `forbidden`), so nobody but the account holder can take it. The key is shown once. `name` is required when an account is created (422 otherwise). A code works once, even under concurrent redemption: 409 `invitation_used` after that, 410 `invitation_expired` past its date, 404 for an unknown or withdrawn code (an invitation dies when its inviter is removed or loses the right to issue it), 409 `conflict` if you are already a member. The same code and body with the same `Idempotency-Key` within 24 hours replays the answer with `Idempotent-Replayed: true` and `api_key.key` null; the same key with another body is 422 `idempotency_key_reused`.',
+      description: 'Redeems any invitation code (`wsi_…`): a signup creates the user, their personal workspace and its owner key; a recovery issues a new owner key for the account\'s personal workspace; a workspace invitation adds you to that workspace (creating your account if the email is new) and answers a key for it. The key is shown once. An invitation to an email that has an account is accepted only with one of its keys, as `Authorization: Bearer wsk_…` (none or unknown: 401 `unauthorized`; another account\'s: 403 `forbidden`). A code works once, even when redeemed concurrently: 409 `invitation_used` after that, 410 `invitation_expired` past its date, 404 when unknown or withdrawn (as when its inviter is removed or loses the right to issue it), 409 `conflict` if you are already a member.',
       parameters: [ACCEPT_IDEMPOTENCY_HEADER],
       request: { body: jsonBody(S.AcceptInvitationBody) },
       responses: { 201: withReplayHeader(jsonContent(S.AcceptedInvitation, 'The user, the workspace the key acts in, and the key.')) },
@@ -54,7 +54,7 @@ export const adminRoutes = createRouter()
       method: 'get', path: '/waitlist', operationId: 'listWaitlist', tags: ['Admin'], access: 'admin',
       summary: 'List the waitlist',
       request: { query: S.WaitlistQuery },
-      responses: { 200: jsonContent(S.WaitlistPage, 'A page of waitlist entries, newest first.') },
+      responses: { 200: jsonContent(S.WaitlistPage, 'A page of waitlist entries.') },
     }),
     async (c) => {
       const { limit, cursor, status } = c.req.valid('query');
@@ -66,7 +66,7 @@ export const adminRoutes = createRouter()
     defineRoute({
       method: 'post', path: '/invitations', operationId: 'createInvitation', tags: ['Admin'], access: 'admin',
       summary: 'Invite someone',
-      description: 'The code is shown once. It expires after `expires_in_days` (1..30, default 7). `kind` is `signup` for an email with no account and `recovery` for one that has one (a new owner key for its personal workspace).',
+      description: 'The code is shown once. `kind` follows from whether the email has an account.',
       request: { body: jsonBody(S.CreateInvitationBody) },
       responses: { 201: jsonContent(S.Invitation, 'The invitation, with its code.') },
     }),
@@ -78,7 +78,7 @@ export const accountRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/me', operationId: 'getMe', tags, access: 'user', role: 'any',
       summary: 'The caller',
-      description: 'The user the key belongs to, the workspace it acts in with your role there, and every workspace you belong to.',
+      description: 'The key\'s user, its workspace and your role there, and every workspace you belong to.',
       responses: { 200: jsonContent(S.Me, 'Who you are and where you act.') },
     }),
     async (c) => c.json(await whoAmI(c.get('ctx')), 200),
@@ -87,9 +87,9 @@ export const accountRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/keys', operationId: 'listApiKeys', tags, access: 'user', role: 'any',
       summary: 'List API keys',
-      description: 'Your own keys in this key\'s workspace. Never shows a secret. Revoked keys are listed with `revoked_at`.',
+      description: 'Your own keys in this key\'s workspace, revoked ones with `revoked_at`; never a secret.',
       request: { query: listQuery },
-      responses: { 200: jsonContent(S.KeyPage, 'A page of keys, newest first.') },
+      responses: { 200: jsonContent(S.KeyPage, 'A page of keys.') },
     }),
     async (c) => {
       const { limit, cursor } = c.req.valid('query');
@@ -101,7 +101,7 @@ export const accountRoutes = createRouter()
     defineRoute({
       method: 'post', path: '/keys', operationId: 'createApiKey', tags, access: 'user', role: 'any',
       summary: 'Create an API key',
-      description: 'A key for you in this key\'s workspace. The secret `key` is in this response only; it is stored as a hash.',
+      description: 'A key for you in this key\'s workspace.',
       request: { body: jsonBody(S.CreateKeyBody) },
       responses: { 201: jsonContent(S.NewApiKey, 'The new key, secret included.') },
     }),
@@ -111,7 +111,7 @@ export const accountRoutes = createRouter()
     defineRoute({
       method: 'delete', path: '/keys/{id}', operationId: 'revokeApiKey', tags, access: 'user', role: 'any', errors: [409],
       summary: 'Revoke an API key',
-      description: 'The key stops working at once on the machine that revoked it and within 60 seconds everywhere. Revoking your last active key (over all your workspaces) is 409 `conflict`: it would lock you out.',
+      description: 'Revoking your last active key (over all your workspaces) is 409 `conflict`: it would lock you out.',
       request: { params: idParams('key') },
       responses: { 204: noContent },
     }),

@@ -31,7 +31,7 @@ export const AdminWaitlistEntry = WaitlistEntry.extend({
 }).openapi('AdminWaitlistEntry');
 
 export const WaitlistQuery = listQuery.extend({ status: WaitlistStatus.optional() });
-export const WaitlistPage = pageOf(AdminWaitlistEntry, 'WaitlistPage');
+export const WaitlistPage = pageOf(AdminWaitlistEntry);
 
 export const CreateInvitationBody = z
   .strictObject({
@@ -55,7 +55,7 @@ export const Invitation = z
 export const AcceptInvitationBody = z
   .strictObject({
     code: z.string().min(1).max(200),
-    name: text(200).min(1).optional().openapi({ description: 'Your name: required when accepting creates your account.' }),
+    name: text(200).min(1).optional().openapi({ description: 'Your name: required when accepting creates your account (422 otherwise).' }),
   })
   .openapi('AcceptInvitation');
 
@@ -63,27 +63,33 @@ export const User = z
   .object({ id: idSchema('user'), email: z.string(), name: z.string(), created_at: timestampSchema })
   .openapi('User');
 
-export const ApiKey = z
+// What every answer about a key shows: a listed key adds when it was revoked, a key just made its
+// secret (written once each in /openapi.json, the three answers refer to them).
+const ApiKeyFields = z
   .object({
     id: idSchema('key'),
     name: z.string(),
     prefix: z.string().openapi({ description: 'The first characters of the key, to recognise it.', example: 'wsk_Ab3dE5gH' }),
     workspace_id: idSchema('workspace').openapi({ description: 'The workspace the key acts in.' }),
     created_at: timestampSchema,
-    revoked_at: timestampSchema.nullable(),
   })
-  .openapi('ApiKey');
+  .openapi('ApiKeyFields');
 
-export const NewApiKey = ApiKey.extend({
-  key: z.string().nullable().openapi({ description: 'The secret. Shown only in this response; store it now. `null` when the answer is an idempotent replay (`Idempotent-Replayed: true`): secrets are stored only hashed.' }),
-}).openapi('NewApiKey');
+export const ApiKey = ApiKeyFields.extend({ revoked_at: timestampSchema.nullable() }).openapi('ApiKey');
 
 export const WorkspaceRef = z
   .object({ id: idSchema('workspace'), name: z.string(), role: RoleSchema })
   .openapi('WorkspaceRef');
 
+/** The key that comes with a new account or workspace: never revoked yet, so without `revoked_at`. */
+export const IssuedApiKey = ApiKeyFields.extend({
+  key: z.string().nullable().openapi({ description: 'The secret. Shown only in this response; store it now. `null` when the answer is an idempotent replay (`Idempotent-Replayed: true`): secrets are stored only hashed.' }),
+}).openapi('IssuedApiKey');
+
+export const NewApiKey = IssuedApiKey.extend({ revoked_at: timestampSchema.nullable() }).openapi('NewApiKey');
+
 export const AcceptedInvitation = z
-  .object({ user: User, workspace: WorkspaceRef, api_key: NewApiKey.omit({ revoked_at: true }) })
+  .object({ user: User, workspace: WorkspaceRef, api_key: IssuedApiKey })
   .openapi('AcceptedInvitation');
 
 export const Me = z
@@ -98,4 +104,4 @@ export const Me = z
   .openapi('Me');
 
 export const CreateKeyBody = z.strictObject({ name: text(100).min(1) }).openapi('CreateApiKey');
-export const KeyPage = pageOf(ApiKey, 'ApiKeyPage');
+export const KeyPage = pageOf(ApiKey);

@@ -15,7 +15,7 @@ export const clientRoutes = createRouter()
       method: 'get', path: '/clients', operationId: 'listClients', tags, access: 'user', role: 'viewer',
       summary: 'List clients',
       request: { query: S.ClientQuery },
-      responses: { 200: jsonContent(S.ClientPage, 'A page of clients, newest first.') },
+      responses: { 200: jsonContent(S.ClientPage, 'A page of clients.') },
     }),
     async (c) => {
       const query = c.req.valid('query');

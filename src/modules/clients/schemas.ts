@@ -76,7 +76,7 @@ export const ClientQuery = listQuery.extend({
   q: searchText(200).optional().openapi({ description: 'Name or email contains (case-insensitive).' }),
 });
 
-export const ClientPage = pageOf(Client, 'ClientPage');
+export const ClientPage = pageOf(Client);
 
 export type CreateClientInput = z.infer<typeof CreateClientBody>;
 export type UpdateClientInput = z.infer<typeof UpdateClientBody>;

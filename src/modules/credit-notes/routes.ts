@@ -44,7 +44,7 @@ export const creditNoteRoutes = createRouter()
     defineRoute({
       method: 'post', path: '/invoices/{id}/credit-notes', operationId: 'createCreditNote', replay: creditNoteReplay, tags, access: 'user', role: 'admin', errors: [409, 502],
       summary: 'Credit an invoice',
-      description: 'Issues a credit note on an open or paid invoice (a draft or void one is 409 `invalid_state`): the whole invoice without `lines`, or lines of the invoice (`{line_item_id, quantity?}`: its description, unit, price, discount and tax, for at most the quantity not yet credited) and lines of its own. The invoice\'s document discount applies in proportion, `round(subtotal × invoice discount_total / invoice subtotal)`; a credit note of the whole invoice mirrors the invoice exactly. Credit notes together never exceed the invoice\'s total (422). The total first lowers what is due (`pre_payment_amount`); the rest (`post_payment_amount`) is refunded in the same operation, as one refund (`refund_id`), from `refund_payment_id` or else the latest payment whose unrefunded rest covers it (422 on `refund_payment_id` when none does); an online payment through its provider (502 `provider_error`, nothing changed, when it refuses). The invoice gains `credited_amount` and the id in `credit_note_ids`; with nothing left due it is `paid`. The number comes from the workspace\'s own sequence (`CN-000001`). Writes `credit_note.issued` and `invoice.credited` (the credit note in `data.credit_note`), and `invoice.paid` when it settles the invoice. Unless `email` is false, the client gets the credit note by email (kind `credit_note` in …/deliveries). Send an `Idempotency-Key` so a retry cannot credit or refund twice. Credit notes are final: there is no edit, delete or void.',
+      description: 'Open or paid invoices only (409 `invalid_state` otherwise). An invoice line is credited with its description, unit, price, discount and tax, for at most the quantity not yet credited; together, credit notes never exceed the invoice\'s total (422). The total first lowers what is due; the rest is refunded at once, as one refund (422 on `refund_payment_id` when no payment covers it; 502 `provider_error`, nothing changed, when an online payment\'s provider refuses). The invoice gains `credited_amount` and the id in `credit_note_ids`, and is `paid` once nothing is due. Writes `credit_note.issued`, `invoice.credited` (with `data.credit_note`) and, when it settles the invoice, `invoice.paid`. The email is kind `credit_note` in …/deliveries. Send an `Idempotency-Key` so a retry cannot credit or refund twice.',
       request: { params: invoiceParams, body: jsonBody(S.CreateCreditNoteBody) },
       responses: { 201: jsonContent(S.CreditNote, 'The credit note.') },
     }),
@@ -58,7 +58,7 @@ export const creditNoteRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/invoices/{id}/credit-notes', operationId: 'listInvoiceCreditNotes', tags, access: 'user', role: 'viewer',
       summary: 'The credit notes of an invoice',
-      description: 'Newest first, without their lines.',
+      description: 'Without their lines.',
       request: { params: invoiceParams, query: listQuery },
       responses: { 200: jsonContent(S.CreditNotePage, 'A page of credit notes.') },
     }),
@@ -87,7 +87,7 @@ export const creditNoteRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/credit-notes/{id}/pdf', operationId: 'getCreditNotePdf', tags, access: 'user', role: 'viewer',
       summary: 'The credit note as a PDF',
-      description: 'As the client gets it from `pdf_url`: its number, the invoice it corrects, its lines and totals. When it is ready as a CII e-invoice it is a Factur-X PDF/A-3b embedding that XML, unless the workspace\'s `einvoice_pdf` is `plain`.',
+      description: 'As the client gets it from `pdf_url`: a Factur-X PDF/A-3b embedding its CII XML when the workspace\'s `einvoice_pdf` says so.',
       request: { params },
       responses: { 200: { description: 'The PDF.', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } } },
     }),

@@ -4,7 +4,7 @@ import { TAX_CATEGORIES } from '../../lib/document-totals';
 import { lineAmount, MAX_MINOR_AMOUNT, toScaledInteger } from '../../lib/money';
 import { idSchema, longText, minorAmount, pageOf, timestampSchema } from '../../lib/schemas';
 import { DEFAULT_UNIT } from '../../lib/units';
-import { LineItem, MAX_LINE_ITEMS, TaxBreakdownEntry, unitSchema } from '../invoices/schemas';
+import { DocumentLine, MAX_LINE_ITEMS, TaxBreakdownEntry, unitSchema } from '../invoices/schemas';
 
 export const CREDIT_NOTE_REASONS = ['duplicate', 'order_change', 'product_unsatisfactory', 'other'] as const;
 
@@ -24,7 +24,7 @@ const CreditCustomLine = z
     quantity,
     unit: unitSchema.default(DEFAULT_UNIT),
     unit_amount: minorAmount('Price of one unit in minor units of the invoice currency.'),
-    tax_category: z.enum(TAX_CATEGORIES).optional().openapi({ description: 'EN 16931 VAT category (see `TaxCategory`); defaults from the rate.' }),
+    tax_category: z.enum(TAX_CATEGORIES).optional().openapi({ description: 'Defaults from the rate.' }),
     tax_rate: z.number().min(0).max(100).refine(threeDecimals, { message: 'At most 3 decimals.' }),
   })
   .refine((line) => lineAmount(toScaledInteger(line.quantity, 3) ?? 0, line.unit_amount) <= MAX_MINOR_AMOUNT, {
@@ -47,9 +47,8 @@ export const CreateCreditNoteBody = z
   })
   .openapi('CreateCreditNote');
 
-// Its own object, not an extension of LineItem (whose id is an invoice line's).
-export const CreditNoteLine = z.object({
-  ...LineItem.shape,
+// Not an extension of LineItem (whose id is an invoice line's): the document line with its own id.
+export const CreditNoteLine = DocumentLine.extend({
   id: idSchema('creditNoteLine'),
   invoice_line_item_id: z.string().nullable().openapi({ description: 'The invoice line it credits; null for a line of its own.' }),
 }).openapi('CreditNoteLine');
@@ -66,10 +65,10 @@ export const CreditNote = z
     issue_date: z.string(),
     currency: z.string(),
     line_items: z.array(CreditNoteLine),
-    subtotal: z.number().int().openapi({ description: 'Σ line amount.' }),
+    subtotal: z.number().int(),
     discount_total: z.number().int().openapi({ description: 'The invoice\'s document discount in proportion: round(subtotal × invoice discount_total / invoice subtotal); the invoice\'s exactly for a credit note of the whole invoice.' }),
     tax: z.number().int(),
-    total: z.number().int().openapi({ description: 'subtotal − discount_total + tax.' }),
+    total: z.number().int(),
     tax_breakdown: z.array(TaxBreakdownEntry),
     pre_payment_amount: z.number().int().openapi({ description: 'What it took off the amount due (at most what was due).' }),
     post_payment_amount: z.number().int().openapi({ description: 'The rest: money given back, refunded as `refund_id`.' }),
@@ -81,6 +80,6 @@ export const CreditNote = z
   .openapi('CreditNote');
 
 export const CreditNoteSummary = CreditNote.omit({ line_items: true }).openapi('CreditNoteSummary');
-export const CreditNotePage = pageOf(CreditNoteSummary, 'CreditNotePage');
+export const CreditNotePage = pageOf(CreditNoteSummary);
 
 export type CreateCreditNoteInput = z.infer<typeof CreateCreditNoteBody>;

@@ -10,7 +10,7 @@ export const dashboardRoutes = createRouter().openapi(
   defineRoute({
     method: 'get', path: '/dashboard', operationId: 'getDashboard', tags: ['Dashboard'], access: 'user', role: 'viewer', errors: [503],
     summary: 'Totals, counts and recent activity',
-    description: 'Figures for the period (default: 1 January of this year to today, UTC), converted into `currency` (default USD) at the cached exchange rates, each per-currency sum rounded half away from zero; `by_currency` keeps the original amounts. `outstanding` and `overdue` are what is due now, whatever the period. 503 `rates_unavailable` if a conversion is needed and no rates are cached; 422 on `currency` if no rate is published for the currency asked for. Sums are exact: a figure that would lie beyond 2^53 − 1 minor units (where a JSON number stops being exact) is never rounded but a 422, on `currency` for a converted total (a currency with a larger unit may carry it), on `from` for a sum in its own currency.',
+    description: 'Figures for the period in `currency`, converted at the cached rates, each per-currency sum rounded half away from zero; `by_currency` keeps the original amounts. `outstanding` and `overdue` are what is due now, whatever the period. 503 `rates_unavailable` if a conversion is needed and no rates are cached; 422 on `currency` if it has no rate. A figure beyond 2^53 − 1 minor units (where a JSON number stops being exact) is a 422, never rounded: on `currency` for a converted total (a currency with a larger unit may carry it), on `from` for a sum in its own currency.',
     request: { query: DashboardQuery },
     responses: { 200: jsonContent(Dashboard, 'The dashboard.') },
   }),

@@ -14,9 +14,9 @@ export const eventRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/events', operationId: 'listEvents', tags, access: 'user', role: 'viewer',
       summary: 'List events',
-      description: 'Every change in the workspace, newest first, kept 30 days. `data.object` is the record as the API returned it after the change.',
+      description: 'Every change in the workspace.',
       request: { query: S.EventQuery },
-      responses: { 200: jsonContent(S.EventPage, 'A page of events, newest first.') },
+      responses: { 200: jsonContent(S.EventPage, 'A page of events.') },
     }),
     async (c) => {
       const query = c.req.valid('query');

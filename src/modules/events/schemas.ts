@@ -33,6 +33,6 @@ export const EventQuery = listQuery.extend({
   created_after: z.iso.datetime({ offset: true }).optional().openapi({ description: 'Only events created strictly after this instant (RFC 3339).' }),
 });
 
-export const EventPage = pageOf(Event, 'EventPage');
+export const EventPage = pageOf(Event);
 
 export type EventFilter = z.infer<typeof EventQuery>;

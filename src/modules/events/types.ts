@@ -22,7 +22,7 @@ export const EVENT_TYPES = [
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
-export const EventTypeSchema = z.enum(EVENT_TYPES).openapi({ description: 'An event type of §11.', example: 'invoice.paid' });
+export const EventTypeSchema = z.enum(EVENT_TYPES).openapi({ description: 'An event type (see `webhooks`).', example: 'invoice.paid' });
 
 /** The record as the API returns it: at least its id. */
 export type EventObject = { id: string } & Record<string, unknown>;

@@ -15,7 +15,7 @@ export const expenseRoutes = createRouter()
       method: 'get', path: '/expenses', operationId: 'listExpenses', tags, access: 'user', role: 'viewer',
       summary: 'List expenses',
       request: { query: S.ExpenseQuery },
-      responses: { 200: jsonContent(S.ExpensePage, 'A page of expenses, newest first.') },
+      responses: { 200: jsonContent(S.ExpensePage, 'A page of expenses.') },
     }),
     async (c) => {
       const query = c.req.valid('query');

@@ -1,7 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { currencySchema, dateSchema, idSchema, listQuery, longText, pageOf, positiveMinorAmount, text, timestampSchema } from '../../lib/schemas';
 
-export const ExpenseCategory = z.enum(['software', 'hardware', 'travel', 'meals', 'office', 'contractors', 'fees', 'taxes', 'marketing', 'other']);
+export const EXPENSE_CATEGORIES = ['software', 'hardware', 'travel', 'meals', 'office', 'contractors', 'fees', 'taxes', 'marketing', 'other'] as const;
+export const ExpenseCategory = z.enum(EXPENSE_CATEGORIES);
 export const ExpenseScope = z.enum(['project', 'business']);
 
 const expenseFields = {
@@ -23,7 +24,7 @@ export const UpdateExpenseBody = z
     category: ExpenseCategory.optional(),
     description: expenseFields.description,
     vendor: expenseFields.vendor,
-    amount: positiveMinorAmount().optional(),
+    amount: expenseFields.amount.optional(),
     currency: currencySchema.optional(),
     incurred_on: dateSchema.optional(),
     billable: z.boolean().optional(),
@@ -42,7 +43,7 @@ export const Expense = z
     currency: z.string(),
     incurred_on: z.string(),
     billable: z.boolean(),
-    invoice_id: z.string().nullable().openapi({ description: 'The invoice that bills it (an invoice from time, §19); while set, the expense cannot be changed or deleted (409).' }),
+    invoice_id: z.string().nullable().openapi({ description: 'The invoice that bills it (from time); while set, the expense cannot be changed or deleted (409).' }),
     created_at: timestampSchema,
     updated_at: timestampSchema,
   })
@@ -56,7 +57,7 @@ export const ExpenseQuery = listQuery.extend({
   to: dateSchema.optional().openapi({ description: 'incurred_on on or before.' }),
 });
 
-export const ExpensePage = pageOf(Expense, 'ExpensePage');
+export const ExpensePage = pageOf(Expense);
 
 export type CreateExpenseInput = z.infer<typeof CreateExpenseBody>;
 export type UpdateExpenseInput = z.infer<typeof UpdateExpenseBody>;

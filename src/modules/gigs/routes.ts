@@ -18,7 +18,7 @@ export const gigRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/gigs', operationId: 'listGigs', tags, access: 'public', publicLimit: gigReadRateLimit,
       summary: 'Browse the gig board',
-      description: 'Public. Open gigs by default, newest first. Shows the poster\'s display name only.',
+      description: 'Open gigs by default, newest first.',
       request: { query: S.GigQuery },
       responses: { 200: jsonContent(S.GigPage, 'A page of gigs.') },
     }),
@@ -56,7 +56,7 @@ export const gigRoutes = createRouter()
     defineRoute({
       method: 'patch', path: '/gigs/{id}', operationId: 'updateGig', tags, access: 'user', role: 'member',
       summary: 'Edit or close your gig',
-      description: 'Only the workspace that posted the gig: another workspace\'s gig is a 404.',
+      description: 'Only the workspace that posted it (another\'s is a 404).',
       request: { params, body: jsonBody(S.UpdateGigBody) },
       responses: { 200: jsonContent(S.Gig, 'The updated gig.') },
     }),
@@ -69,7 +69,7 @@ export const gigRoutes = createRouter()
     defineRoute({
       method: 'delete', path: '/gigs/{id}', operationId: 'deleteGig', tags, access: 'user', role: 'member',
       summary: 'Remove your gig',
-      description: 'Only the workspace that posted the gig: another workspace\'s gig is a 404.',
+      description: 'Only the workspace that posted it (another\'s is a 404).',
       request: { params },
       responses: { 204: noContent },
     }),

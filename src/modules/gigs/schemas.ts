@@ -74,7 +74,7 @@ export const GigQuery = listQuery.extend({
   min_budget: z.coerce.number().int().min(0).optional().openapi({ description: 'Gigs whose budget_max reaches at least this (minor units).' }),
 });
 
-export const GigPage = pageOf(Gig, 'GigPage');
+export const GigPage = pageOf(Gig);
 
 export type CreateGigInput = z.infer<typeof CreateGigBody>;
 export type UpdateGigInput = z.infer<typeof UpdateGigBody>;

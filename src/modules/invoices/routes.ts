@@ -28,14 +28,14 @@ async function withLinks(c: Context<AppEnv>, invoice: InvoiceWithLines) {
 
 // The rules of lines, discount and taxes are written once, under **Money** in the document's
 // introduction (openapi-info.ts); the two operations that compute them point there.
-const ROUNDING = 'Lines, the document `discount` (at most the subtotal) and taxes are computed as **Money** in the introduction says, with the workspace\'s `tax_rounding`. A category that does not fit its rate, an `E` line without `tax_exemption_reason`/`tax_exemption_code`, `O` mixed with other categories, or a discount above the subtotal is a 422 naming the field.';
+const ROUNDING = 'Amounts are computed as **Money** in the introduction says, with the workspace\'s `tax_rounding`; a line or `discount` that breaks the rules of `TaxCategory` or `discount` is a 422 naming the field.';
 
 export const invoiceRoutes = createRouter()
   .openapi(
     defineRoute({
       method: 'get', path: '/invoices', operationId: 'listInvoices', tags, access: 'user', role: 'viewer',
       summary: 'List invoices',
-      description: 'Newest first, without line items. `status=overdue` lists open invoices past their due date.',
+      description: 'Without line items.',
       request: { query: S.InvoiceQuery },
       responses: { 200: jsonContent(S.InvoicePage, 'A page of invoices.') },
     }),
@@ -78,7 +78,7 @@ export const invoiceRoutes = createRouter()
     defineRoute({
       method: 'patch', path: '/invoices/{id}', operationId: 'updateInvoice', tags, access: 'user', role: 'member', errors: [409],
       summary: 'Update a draft',
-      description: `Drafts only (409 \`invalid_state\` otherwise). \`line_items\`, when sent, replaces them all; a change of lines, \`discount\` or exemption recomputes the totals (kept lines keep their categories; the invoice keeps its \`tax_rounding\`), by the rules and with the 422s of createInvoice.`,
+      description: `Drafts only (409 \`invalid_state\` otherwise). \`line_items\`, when sent, replaces them all; a change of lines, \`discount\` or exemption recomputes the totals as createInvoice does (kept lines keep their categories, the invoice its \`tax_rounding\`).`,
       request: { params, body: jsonBody(S.UpdateInvoiceBody) },
       responses: { 200: invoice('The updated draft.') },
     }),
@@ -103,9 +103,9 @@ export const invoiceRoutes = createRouter()
     defineRoute({
       method: 'post', path: '/invoices/{id}/send', operationId: 'sendInvoice', replay: invoiceReplay, tags, access: 'user', role: 'member', errors: [409],
       summary: 'Send a draft (draft → open)',
-      description: 'Finalizes the invoice: `issuer` (from the workspace) and `bill_to` (from the client) are copied onto it and never change after, as are the workspace\'s `locale` (the language and formats of its page, PDF and emails) and `payment_instructions`; it gets its `hosted_url` and `pdf_url`; and, unless `email` is false or there is no recipient (`to`, else the client\'s email), an email with the link is queued (see …/deliveries). Sending succeeds even while the email service is down. An invoice whose total is zero has nothing to collect and becomes `paid` at once.',
+      description: 'Finalizes the invoice: `issuer` (the workspace), `bill_to` (the client), the workspace\'s `locale` and `payment_instructions` are copied onto it and never change after; it gets its `hosted_url` and `pdf_url`; an email with the link is queued (see …/deliveries), so sending succeeds even while the email service is down. An invoice whose total is zero becomes `paid` at once.',
       request: { params, body: { required: false, content: { 'application/json': { schema: S.SendInvoiceBody } } } },
-      responses: { 200: invoice('The open invoice.') },
+      responses: { 200: invoice('The invoice as it is now.') },
     }),
     async (c) => {
       const ctx = c.get('ctx');
@@ -116,9 +116,9 @@ export const invoiceRoutes = createRouter()
     defineRoute({
       method: 'post', path: '/invoices/{id}/payments', operationId: 'recordInvoicePayment', replay: invoiceReplay, tags, access: 'user', role: 'member', errors: [409],
       summary: 'Record a payment',
-      description: 'Open invoices only. `amount` is at most `amount_due` (422 otherwise); when nothing is left due the invoice becomes `paid`. Send an `Idempotency-Key` so a retried request cannot record the payment twice.',
+      description: 'Open invoices only; when nothing is left due the invoice becomes `paid`. Send an `Idempotency-Key` so a retry cannot record the payment twice.',
       request: { params, body: jsonBody(S.PaymentBody) },
-      responses: { 200: invoice('The invoice after the payment.') },
+      responses: { 200: invoice('The invoice as it is now.') },
     }),
     async (c) => {
       return c.json(await withLinks(c, await recordPayment(c.get('ctx'), c.req.valid('param').id, c.req.valid('json'))), 200);
@@ -130,7 +130,7 @@ export const invoiceRoutes = createRouter()
       summary: 'Void an open invoice',
       description: 'Only while nothing has been paid (409 `invalid_state` otherwise).',
       request: { params },
-      responses: { 200: invoice('The void invoice.') },
+      responses: { 200: invoice('The invoice as it is now.') },
     }),
     async (c) => {
       return c.json(await withLinks(c, await voidInvoice(c.get('ctx'), c.req.valid('param').id)), 200);
@@ -142,7 +142,7 @@ export const invoiceRoutes = createRouter()
       summary: 'Make a new hosted link',
       description: 'The invoice gets a new `hosted_url` (and `pdf_url`); the old page and its PDF answer 404 from now on. 409 on a draft, which has no link yet.',
       request: { params },
-      responses: { 200: invoice('The invoice with its new links.') },
+      responses: { 200: invoice('The invoice as it is now.') },
     }),
     async (c) => c.json(await withLinks(c, await rotateShareLink(c.get('ctx'), c.req.valid('param').id)), 200),
   )
@@ -150,7 +150,7 @@ export const invoiceRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/invoices/{id}/deliveries', operationId: 'listInvoiceDeliveries', tags, access: 'user', role: 'viewer',
       summary: 'The emails of an invoice',
-      description: 'Every email sent for the invoice (when it was sent, and reminders), newest first: `queued` while it waits or retries (after 1 min, 10 min, 1 h and 6 h), `sent`, or `failed` after the fifth attempt, with the last error.',
+      description: 'Every email sent for the invoice (when it was sent, and reminders): `queued` while it waits or retries (after 1 min, 10 min, 1 h and 6 h), `sent`, or `failed` after the fifth attempt, with the last error.',
       request: { params, query: listQuery },
       responses: { 200: jsonContent(S.EmailDeliveryPage, 'A page of email deliveries.') },
     }),
@@ -165,7 +165,7 @@ export const invoiceRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/invoices/{id}/pdf', operationId: 'getInvoicePdf', tags, access: 'user', role: 'viewer',
       summary: 'The invoice as a PDF',
-      description: 'As the client gets it from `pdf_url`; a draft is marked DRAFT. A sent invoice that is ready as a CII e-invoice (…/e-invoice/check) is a Factur-X PDF/A-3b embedding its CII XML as `factur-x.xml`, unless the workspace\'s `einvoice_pdf` is `plain`.',
+      description: 'As the client gets it from `pdf_url`; a draft is marked DRAFT. A Factur-X PDF/A-3b embedding its CII XML as `factur-x.xml` when the workspace\'s `einvoice_pdf` says so.',
       request: { params },
       responses: { 200: { description: 'The PDF.', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } } },
     }),
@@ -179,7 +179,7 @@ export const invoiceRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/invoices/{id}/e-invoice', operationId: 'getInvoiceEInvoice', tags, access: 'user', role: 'viewer', errors: [409, 422],
       summary: 'The invoice as an EN 16931 e-invoice (XML)',
-      description: `${S.EINVOICE_FORMATS_TEXT} A draft is 409 \`invalid_state\`. An invoice that cannot be a valid e-invoice is never exported: 422 \`einvoice_incomplete\`, whose \`details\` name every missing or unsuitable field (\`issuer.vat_id\`, \`bill_to.address.country\`, \`issuer.peppol_id\` for \`ubl\`, …). Sending over the Peppol network is not done here.`,
+      description: `${S.EINVOICE_FORMATS_TEXT} A draft is 409 \`invalid_state\`. One that cannot be a valid e-invoice is never exported: 422 \`einvoice_incomplete\`, whose \`details\` name every missing or unsuitable field (\`issuer.vat_id\`, \`bill_to.address.country\`, …). Nothing is sent over the Peppol network.`,
       request: { params, query: S.EInvoiceQuery },
       responses: { 200: { description: 'The XML, as a download named `<number>.xml`.', content: { 'application/xml': { schema: { type: 'string' } } } } },
     }),
@@ -192,7 +192,7 @@ export const invoiceRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/invoices/{id}/e-invoice/check', operationId: 'checkInvoiceEInvoice', tags, access: 'user', role: 'viewer',
       summary: 'Whether the invoice can be an e-invoice',
-      description: 'Drafts too, so the issuer (workspace), the client and the invoice can be fixed before sending: a draft is checked with the workspace and the client as they are now, a sent invoice with what it snapshotted. `ready` is true when `problems` is empty; each problem names the field to fix.',
+      description: 'Drafts too: a draft is checked with the workspace and the client as they are now, so they can be fixed before sending; a sent invoice with what it snapshotted. Each problem names the field to fix.',
       request: { params, query: S.EInvoiceQuery },
       responses: { 200: jsonContent(S.EInvoiceCheck, 'The readiness and every problem.') },
     }),

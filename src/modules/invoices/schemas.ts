@@ -3,6 +3,7 @@ import { TAX_CATEGORIES, TAX_ROUNDING_MODES, VATEX_PATTERN } from '../../lib/doc
 import { lineAmount, MAX_MINOR_AMOUNT, toScaledInteger } from '../../lib/money';
 import { currencySchema, dateSchema, emailSchema, idSchema, listQuery, longText, minorAmount, moneyNumber, pageOf, text, timestampSchema } from '../../lib/schemas';
 import { DEFAULT_UNIT, UNIT_CODES } from '../../lib/units';
+import { Address } from '../clients/schemas';
 import { addDays, todayUtc } from '../../lib/time';
 
 export const InvoiceStatus = z.enum(['draft', 'open', 'paid', 'void']);
@@ -16,30 +17,29 @@ const quantity = z
   .gt(0)
   .max(1_000_000)
   .refine(threeDecimals, { message: 'At most 3 decimals.' })
-  .openapi({ description: '0 < quantity ≤ 1,000,000, at most 3 decimals (1.5 hours).', example: 1.5 });
+  .openapi({ description: 'At most 3 decimals (1.5 hours).', example: 1.5 });
 
 const taxRate = z
   .number()
   .min(0)
   .max(100)
   .refine(threeDecimals, { message: 'At most 3 decimals.' })
-  .openapi({ description: 'Percent, 0..100, at most 3 decimals (8.25).', example: 8.25 });
+  .openapi({ description: 'Percent, at most 3 decimals (8.25).', example: 8.25 });
 
 const percent = (description: string) =>
   z.number().min(0).max(100).refine(threeDecimals, { message: 'At most 3 decimals.' }).openapi({ description, example: 10 });
 
 export const TaxCategory = z.enum(TAX_CATEGORIES).openapi('TaxCategory', {
-  description: 'EN 16931 VAT category: `S` standard rate (tax_rate > 0), `Z` zero-rated, `E` exempt, `AE` reverse charge, `K` intra-community supply, `G` export outside the EU, `O` not subject to VAT; all but `S` have tax_rate 0 (422 otherwise). Default: `S` when tax_rate > 0; for rate 0, `O` when the workspace\'s issuer has no `vat_id` and no line of the invoice has a rate above 0, else `Z`. `E`, `AE`, `K`, `G` and `O` need an exemption reason on the invoice (`tax_exemption_reason` and/or `tax_exemption_code`): `AE` defaults to "Reverse charge", `K` to "Intra-community supply", `G` to "Export outside the EU", `O` to "Not subject to VAT"; `E` has none (an `E` line without one is a 422). `O` cannot be mixed with other categories on one invoice (422).',
+  description: 'EN 16931 VAT category: `S` standard (tax_rate > 0), `Z` zero-rated, `E` exempt, `AE` reverse charge, `K` intra-community supply, `G` export outside the EU, `O` not subject to VAT; all but `S` take tax_rate 0 (422 otherwise). Default: `S` above rate 0; at 0, `O` when the issuer has no `vat_id` and no line a rate above 0, else `Z`. `E`, `AE`, `K`, `G` and `O` carry the invoice\'s exemption reason (`tax_exemption_reason` and/or `tax_exemption_code`), by default "Reverse charge" (`AE`), "Intra-community supply" (`K`), "Export outside the EU" (`G`), "Not subject to VAT" (`O`); an `E` line without one is a 422. `O` stands alone on an invoice (422).',
 });
 
-/** The rounding mode with a description of its own use (a registered component cannot take one). */
-export const taxRoundingField = (use: string) => z.enum(TAX_ROUNDING_MODES).openapi({ description: `${use} ${TAX_ROUNDING_TEXT}` });
-const TAX_ROUNDING_TEXT = '`line`: each line\'s tax is rounded, then summed; a tax group\'s share of the document discount lowers its tax by round(share × rate / 100), never below 0. `group`: tax is rounded once per tax group (category, rate): round(taxable_amount × rate / 100), and line `tax` is null.';
+/** The rounding mode with a description of its own use; /openapi.json says what the modes do once, on `TaxRounding` (openapi-shared-components.ts). */
+export const taxRoundingField = (use: string) => z.enum(TAX_ROUNDING_MODES).openapi({ description: use });
 
 // Request bodies are inlined in the document, so what they repeat is kept short: the long texts live
 // on the response components (TaxCategory, LineItem) and the operations' descriptions.
-export const unitSchema = z.enum(UNIT_CODES).openapi({ description: `UN/ECE Rec. 20 unit code, default \`${DEFAULT_UNIT}\` (one); \`HUR\` hour, \`DAY\` day, \`MON\` month, \`E48\` service unit.`, example: 'HUR' });
-const taxCategoryInput = z.enum(TAX_CATEGORIES).openapi({ description: 'EN 16931 VAT category (see `TaxCategory`); defaults from the rate.' });
+export const unitSchema = z.enum(UNIT_CODES).openapi({ description: `Default \`${DEFAULT_UNIT}\` (one).`, example: 'HUR' });
+const taxCategoryInput = z.enum(TAX_CATEGORIES).openapi({ description: 'Defaults from the rate.' });
 
 export const LineItemInput = z
   .strictObject({
@@ -47,7 +47,7 @@ export const LineItemInput = z
     quantity,
     unit: unitSchema.default(DEFAULT_UNIT),
     unit_amount: minorAmount('Price of one unit in minor units of the invoice currency (no negative lines).'),
-    discount_percent: percent('Line discount in percent (≤ 3 decimals), default 0.').default(0),
+    discount_percent: percent('Percent, at most 3 decimals. Defaults to 0.').default(0),
     tax_category: taxCategoryInput.optional(),
     tax_rate: taxRate.default(0),
   })
@@ -67,7 +67,7 @@ export const DiscountInput = z
     z.strictObject({ amount: minorAmount('A fixed amount in minor units; at most the subtotal (422 otherwise).'), reason: discountReason }),
   ])
   .openapi('DiscountInput', {
-    description: 'A document discount before tax, `{percent}` or `{amount}`, with an optional `reason`; split over the tax groups as the operation says. null for none.',
+    description: 'A discount before tax on the whole document, `{percent}` or `{amount}`, with an optional `reason`; null for none.',
   });
 
 /** A discount as stored and returned: both keys present, the one not given null. */
@@ -120,7 +120,7 @@ const invoiceNumber = z
   .max(50)
   .regex(/^[\w./#-]+$/, 'Letters, digits and . / # - _ only.')
   .openapi({
-    description: 'Unique per workspace. Defaults to the workspace\'s next number: its `invoice_prefix` and six digits, past the highest number in use of the form prefix + 1–12 digits. A hand-picked number with a longer or non-numeric tail is kept as given but never moves the sequence.',
+    description: 'Unique per workspace. Defaults to the next number: `invoice_prefix` and six digits, past the highest in use of the form prefix + 1–12 digits; a number of another form is kept as given and never moves the sequence.',
     example: 'INV-000042',
   });
 
@@ -151,7 +151,7 @@ export const UpdateInvoiceBody = z
     due_date: dateSchema.optional(),
     number: invoiceNumber.optional(),
     notes: longText(5000).nullish(),
-    line_items: lineItems.optional().openapi({ description: 'Replaces all line items.' }),
+    line_items: lineItems.optional(),
     ...documentFields,
   })
   .refine(datesOrdered, datesIssue)
@@ -162,7 +162,7 @@ export const PaymentBody = z
     amount: moneyNumber()
       .min(1)
       .max(MAX_MINOR_AMOUNT)
-      .openapi({ description: 'Amount received, in minor units of the invoice currency; at most amount_due.', example: 150000 }),
+      .openapi({ description: 'Amount received, in minor units of the invoice currency; at most amount_due (422).', example: 150000 }),
     paid_on: dateSchema
       .refine((d) => d <= addDays(todayUtc(), 1), 'A payment cannot be dated later than tomorrow (UTC).')
       .optional()
@@ -174,26 +174,28 @@ export const PaymentBody = z
 
 // A payment as the API shows it is payments/schemas.ts's Payment (manual and online alike).
 
-export const LineItem = z
+// A line's amounts as every document shows them: a recurring invoice's lines are these, and an
+// invoice's, quote's and credit note's add their id (written once in /openapi.json, the others refer to it).
+export const DocumentLine = z
   .object({
-    id: idSchema('lineItem'),
     description: z.string(),
     quantity: z.number(),
-    unit: z.string().openapi({ description: 'A UN/ECE Recommendation 20 unit code (the codes a line takes are listed on `UnitCode`).', example: 'HUR' }),
+    unit: z.string().openapi({ description: 'UN/ECE Rec. 20 unit code (see `UnitCode`).', example: 'HUR' }),
     unit_amount: z.number().int(),
-    gross: z.number().int().openapi({ description: 'round(quantity × unit_amount), half away from zero.' }),
+    gross: z.number().int(),
     discount_percent: z.number(),
-    discount_amount: z.number().int().openapi({ description: 'round(gross × discount_percent / 100), half away from zero.' }),
-    amount: z.number().int().openapi({ description: 'The line\'s net: gross − discount_amount.' }),
+    discount_amount: z.number().int(),
+    amount: z.number().int().openapi({ description: 'The line\'s net.' }),
     tax_category: TaxCategory,
     tax_rate: z.number(),
-    tax: z.number().int().nullable().openapi({ description: 'round(amount × tax_rate / 100), half away from zero; null when the invoice\'s `tax_rounding` is `group`.' }),
+    tax: z.number().int().nullable().openapi({ description: 'Null when the document\'s `tax_rounding` is `group`.' }),
   })
-  .openapi('LineItem');
+  .openapi('DocumentLine');
 
-const SnapshotAddress = z
-  .object({ line1: z.string().nullable(), line2: z.string().nullable(), city: z.string().nullable(), region: z.string().nullable(), postal_code: z.string().nullable(), country: z.string().nullable() })
-  .openapi('SnapshotAddress');
+export const LineItem = DocumentLine.extend({ id: idSchema('lineItem') }).openapi('LineItem');
+
+// The parties' address as it was when the document was sent: the shape a client's address has.
+const SnapshotAddress = Address;
 
 // The §15 parties' fields are optional here: invoices sent before they existed have snapshots without them.
 export const IssuerSnapshot = z
@@ -202,21 +204,21 @@ export const IssuerSnapshot = z
     vat_id: z.string().nullable().optional(), registration_id: z.string().nullable().optional(), peppol_id: z.string().nullable().optional(),
     iban: z.string().nullable().optional(), bic: z.string().nullable().optional(),
   })
-  .openapi('InvoiceIssuer');
+  .openapi('InvoiceIssuer', { description: 'Who bills, as the workspace was when the invoice or quote was sent; null on a draft.' });
 
 export const BillToSnapshot = z
   .object({
     name: z.string(), email: z.string().nullable(), company: z.string().nullable(), address: SnapshotAddress, tax_id: z.string().nullable(),
     vat_id: z.string().nullable().optional(), peppol_id: z.string().nullable().optional(), buyer_reference: z.string().nullable().optional(),
   })
-  .openapi('InvoiceBillTo');
+  .openapi('InvoiceBillTo', { description: 'Who pays, as the client was when the invoice or quote was sent; null on a draft.' });
 
 export const SendInvoiceBody = z
   .strictObject({
     to: z.array(emailSchema).min(1).max(10).optional().openapi({ description: 'Who gets the email instead of the client\'s email address.' }),
     cc: z.array(emailSchema).max(10).optional().openapi({ description: 'Copies.' }),
     message: longText(2000).optional().openapi({ description: 'A note from you, printed in the email.' }),
-    email: z.boolean().default(true).openapi({ description: 'Email the invoice (default). With false, or with no recipient, it is only finalized.' }),
+    email: z.boolean().default(true).openapi({ description: 'Send the email (default). With false, or with no recipient, it is only finalized.' }),
   })
   .openapi('SendInvoice');
 
@@ -234,25 +236,25 @@ export const EmailDelivery = z
   })
   .openapi('EmailDelivery');
 
-export const EmailDeliveryPage = pageOf(EmailDelivery, 'EmailDeliveryPage');
+export const EmailDeliveryPage = pageOf(EmailDelivery);
 
 export const Invoice = z
   .object({
     id: idSchema('invoice'),
     number: z.string(),
     status: InvoiceStatus,
-    overdue: z.boolean().openapi({ description: 'Open and due_date before today (UTC). Derived, never stored.' }),
+    overdue: z.boolean().openapi({ description: 'Open and past due_date (UTC); derived, never stored.' }),
     client_id: z.string(),
     project_id: z.string().nullable(),
     currency: z.string(),
     issue_date: z.string(),
     due_date: z.string(),
     line_items: z.array(LineItem),
-    subtotal: z.number().int().openapi({ description: 'Σ line amount.' }),
+    subtotal: z.number().int(),
     discount: Discount.nullable(),
-    discount_total: z.number().int().openapi({ description: 'What the document discount takes off: its `amount`, or round(subtotal × percent / 100).' }),
-    tax: z.number().int().openapi({ description: 'Σ tax_breakdown tax_amount.' }),
-    total: z.number().int().openapi({ description: 'subtotal − discount_total + tax.' }),
+    discount_total: z.number().int().openapi({ description: 'What the document discount takes off.' }),
+    tax: z.number().int(),
+    total: z.number().int(),
     tax_rounding: taxRoundingField('The workspace\'s `tax_rounding` when the invoice was created; never changes on it.'),
     tax_breakdown: z.array(TaxBreakdownEntry).openapi({ description: 'One entry per tax group (category, rate), in the order of each group\'s first line; Σ taxable_amount = subtotal − discount_total, Σ tax_amount = tax.' }),
     tax_exemption_reason: z.string().nullable(),
@@ -261,16 +263,16 @@ export const Invoice = z
     purchase_order: z.string().nullable(),
     amount_paid: z.number().int(),
     amount_due: z.number().int().openapi({ description: 'total − credited_amount − amount_paid, never below 0.' }),
-    credited_amount: z.number().int().openapi({ description: 'Σ total of its credit notes (§17).' }),
+    credited_amount: z.number().int().openapi({ description: 'Σ total of its credit notes.' }),
     credit_note_ids: z.array(z.string()).openapi({ description: 'Its credit notes, oldest first.' }),
     overpaid_amount: z.number().int().openapi({ description: 'Money received beyond the total (two paid checkouts), to be refunded; `amount_paid + overpaid_amount` is payments minus refunds.' }),
     notes: z.string().nullable(),
     available_actions: z.array(InvoiceAction).openapi({ description: 'Exactly the operations the invoice\'s state allows now.' }),
-    issuer: IssuerSnapshot.nullable().openapi({ description: 'Who bills, as the workspace was when the invoice was sent; null on a draft.' }),
-    bill_to: BillToSnapshot.nullable().openapi({ description: 'Who pays, as the client was when the invoice was sent; null on a draft.' }),
-    recurring_invoice_id: z.string().nullable().openapi({ description: 'The recurring invoice that issued it, if one did.' }),
-    quote_id: z.string().nullable().openapi({ description: 'The quote it was converted from, if one was.' }),
-    hosted_url: z.string().nullable().openapi({ description: 'The page the client opens (no key needed); the same on every read until POST …/share-link makes a new one. Null on a draft.' }),
+    issuer: IssuerSnapshot.nullable(),
+    bill_to: BillToSnapshot.nullable(),
+    recurring_invoice_id: z.string().nullable().openapi({ description: 'The recurring invoice that issued it.' }),
+    quote_id: z.string().nullable().openapi({ description: 'The quote it was converted from.' }),
+    hosted_url: z.string().nullable().openapi({ description: 'The client\'s page (no key needed), the same until …/share-link makes a new one; null on a draft.' }),
     pdf_url: z.string().nullable().openapi({ description: '`hosted_url` + `/pdf`. Null on a draft.' }),
     sent_at: timestampSchema.nullable(),
     viewed_at: timestampSchema.nullable().openapi({ description: 'When the client first opened the hosted page in a browser.' }),
@@ -292,7 +294,7 @@ export const InvoiceQuery = listQuery.extend({
   recurring_invoice_id: idSchema('recurringInvoice').optional().openapi({ description: 'Invoices this recurring invoice issued.' }),
 });
 
-export const InvoicePage = pageOf(InvoiceSummary, 'InvoicePage');
+export const InvoicePage = pageOf(InvoiceSummary);
 
 export type CreateInvoiceInput = z.infer<typeof CreateInvoiceBody>;
 export type UpdateInvoiceInput = z.infer<typeof UpdateInvoiceBody>;
@@ -305,7 +307,7 @@ export type InvoiceFilter = z.infer<typeof InvoiceQuery>;
 export const EINVOICE_FORMATS_TEXT = '`format=cii` (default) is UN/CEFACT CII D16B with guideline `urn:cen.eu:en16931:2017` (the XML a Factur-X PDF embeds); `format=ubl` is a UBL 2.1 Invoice following Peppol BIS Billing 3.0, which also needs both parties\' `peppol_id` and a `buyer_reference` or `purchase_order`.';
 
 export const EInvoiceQuery = z.object({
-  format: z.enum(['cii', 'ubl']).default('cii').openapi({ description: '`cii` (default) or `ubl`.' }),
+  format: z.enum(['cii', 'ubl']).default('cii'),
 });
 
 export const EInvoiceCheck = z

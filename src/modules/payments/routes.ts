@@ -21,7 +21,7 @@ export const paymentProviderRoutes = providerSettingRoutes({
   connect: {
     run: connectProvider,
     summary: 'Connect a payment provider',
-    description: 'Turns on the pay button of the workspace\'s hosted invoices. `stripe` takes your secret key and the signing secret of the webhook endpoint you create at Stripe for `webhook_url` (subscribe it to `checkout.session.completed`, `checkout.session.async_payment_succeeded`, `checkout.session.async_payment_failed` and `checkout.session.expired`). Both are stored encrypted and never shown again. `sandbox` needs no account and moves no money; it exists only where the worker\'s `PAYMENTS_SANDBOX` is `true` (never in production: 422 there). Connecting again replaces the settings and keeps `webhook_url`.',
+    description: 'Turns on the pay button of the workspace\'s hosted invoices. `stripe` takes your secret key and the signing secret of the Stripe webhook endpoint you point at `webhook_url`, subscribed to `checkout.session.completed`, `checkout.session.async_payment_succeeded`, `checkout.session.async_payment_failed` and `checkout.session.expired`. `sandbox` needs no account, moves no money and exists only where the worker\'s `PAYMENTS_SANDBOX` is `true` (never in production: 422 there). Connecting again replaces the settings and keeps `webhook_url`.',
   },
   get: { run: getProviderSetting, summary: 'The connected payment provider', description: 'Never a secret. `connected: false` when none is.' },
   disconnect: {
@@ -36,7 +36,7 @@ export const invoicePaymentRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/invoices/{id}/payments', operationId: 'listInvoicePayments', tags, access: 'user', role: 'viewer',
       summary: 'The payments of an invoice',
-      description: 'Every payment, newest first: recorded by a member (`source: manual`) or received online through the payment provider (`source: online`, with `provider_payment_id`), each with what has been refunded of it.',
+      description: 'Every payment, recorded or received online, with what has been refunded of it.',
       request: { params, query: listQuery },
       responses: { 200: jsonContent(S.PaymentPage, 'A page of payments.') },
     }),
@@ -53,7 +53,7 @@ export const invoicePaymentRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/invoices/{id}/payment-attempts', operationId: 'listInvoicePaymentAttempts', tags, access: 'user', role: 'viewer',
       summary: 'The online payment attempts of an invoice',
-      description: 'Each press of the hosted page\'s pay button that made a checkout at the provider, newest first: `open` until the client pays (`succeeded`), the payment fails (`failed`) or the checkout runs out (`expired`). A provider that could not make the checkout leaves a `failed` attempt with its `failure_message`.',
+      description: 'Each press of the hosted page\'s pay button: `open` until the client pays (`succeeded`), the payment fails (`failed`) or the checkout runs out (`expired`); a checkout the provider could not make is `failed` at once.',
       request: { params, query: listQuery },
       responses: { 200: jsonContent(S.PaymentAttemptPage, 'A page of payment attempts.') },
     }),
@@ -69,7 +69,7 @@ export const invoicePaymentRoutes = createRouter()
     defineRoute({
       method: 'post', path: '/invoices/{id}/payments/{payment_id}/refunds', operationId: 'refundInvoicePayment', tags, access: 'user', role: 'admin', errors: [409, 502],
       summary: 'Refund a payment',
-      description: 'Gives back `amount` (default: what is not yet refunded of the payment; more is 422). An online payment is refunded through its provider (502 `provider_error`, with nothing changed, when the provider refuses or is down); a manual one is recorded as money returned outside. `amount_paid` drops by the refund, and a paid invoice with something due again is `open`. Writes `invoice.payment_refunded` with the refund in `data.refund`. Send an `Idempotency-Key` so a retry cannot refund twice.',
+      description: 'An online payment is refunded through its provider (502 `provider_error`, nothing changed, when it refuses or is down); a manual one is recorded as money returned outside. `amount_paid` drops by the refund; a paid invoice with something due again is `open`. Writes `invoice.payment_refunded` with the refund in `data.refund`. Send an `Idempotency-Key` so a retry cannot refund twice.',
       request: { params: refundParams, body: jsonBody(S.RefundBody) },
       responses: { 201: jsonContent(S.Refund, 'The refund.') },
     }),

@@ -49,7 +49,7 @@ export const PaymentAttempt = z
   })
   .openapi('PaymentAttempt');
 
-export const PaymentAttemptPage = pageOf(PaymentAttempt, 'PaymentAttemptPage');
+export const PaymentAttemptPage = pageOf(PaymentAttempt);
 
 export const Payment = z
   .object({
@@ -69,11 +69,11 @@ export const Payment = z
   })
   .openapi('Payment');
 
-export const PaymentPage = pageOf(Payment, 'PaymentPage');
+export const PaymentPage = pageOf(Payment);
 
 export const RefundBody = z
   .strictObject({
-    amount: z.number().int().min(1).optional().openapi({ description: 'In minor units; defaults to what is not yet refunded of the payment, and may not exceed it.', example: 5000 }),
+    amount: z.number().int().min(1).optional().openapi({ description: 'In minor units; defaults to what is not yet refunded of the payment, and may not exceed it (422).', example: 5000 }),
     reason: text(MAX_REASON).nullish(),
   })
   .openapi('CreateRefund');

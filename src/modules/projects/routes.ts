@@ -16,7 +16,7 @@ export const projectRoutes = createRouter()
       method: 'get', path: '/projects', operationId: 'listProjects', tags, access: 'user', role: 'viewer',
       summary: 'List projects',
       request: { query: S.ProjectQuery },
-      responses: { 200: jsonContent(S.ProjectPage, 'A page of projects, newest first.') },
+      responses: { 200: jsonContent(S.ProjectPage, 'A page of projects.') },
     }),
     async (c) => {
       const query = c.req.valid('query');
@@ -37,7 +37,7 @@ export const projectRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/projects/{id}', operationId: 'getProject', tags, access: 'user', role: 'viewer', errors: [422, 503],
       summary: 'Get a project, with its totals in USD',
-      description: 'Amounts in other currencies are converted at the cached exchange rates, rounded half away from zero; 503 `rates_unavailable` if they are needed and none are cached. Totals are summed exactly; one that would lie beyond 2^53 − 1 minor units (where a JSON number stops being exact) is a 422, never a rounded figure.',
+      description: 'Amounts in other currencies are converted at the cached rates, half away from zero (503 `rates_unavailable` if needed and none are cached). A total beyond 2^53 − 1 minor units is a 422, never a rounded figure.',
       request: { params },
       responses: { 200: jsonContent(S.ProjectWithTotals, 'The project and its totals.') },
     }),

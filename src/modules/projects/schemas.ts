@@ -53,7 +53,7 @@ export const ProjectTotals = z
     expenses: z.number().int().openapi({ description: 'The project\'s expenses, in USD cents.' }),
     profit: z.number().int().openapi({ description: 'paid − expenses.' }),
     unbilled_amount: z.number().int().openapi({
-      description: 'Billable time no invoice bills yet, in USD cents: each stopped entry\'s billable seconds × rate / 3600, rounded half away from zero per entry, summed per currency and converted.',
+      description: 'Unbilled billable time in USD cents: each stopped entry\'s round(billable_seconds × rate / 3600), half away from zero, summed per currency and converted.',
     }),
   })
   .openapi('ProjectTotals');
@@ -66,7 +66,7 @@ export const ProjectQuery = listQuery.extend({
   q: searchText(200).optional().openapi({ description: 'Name contains (case-insensitive).' }),
 });
 
-export const ProjectPage = pageOf(Project, 'ProjectPage');
+export const ProjectPage = pageOf(Project);
 
 export type CreateProjectInput = z.infer<typeof CreateProjectBody>;
 export type UpdateProjectInput = z.infer<typeof UpdateProjectBody>;

@@ -30,14 +30,14 @@ async function withLinks(c: Context<AppEnv>, row: QuoteRow) {
 const quoteAction = <A extends string, R extends Pick<RouteConfig, 'request' | 'responses'> & { operationId: string; summary: string; description: string }>(action: A, { operationId, ...config }: R) =>
   defineRoute({ method: 'post', path: `/quotes/{id}/${action}` as const, operationId, replay: quoteReplay, tags, access: 'user', role: 'member', errors: [409], ...config });
 
-const LINES = 'Lines, discount and taxes as on invoices (§15, see createInvoice); the quote keeps the workspace\'s `tax_rounding` of when it was made.';
+const LINES = 'Lines, discount and taxes as on invoices (see createInvoice).';
 
 export const quoteRoutes = createRouter()
   .openapi(
     defineRoute({
       method: 'get', path: '/quotes', operationId: 'listQuotes', tags, access: 'user', role: 'viewer',
       summary: 'List quotes',
-      description: 'Newest first, without line items. Quotes never count in the dashboard.',
+      description: 'Without line items.',
       request: { query: S.QuoteQuery },
       responses: { 200: jsonContent(S.QuotePage, 'A page of quotes.') },
     }),
@@ -54,7 +54,7 @@ export const quoteRoutes = createRouter()
     defineRoute({
       method: 'post', path: '/quotes', operationId: 'createQuote', replay: quoteReplay, tags, access: 'user', role: 'member', errors: [409],
       summary: 'Create a draft quote',
-      description: `${LINES} \`number\` defaults to the next QUO-000001 (the workspace's \`quote_prefix\`); \`valid_until\` to issue_date + 30 days.`,
+      description: LINES,
       request: { body: jsonBody(S.CreateQuoteBody) },
       responses: { 201: quote('The new draft.') },
     }),
@@ -96,9 +96,9 @@ export const quoteRoutes = createRouter()
     defineRoute({
       method: 'post', path: '/quotes/{id}/send', operationId: 'sendQuote', replay: quoteReplay, tags, access: 'user', role: 'member', errors: [409],
       summary: 'Send a draft quote (draft → open)',
-      description: 'Finalizes the quote: `issuer` and `bill_to` are copied onto it as for an invoice (§10), and it gets its `hosted_url`, where the client accepts or declines it; unless `email` is false or there is no recipient (`to`, else the client\'s email), an email with the link is queued. A quote whose `valid_until` has already passed in the workspace\'s time zone expires on the next cron run.',
+      description: 'Finalizes the quote: `issuer` and `bill_to` are copied onto it as for an invoice, and it gets its `hosted_url`, where the client accepts or declines it; an email with the link is queued. A quote whose `valid_until` has passed in the workspace\'s time zone expires on the next cron run.',
       request: { params, body: { required: false, content: { 'application/json': { schema: SendInvoiceBody } } } },
-      responses: { 200: quote('The open quote.') },
+      responses: { 200: quote('The quote as it is now.') },
     }),
     async (c) => c.json(await withLinks(c, await sendQuote(c.get('ctx'), c.req.valid('param').id, c.req.valid('json'), linkOrigin(c.env, c.req.url))), 200),
   )
@@ -106,9 +106,9 @@ export const quoteRoutes = createRouter()
     quoteAction('accept', {
       operationId: 'acceptQuote',
       summary: 'Record the client\'s acceptance',
-      description: 'Open quotes only, once (409 `invalid_state` otherwise): for an acceptance that reached you by email, phone or in person. With `on_accept` `draft_invoice` the quote is converted at once, with `send_invoice` the invoice is also sent.',
+      description: 'Open quotes only, once (409 `invalid_state` otherwise): for an acceptance that reached you by email, phone or in person. Then does what the quote\'s `on_accept` says.',
       request: { params, body: jsonBody(S.AcceptQuoteBody) },
-      responses: { 200: quote('The accepted (or converted) quote.') },
+      responses: { 200: quote('The quote as it is now.') },
     }),
     async (c) => {
       const ctx = c.get('ctx');
@@ -121,7 +121,7 @@ export const quoteRoutes = createRouter()
       summary: 'Record the client\'s refusal',
       description: 'Open quotes only, once (409 `invalid_state` otherwise).',
       request: { params, body: jsonBody(S.DeclineQuoteBody) },
-      responses: { 200: quote('The declined quote.') },
+      responses: { 200: quote('The quote as it is now.') },
     }),
     async (c) => c.json(await withLinks(c, await declineQuote(c.get('ctx'), c.req.valid('param').id, c.req.valid('json').reason)), 200),
   )
@@ -131,7 +131,7 @@ export const quoteRoutes = createRouter()
       summary: 'Cancel a draft or open quote',
       description: 'Its page then says it was canceled and offers no form.',
       request: { params },
-      responses: { 200: quote('The canceled quote.') },
+      responses: { 200: quote('The quote as it is now.') },
     }),
     async (c) => c.json(await withLinks(c, await cancelQuote(c.get('ctx'), c.req.valid('param').id)), 200),
   )
@@ -151,7 +151,7 @@ export const quoteRoutes = createRouter()
       summary: 'Convert an accepted quote into a draft invoice',
       description: 'Accepted quotes only: a draft invoice with the quote\'s lines, discount and notes, `purchase_order` the client\'s PO and `quote_id`; the quote becomes `converted` with its `invoice_id`. A quote makes at most one invoice, even when converted twice at once: the second is 409 `invalid_state`.',
       request: { params },
-      responses: { 201: jsonContent(Invoice, 'The draft invoice.') },
+      responses: { 201: jsonContent(Invoice, 'The new draft.') },
     }),
     async (c) => {
       const ctx = c.get('ctx');

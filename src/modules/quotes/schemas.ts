@@ -8,9 +8,11 @@ import {
 export const QUOTE_STATUSES = ['draft', 'open', 'accepted', 'declined', 'expired', 'canceled', 'converted'] as const;
 export const QuoteStatus = z.enum(QUOTE_STATUSES);
 export const QuoteAction = z.enum(['update', 'delete', 'send', 'accept', 'decline', 'cancel', 'revise', 'convert']);
-export const OnAccept = z.enum(['none', 'draft_invoice', 'send_invoice']).openapi({
-  description: 'What accepting does: `none` (default) waits for …/convert; `draft_invoice` converts at once; `send_invoice` converts and sends the invoice.',
-});
+export const ON_ACCEPT = ['none', 'draft_invoice', 'send_invoice'] as const;
+// Not registered by name: zod-openapi would write the create's default (`none`) into the component.
+// /openapi.json writes the enumeration once all the same (openapi-shared-components.ts).
+export const ON_ACCEPT_TEXT = 'What accepting does: `none` (default) waits for …/convert; `draft_invoice` converts at once; `send_invoice` converts and sends the invoice.';
+export const OnAccept = z.enum(ON_ACCEPT).openapi({ description: ON_ACCEPT_TEXT });
 /** How an acceptance reached you; `online` is the client's own, on the quote's page. */
 export const ACCEPT_METHODS = ['email', 'phone', 'in_person', 'other'] as const;
 export const VALID_DAYS = 30;
@@ -62,7 +64,7 @@ export const UpdateQuoteBody = z
     notes: longText(5000).nullish(),
     terms: longText(5000).nullish(),
     on_accept: OnAccept.optional(),
-    line_items: lineItems.optional().openapi({ description: 'Replaces all line items.' }),
+    line_items: lineItems.optional(),
     ...quoteDocumentFields,
   })
   .refine(datesOrdered, datesIssue)
@@ -91,11 +93,11 @@ export const Quote = z
     issue_date: z.string(),
     valid_until: z.string(),
     line_items: z.array(LineItem),
-    subtotal: z.number().int().openapi({ description: 'Σ line amount.' }),
+    subtotal: z.number().int(),
     discount: Discount.nullable(),
     discount_total: z.number().int(),
     tax: z.number().int(),
-    total: z.number().int().openapi({ description: 'subtotal − discount_total + tax.' }),
+    total: z.number().int(),
     tax_rounding: taxRoundingField('The workspace\'s `tax_rounding` when the quote was created.'),
     tax_breakdown: z.array(TaxBreakdownEntry),
     tax_exemption_reason: z.string().nullable(),
@@ -103,8 +105,8 @@ export const Quote = z
     notes: z.string().nullable(),
     terms: z.string().nullable(),
     on_accept: OnAccept,
-    issuer: IssuerSnapshot.nullable().openapi({ description: 'Who quotes, as the workspace was when the quote was sent; null on a draft.' }),
-    bill_to: BillToSnapshot.nullable().openapi({ description: 'The client as it was when the quote was sent; null on a draft.' }),
+    issuer: IssuerSnapshot.nullable(),
+    bill_to: BillToSnapshot.nullable(),
     hosted_url: z.string().nullable().openapi({ description: 'The page where the client accepts or declines (no key needed); null on a draft.' }),
     pdf_url: z.string().nullable(),
     accepted: z
@@ -129,7 +131,7 @@ export const QuoteQuery = listQuery.extend({
   client_id: idSchema('client').optional(),
 });
 
-export const QuotePage = pageOf(QuoteSummary, 'QuotePage');
+export const QuotePage = pageOf(QuoteSummary);
 
 export type CreateQuoteInput = z.infer<typeof CreateQuoteBody>;
 export type UpdateQuoteInput = z.infer<typeof UpdateQuoteBody>;

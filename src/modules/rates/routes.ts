@@ -25,7 +25,7 @@ export const rateRoutes = createRouter().openapi(
   defineRoute({
     method: 'get', path: '/rates', operationId: 'getRates', tags: ['Rates'], access: 'user', role: 'viewer', errors: [503],
     summary: 'Current exchange rates against USD',
-    description: 'Served from a cache that a cron trigger refreshes every 15 minutes; `stale` is true when the provider published them more than 36 hours ago; a currency whose rate jumped by more than a factor of 10 keeps its last good rate and is listed in `suspect`. A refresh is refused whole (the last good rates stay) when any rate lies outside 10^-6 .. 10^9 units per USD, or a major currency (EUR, GBP, JPY, CHF, CAD, AUD, CNY) moved more than 25 % from the last good rates or from the last good rates at least 24 hours older. 503 `rates_unavailable` when none have ever been fetched. Send `If-None-Match` with the last `ETag` to get a 304 when nothing changed.',
+    description: 'From a cache a cron trigger refreshes every 15 minutes. A refresh is refused whole (the last good rates stay) when a rate lies outside 10^-6 .. 10^9 units per USD, or a major currency (EUR, GBP, JPY, CHF, CAD, AUD, CNY) moved over 25 % from the last good rates or from those at least 24 hours older. 503 `rates_unavailable` when none were ever fetched. `If-None-Match` with the last `ETag` gets a 304 when nothing changed.',
     request: { query: RatesQuery },
     responses: {
       200: { ...jsonContent(Rates, 'The rates.'), headers: { ETag: { schema: { type: 'string' } }, 'Cache-Control': { schema: { type: 'string' } } } },

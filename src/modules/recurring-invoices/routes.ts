@@ -15,7 +15,7 @@ import {
 const tags = ['Recurring invoices'];
 const params = idParams('recurringInvoice');
 const one = (description: string) => jsonContent(S.RecurringInvoice, description);
-const DATES = 'The n-th invoice is issued on `start_date + n × interval_count intervals`, computed from `start_date` with the day clamped to the end of shorter months (Jan 31 monthly: Feb 28 or 29, Mar 31, Apr 30), when that date has come in `time_zone`. Each period makes exactly one invoice, numbered from the workspace\'s sequence, as a draft or, with `auto_send`, sent and emailed.';
+const DATES = 'The n-th invoice is issued when `start_date + n × interval_count intervals` has come in `time_zone`, the day clamped to the end of shorter months (Jan 31 monthly: Feb 28 or 29, Mar 31, Apr 30). Each period makes exactly one invoice, numbered from the workspace\'s sequence, as a draft or, with `auto_send`, sent.';
 
 const action = (verb: 'pause' | 'resume' | 'cancel', summary: string, description: string, run: typeof pauseRecurring) => {
   const route = defineRoute({
@@ -32,7 +32,7 @@ export const recurringInvoiceRoutes = createRouter()
       method: 'get', path: '/recurring-invoices', operationId: 'listRecurringInvoices', tags, access: 'user', role: 'viewer',
       summary: 'List recurring invoices',
       request: { query: S.RecurringQuery },
-      responses: { 200: jsonContent(S.RecurringPage, 'A page of recurring invoices, newest first.') },
+      responses: { 200: jsonContent(S.RecurringPage, 'A page of recurring invoices.') },
     }),
     async (c) => {
       const query = c.req.valid('query');
@@ -44,7 +44,7 @@ export const recurringInvoiceRoutes = createRouter()
     defineRoute({
       method: 'post', path: '/recurring-invoices', operationId: 'createRecurringInvoice', tags, access: 'user', role: 'member',
       summary: 'Set up a recurring invoice',
-      description: `${DATES} \`start_date\` is today or later in \`time_zone\` (default: the workspace's). \`project_id\` must be a project of the same client.`,
+      description: `${DATES} \`project_id\` must be a project of the same client.`,
       request: { body: jsonBody(S.CreateRecurringBody) },
       responses: { 201: one('The new recurring invoice.') },
     }),

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { currencySchema, dateSchema, idSchema, listQuery, longText, pageOf, timestampSchema } from '../../lib/schemas';
-import { Discount, documentFields, LineItem, LineItemInput, MAX_LINE_ITEMS, TaxBreakdownEntry, taxRoundingField } from '../invoices/schemas';
+import { Discount, DocumentLine, documentFields, LineItemInput, MAX_LINE_ITEMS, TaxBreakdownEntry, taxRoundingField } from '../invoices/schemas';
 import { timeZoneSchema } from '../workspaces/validation';
 
 const Status = z.enum(['active', 'paused', 'completed', 'canceled']);
@@ -27,7 +27,7 @@ export const CreateRecurringBody = z
     due_in_days: fields.due_in_days.default(30),
     auto_send: fields.auto_send.default(false),
     interval: IntervalSchema,
-    interval_count: z.number().int().min(1).max(12).default(1).openapi({ description: '1..12, default 1: every `interval_count` weeks, months or years.' }),
+    interval_count: z.number().int().min(1).max(12).default(1).openapi({ description: 'Every `interval_count` weeks, months or years.' }),
     start_date: dateSchema.openapi({ description: 'The first issue date: today or later in `time_zone`.' }),
     time_zone: timeZone.optional().openapi({ description: 'IANA time zone in which issue dates come; defaults to the workspace\'s.' }),
   })
@@ -52,7 +52,7 @@ export const RecurringInvoice = z
     client_id: z.string(),
     project_id: z.string().nullable(),
     currency: z.string(),
-    line_items: z.array(LineItem.omit({ id: true })).openapi({ description: 'The lines each invoice gets; a line\'s `tax_category` is resolved when the template is written (§15 defaults, from the workspace then).' }),
+    line_items: z.array(DocumentLine).openapi({ description: 'The lines each invoice gets, each `tax_category` resolved when the template is written (its default from the workspace then).' }),
     subtotal: z.number().int(),
     discount: Discount.nullable(),
     discount_total: z.number().int(),
@@ -82,7 +82,7 @@ export const RecurringInvoice = z
   })
   .openapi('RecurringInvoice');
 
-export const RecurringPage = pageOf(RecurringInvoice, 'RecurringInvoicePage');
+export const RecurringPage = pageOf(RecurringInvoice);
 
 export const RecurringQuery = listQuery.extend({ status: Status.optional(), client_id: idSchema('client').optional() });
 

@@ -14,7 +14,7 @@ export const suggestionRoutes = createRouter()
     defineRoute({
       method: 'post', path: '/ai/suggest', operationId: 'createSuggestion', tags, access: 'user', role: 'member', middleware: aiRateLimit,
       summary: 'Ask the co-pilot for help with a task',
-      description: 'Queued: answers 202 with `Location` of the job; poll it until `completed` or `failed`. The provider is the worker\'s configuration: a model through any chat-completions server or Workers AI (its answer validated before it is stored), or by default a deterministic local provider that works from the task text and your workspace\'s own invoices and projects (`provider` says which). At most 10 a minute per workspace and 10 per user, however many keys.',
+      description: 'Queued: answers 202 with `Location` of the job; poll it until `completed` or `failed`. The worker\'s configuration picks the provider (`provider` says which); a model\'s answer is validated before it is stored. At most 10 a minute per workspace and 10 per user, however many keys.',
       request: { body: jsonBody(S.SuggestBody) },
       responses: {
         202: { ...jsonContent(S.QueuedSuggestion, 'Queued.'), headers: headerRefs('Location') },

@@ -11,16 +11,16 @@ import {
 
 const tags = ['Time entries'];
 const params = idParams('timeEntry');
-const OWN = 'Members change their own entries; another member\'s needs the admin role (403). An entry an invoice bills is locked: 409 `invalid_state` until that draft is deleted or the invoice voided.';
+const OWN = 'Members change their own entries; another member\'s needs the admin role (403). An entry an invoice bills is 409 `invalid_state` until that draft is deleted or the invoice voided.';
 
 export const timeEntryRoutes = createRouter()
   .openapi(
     defineRoute({
       method: 'get', path: '/time-entries', operationId: 'listTimeEntries', tags, access: 'user', role: 'viewer',
       summary: 'List time entries',
-      description: 'Every member\'s entries, newest first; filter by project, client, user, period (`from`/`to` on `spent_date`; `from` after `to` is a 422), `billable`, `invoiced` and `running`.',
+      description: 'Every member\'s entries. `from` after `to` is a 422.',
       request: { query: S.TimeEntryQuery },
-      responses: { 200: jsonContent(S.TimeEntryPage, 'A page of time entries, newest first.') },
+      responses: { 200: jsonContent(S.TimeEntryPage, 'A page of time entries.') },
     }),
     async (c) => {
       const query = c.req.valid('query');
@@ -32,7 +32,7 @@ export const timeEntryRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/time-entries/summary', operationId: 'summarizeTimeEntries', tags, access: 'user', role: 'viewer',
       summary: 'Sum time per project, user or client',
-      description: 'Stopped entries with `spent_date` in the period, one row per group and currency (a user or client with entries in two currencies has two rows), ordered by name. `uninvoiced_amount` rounds each entry\'s amount (billable seconds × rate / 3600) half away from zero, in integer arithmetic, then sums: it equals the sum of the entries\' own amounts.',
+      description: 'Stopped entries with `spent_date` in the period, one row per group and currency (a user or client with entries in two currencies has two rows), ordered by name. `uninvoiced_amount` equals the sum of the entries\' own amounts.',
       request: { query: S.SummaryQuery },
       responses: { 200: jsonContent(S.Summary, 'The sums, one row per group and currency.') },
     }),
@@ -42,7 +42,7 @@ export const timeEntryRoutes = createRouter()
     defineRoute({
       method: 'post', path: '/time-entries', operationId: 'createTimeEntry', tags, access: 'user', role: 'member',
       summary: 'Record time, or start a timer',
-      description: 'With `duration_seconds`, or `started_at` and `stopped_at`, a finished entry (1 s to 24 h). With neither a duration nor `stopped_at`, a timer running from now (or from `started_at`): a user has at most one running timer per workspace, so starting one stops the running one first, in the same change (a timer forgotten for more than a day stops at 24 h), even when starts race. `rate` defaults to the project\'s `hourly_rate`, `currency` is the project\'s. `user_id` records time for another member and needs the admin role.',
+      description: 'With `duration_seconds`, or `started_at` and `stopped_at`, a finished entry (1 s to 24 h); with neither a duration nor `stopped_at`, a running timer. A user has one running timer per workspace: starting one stops the running one first, in the same change, even when starts race; a timer forgotten for more than a day stops at 24 h.',
       request: { body: jsonBody(S.CreateTimeEntryBody) },
       responses: { 201: jsonContent(S.TimeEntry, 'The new entry (is_running for a timer).') },
     }),
@@ -84,7 +84,7 @@ export const timeEntryRoutes = createRouter()
     defineRoute({
       method: 'post', path: '/time-entries/{id}/stop', operationId: 'stopTimeEntry', tags, access: 'user', role: 'member', errors: [409],
       summary: 'Stop a running timer',
-      description: `Running timers only (409 \`invalid_state\` otherwise). \`stopped_at\` defaults to now and must be 1 s to 24 h after \`started_at\` (422). ${OWN.split('.')[0]}.`,
+      description: `Running timers only (409 \`invalid_state\` otherwise); a \`stopped_at\` not 1 s to 24 h after \`started_at\` is a 422. ${OWN.split('.')[0]}.`,
       request: { params, body: { required: false, content: { 'application/json': { schema: S.StopTimeEntryBody } } } },
       responses: { 200: jsonContent(S.TimeEntry, 'The stopped entry.') },
     }),

@@ -26,16 +26,16 @@ export const TimeRoundingSchema = z
   })
   .nullable()
   .openapi('TimeRounding', {
-    description: 'How the project\'s time entries are billed: each entry\'s `billable_seconds` is its duration rounded to the increment; null (the default) bills to the second. The raw `duration_seconds` is never changed.',
+    description: 'Each of the project\'s entries bills its duration rounded to the increment (`billable_seconds`; `duration_seconds` stays as recorded); null (the default) bills to the second.',
   });
 
 const entryFields = {
-  project_id: idSchema('project').openapi({ description: 'One of your projects; 422 otherwise. The entry takes its currency and, by default, its hourly rate.' }),
-  spent_date: dateSchema.optional().openapi({ description: 'The day worked. Defaults to the day it started (or today) in the workspace\'s time zone.' }),
+  project_id: idSchema('project').openapi({ description: 'One of your projects (422 otherwise), whose currency and, by default, hourly rate the entry takes.' }),
+  spent_date: dateSchema.optional().openapi({ description: 'Defaults to the day it started (or today) in the workspace\'s time zone.' }),
   duration_seconds: duration.optional(),
   started_at: instant.optional().openapi({ description: 'With `stopped_at`: the span worked. Alone: a timer that started then (not in the future).' }),
   stopped_at: instant.optional(),
-  task: text(200).nullish().openapi({ description: 'What was done, in a few words (an invoice line can group by it).' }),
+  task: text(200).nullish().openapi({ description: 'What was done (an invoice can group its lines by it).' }),
   notes: longText(5000).nullish(),
   billable: z.boolean().optional().openapi({ description: 'Default true. A non-billable entry bills 0 seconds.' }),
   rate: minorAmount('Minor units of the project\'s currency per hour. Defaults to the project\'s hourly_rate.').nullish(),
@@ -44,7 +44,7 @@ const entryFields = {
 export const CreateTimeEntryBody = z
   .strictObject({
     ...entryFields,
-    user_id: idSchema('user').optional().openapi({ description: 'Whose time it is: another member of the workspace needs the `admin` role (403 otherwise). Default the caller.' }),
+    user_id: idSchema('user').optional().openapi({ description: 'Whose time it is; another member\'s needs the `admin` role (403). Default the caller.' }),
   })
   .openapi('CreateTimeEntry');
 
@@ -72,7 +72,7 @@ export const TimeEntry = z
       description: 'duration_seconds rounded by the project\'s `time_rounding` (per entry); 0 when not billable; null while running.',
     }),
     billable: z.boolean(),
-    rate: z.number().int().nullable().openapi({ description: 'Minor units of `currency` per hour; null when neither the entry nor its project had one.' }),
+    rate: z.number().int().nullable().openapi({ description: 'Minor units of `currency` per hour; null when neither it nor its project had one.' }),
     currency: z.string(),
     is_running: z.boolean(),
     invoice_id: z.string().nullable().openapi({ description: 'The invoice billing it; while set, the entry cannot be changed or deleted (409).' }),
@@ -94,7 +94,7 @@ export const TimeEntryQuery = listQuery
   })
   .refine((q) => !q.from || !q.to || q.from <= q.to, { message: '`from` must not be after `to`.', path: ['from'] });
 
-export const TimeEntryPage = pageOf(TimeEntry, 'TimeEntryPage');
+export const TimeEntryPage = pageOf(TimeEntry);
 
 export const SummaryQuery = z
   .object({
@@ -109,10 +109,10 @@ export const SummaryRow = z
     id: z.string().nullable().openapi({ description: 'The project, user or client; null groups the entries of projects without a client.' }),
     name: z.string().nullable(),
     seconds: z.number().int().openapi({ description: 'Σ duration_seconds of stopped entries.' }),
-    billable_seconds: z.number().int().openapi({ description: 'Σ billable_seconds (each entry rounded by its project\'s rule, non-billable entries 0).' }),
+    billable_seconds: z.number().int().openapi({ description: 'Σ billable_seconds of the entries.' }),
     uninvoiced_seconds: z.number().int().openapi({ description: 'The part of billable_seconds no invoice bills yet.' }),
     uninvoiced_amount: z.number().int().openapi({
-      description: 'Σ over uninvoiced billable entries of round(billable_seconds × rate / 3600), rounded half away from zero per entry, in minor units of `currency`; entries without a rate add 0.',
+      description: 'Σ round(billable_seconds × rate / 3600) over uninvoiced entries, half away from zero per entry, in minor units of `currency`; an entry without a rate adds 0.',
     }),
     currency: z.string(),
   })

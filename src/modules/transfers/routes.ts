@@ -17,7 +17,7 @@ export const transferRoutes = createRouter()
     defineRoute({
       method: 'post', path: '/remit/quotes', operationId: 'createTransferQuote', tags, access: 'user', role: 'admin', errors: [503],
       summary: 'Price a transfer before sending it',
-      description: 'The fee, rate and `target_amount` a transfer of this amount gets, by the rules of `createTransfer`, held for 30 minutes (`expires_at`). Nothing moves. Send the transfer with `quote_id` to get exactly these terms; a quote pays for one transfer.',
+      description: 'The fee, rate and `target_amount` a transfer of this amount gets, held for 30 minutes; nothing moves. One transfer with `quote_id` gets exactly these terms.',
       request: { body: jsonBody(S.CreateTransferQuoteBody) },
       responses: { 201: jsonContent(S.TransferQuote, 'The quote.') },
     }),
@@ -28,11 +28,9 @@ export const transferRoutes = createRouter()
       method: 'post', path: '/remit/transfer', operationId: 'createTransfer', tags, access: 'user', role: 'admin', idempotency: 'required', errors: [503],
       summary: 'Send money abroad',
       description: [
-        'With `quote_id` (from `createTransferQuote`) the transfer gets exactly the quote\'s terms; a quote that expired or was used already is a 409 `conflict`.',
-        'Otherwise quoted from the cached exchange rates; none cached yet, or rates the provider published more than 36 hours ago, are a 503 `rates_unavailable` and no money moves. A currency the rates do not contain is a 422 naming `source_currency` or `target_currency`.',
-        '`fee = ceil(source_amount × 0.5 %) + the source-currency equivalent of USD 1.00 (rounded up)`; `target_amount = (source_amount − fee) × rate`, rounded down. Paid out through Wise, the transfer records Wise\'s own fee and rate once Wise has priced it.',
-        'The transfer is queued and moves `pending → processing → completed | failed`. Reads never show the whole account number.',
-        'The workspace\'s payout provider (`PUT /api/workspace/payout-provider`) pays it; in production a workspace with none is a 409 `payouts_not_configured`.',
+        'A `quote_id` that expired or was used is a 409 `conflict`.',
+        'Without one, the transfer is quoted from the cached rates: none cached, or published more than 36 hours ago, is a 503 `rates_unavailable` and no money moves; a currency they lack is a 422 naming `source_currency` or `target_currency`.',
+        'The transfer is queued, moves `pending → processing → completed | failed` and is paid out by the workspace\'s payout provider (`PUT /api/workspace/payout-provider`); in production, none is a 409 `payouts_not_configured`. Reads never show the whole account number.',
         '**Sandbox** (development only): every payout completes, except that a recipient name containing `FAIL` is rejected with a `failure_reason`, like a test card.',
       ].join(' '),
       request: { body: jsonBody(S.CreateTransferBody) },
@@ -48,7 +46,7 @@ export const transferRoutes = createRouter()
       method: 'get', path: '/remit/transfers', operationId: 'listTransfers', tags, access: 'user', role: 'viewer',
       summary: 'List transfers',
       request: { query: S.TransferQuery },
-      responses: { 200: jsonContent(S.TransferPage, 'A page of transfers, newest first.') },
+      responses: { 200: jsonContent(S.TransferPage, 'A page of transfers.') },
     }),
     async (c) => {
       const query = c.req.valid('query');
@@ -81,7 +79,7 @@ export const payoutProviderRoutes = providerSettingRoutes({
   connect: {
     run: connectPayoutProvider,
     summary: 'Connect a payout provider',
-    description: 'Who pays out the workspace\'s transfers. `wise` takes an API token and the profile whose balance funds them; the token is stored encrypted and never shown again. Subscribe Wise\'s `transfers#state-change` webhook to `webhook_url`. `sandbox` needs no account and moves no money; it exists only where the worker\'s `PAYMENTS_SANDBOX` is `true` (never in production: 422 there). Connecting again replaces the settings; transfers already sent keep the provider they were sent with.',
+    description: 'Who pays out the workspace\'s transfers: `wise`, or `sandbox`, which needs no account, moves no money and exists only where the worker\'s `PAYMENTS_SANDBOX` is `true` (never in production: 422 there). Connecting again replaces the settings; transfers already sent keep their provider.',
   },
   get: { run: getPayoutProvider, summary: 'The connected payout provider', description: 'Never the token. `connected: false` when none is.' },
   disconnect: {

@@ -67,7 +67,7 @@ export const Transfer = z
   .openapi('Transfer');
 
 export const TransferQuery = listQuery.extend({ status: TransferStatus.optional() });
-export const TransferPage = pageOf(Transfer, 'TransferPage');
+export const TransferPage = pageOf(Transfer);
 
 export const ConnectPayoutProviderBody = z
   .discriminatedUnion('provider', [

@@ -1,5 +1,7 @@
 // The `webhooks` section of /openapi.json (OpenAPI 3.1): one entry per event type, each the POST a
-// receiver gets, with the Standard Webhooks headers and the event as its body.
+// receiver gets, with the event as its body. What every delivery shares, the Standard Webhooks
+// headers and the answer the receiver gives, is declared once, on `webhook.test`, rather than on 52
+// entries; the reference at /docs shows it on each (docsView in docs-page.ts).
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { z } from '@hono/zod-openapi';
 import { Client } from '../clients/schemas';
@@ -38,48 +40,49 @@ const OBJECTS: Record<string, [string, z.ZodType]> = {
 
 const pascal = (type: string) => type.split(/[._]/).map((part) => part[0]!.toUpperCase() + part.slice(1)).join('');
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const inWords = (type: string) => `${type[0]!.toUpperCase()}${type.slice(1).replace(/[._]/g, ' ')}`;
 
 /**
  * (An invoice in an event has `hosted_url` and `pdf_url` null: the links act as keys to the
  * client's page, and events go to other systems.)
  *
- * One payload schema per event type (`InvoicePaidEvent`): the Event, with `type` fixed and
- * `data.object` the record it carries; `data.payment` on invoice.payment_recorded and
- * `previous_attributes` where §11 says they are present. A type not mapped here carries an Event.
+ * One payload schema per event type (`InvoicePaidEvent`): the events about a kind of record
+ * (`InvoiceEvent`: the Event with `data.object` the record it carries), with `type` fixed, and
+ * `data.payment` on invoice.payment_recorded and `previous_attributes` where §11 says they are
+ * present. What each type adds is written beside a reference to its kind's schema, not the kind's
+ * schema again: 52 types over 11 kinds. A type not mapped here carries an Event.
  */
-function payloadSchema(registry: OpenAPIHono['openAPIRegistry'], type: string): z.ZodType | { $ref: string } {
-  const [objectName] = OBJECTS[type.split('.')[0]!] ?? [];
+function payloadSchema(registry: OpenAPIHono['openAPIRegistry'], type: string, kinds: Set<string>): z.ZodType | { $ref: string } {
+  const kind = type.split('.')[0]!;
+  const [objectName] = OBJECTS[kind] ?? [];
   if (!objectName) return Event;
+  const kindName = `${pascal(kind)}Event`;
+  if (!kinds.has(kindName)) {
+    kinds.add(kindName);
+    registry.registerComponent('schemas', kindName, {
+      allOf: [ref('Event'), { type: 'object', properties: { data: { type: 'object', properties: { object: ref(objectName) }, required: ['object'] } } }],
+    } as never);
+  }
+  const more: Record<string, unknown> = {
+    ...(type === 'invoice.payment_recorded' ? { payment: ref('Payment') } : {}),
+    ...(type === 'invoice.credited' ? { credit_note: ref('CreditNote') } : {}),
+  };
+  // The nine types that carry `previous_attributes` refer to one schema that requires it.
   const previous = type.endsWith('.updated') || type === 'member.role_changed';
-  const required = ['object', ...(type === 'invoice.payment_recorded' ? ['payment'] : []), ...(type === 'invoice.credited' ? ['credit_note'] : []), ...(previous ? ['previous_attributes'] : [])];
+  if (previous && !kinds.has('ChangeEventData')) {
+    kinds.add('ChangeEventData');
+    registry.registerComponent('schemas', 'ChangeEventData', { type: 'object', properties: { previous_attributes: { type: 'object' } }, required: ['previous_attributes'] } as never);
+  }
+  const data = previous ? { data: ref('ChangeEventData') } : Object.keys(more).length ? { data: { type: 'object', properties: more, required: Object.keys(more) } } : {};
   const name = `${pascal(type)}Event`;
-  registry.registerComponent('schemas', name, {
-    allOf: [
-      ref('Event'),
-      {
-        type: 'object',
-        properties: {
-          type: { const: type },
-          data: {
-            type: 'object',
-            properties: {
-              object: ref(objectName),
-              ...(type === 'invoice.payment_recorded' ? { payment: ref('Payment') } : {}),
-              ...(type === 'invoice.credited' ? { credit_note: ref('CreditNote') } : {}),
-              ...(previous ? { previous_attributes: { type: 'object' } } : {}),
-            },
-            required,
-          },
-        },
-      },
-    ],
-  } as never);
+  registry.registerComponent('schemas', name, { allOf: [ref(kindName), { properties: { type: { const: type }, ...data } }] } as never);
   return ref(name);
 }
 
 export function registerWebhookEvents(registry: OpenAPIHono['openAPIRegistry']) {
   // The records the payloads name, for the document to hold even where no operation returns them.
   for (const [name, schema] of [...Object.values(OBJECTS), ['Payment', Payment] as const]) registry.register(name, schema);
+  const kinds = new Set<string>();
   for (const type of [...EVENT_TYPES, 'webhook.test']) {
     registry.registerWebhook({
       method: 'post',
@@ -88,11 +91,13 @@ export function registerWebhookEvents(registry: OpenAPIHono['openAPIRegistry']) 
       // signature, not a bearer token, so the operation declares no security scheme.
       operationId: `webhook${type.split(/[._]/).map((part) => part[0]!.toUpperCase() + part.slice(1)).join('')}`,
       security: [],
-      summary: type === 'webhook.test' ? 'A test event, sent by POST /api/webhook-endpoints/{id}/test' : `The ${type} event`,
-      // What every event's delivery shares is said once, in the Webhooks tag's description.
-      tags: ['Webhooks'],
-      request: { headers, body: { content: { 'application/json': { schema: payloadSchema(registry, type) as z.ZodType } } } },
-      responses: RECEIVER_ANSWER,
+      // The type in words (`invoice.payment_recorded`: "Invoice payment recorded"): every operation has a summary.
+      summary: type === 'webhook.test' ? 'A test event, sent by POST /api/webhook-endpoints/{id}/test' : inWords(type),
+      // No tag: a reference lists webhooks in a section of their own (Swagger UI ignores their tags),
+      // after the Webhooks tag's operations, whose description introduces them.
+      request: { ...(type === 'webhook.test' ? { headers } : {}), body: { content: { 'application/json': { schema: payloadSchema(registry, type, kinds) as z.ZodType } } } },
+      // None for the other entries: the document drops the empty list (withSharedComponents).
+      responses: type === 'webhook.test' ? RECEIVER_ANSWER : {},
     });
   }
 }

@@ -19,7 +19,7 @@ export const webhookRoutes = createRouter()
       method: 'get', path: '/webhook-endpoints', operationId: 'listWebhookEndpoints', tags, access: 'user', role,
       summary: 'List webhook endpoints',
       request: { query: listQuery },
-      responses: { 200: jsonContent(S.EndpointPage, 'A page of endpoints, newest first.') },
+      responses: { 200: jsonContent(S.EndpointPage, 'A page of endpoints.') },
     }),
     async (c) => {
       const { limit, cursor } = c.req.valid('query');
@@ -30,7 +30,7 @@ export const webhookRoutes = createRouter()
     defineRoute({
       method: 'post', path: '/webhook-endpoints', operationId: 'createWebhookEndpoint', tags, access: 'user', role, errors: [409],
       summary: 'Add a webhook endpoint',
-      description: 'Events of the types in `events` are POSTed to `url` as they happen, signed by Standard Webhooks (see the `webhooks` section). The answer shows the signing `secret` once. At most 16 endpoints a workspace (409). The URL must be `https` with a host name or a globally reachable address and no credentials (422 otherwise).',
+      description: 'Events of the types in `events` are POSTed to `url` as they happen (see the `webhooks` section). At most 16 endpoints a workspace (409); a `url` that breaks its rules is a 422.',
       request: { body: jsonBody(S.CreateEndpointBody) },
       responses: { 201: jsonContent(S.EndpointWithSecret, 'The endpoint, with its secret.') },
     }),
@@ -52,7 +52,7 @@ export const webhookRoutes = createRouter()
     defineRoute({
       method: 'patch', path: '/webhook-endpoints/{id}', operationId: 'updateWebhookEndpoint', tags, access: 'user', role,
       summary: 'Change a webhook endpoint',
-      description: '`status: "enabled"` re-enables an endpoint that was disabled (`gone`, `failing` or `manual`); deliveries that failed meanwhile can then be sent with …/recover.',
+      description: 'Once an endpoint is enabled again, deliveries that failed meanwhile can be sent with …/recover.',
       request: { params, body: jsonBody(S.UpdateEndpointBody) },
       responses: { 200: jsonContent(S.Endpoint, 'The endpoint as it is now.') },
     }),
@@ -75,7 +75,7 @@ export const webhookRoutes = createRouter()
     defineRoute({
       method: 'post', path: '/webhook-endpoints/{id}/rotate-secret', operationId: 'rotateWebhookSecret', tags, access: 'user', role,
       summary: 'Rotate the signing secret',
-      description: 'Answers a new secret, shown once. Until the previous one expires (`expire_previous_in_hours`, default 24, 0 at once) deliveries carry both signatures; at most two secrets sign at any time.',
+      description: 'Answers a new secret, shown once. Deliveries carry both signatures until the previous secret expires; at most two secrets sign at any time.',
       request: { params, body: jsonBody(S.RotateSecretBody) },
       responses: { 200: jsonContent(S.EndpointWithSecret, 'The endpoint, with its new secret.') },
     }),
@@ -116,7 +116,7 @@ export const webhookRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/webhook-endpoints/{id}/deliveries', operationId: 'listWebhookDeliveries', tags, access: 'user', role,
       summary: 'The delivery log',
-      description: 'One row per attempt, newest first: the answer\'s status and first 1024 bytes, how long it took, why it failed, and when the next attempt is due.',
+      description: 'One row per attempt.',
       request: { params, query: S.DeliveryQuery },
       responses: { 200: jsonContent(S.DeliveryPage, 'A page of delivery attempts.') },
     }),

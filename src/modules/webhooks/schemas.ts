@@ -35,7 +35,7 @@ export const UpdateEndpointBody = z
 
 export const RotateSecretBody = z
   .strictObject({
-    expire_previous_in_hours: z.number().int().min(0).max(72).default(24).openapi({ description: '0..72, default 24: how long the previous secret keeps signing beside the new one; 0 ends it at once.' }),
+    expire_previous_in_hours: z.number().int().min(0).max(72).default(24).openapi({ description: 'How long the previous secret keeps signing beside the new one; 0 ends it at once.' }),
   })
   .openapi('RotateWebhookSecret');
 
@@ -56,7 +56,7 @@ export const EndpointWithSecret = Endpoint.extend({
   secret: z.string().nullable().openapi({ description: '`whsec_` + base64: the signing secret, shown only in this answer (null in an idempotent replay).' }),
 }).openapi('WebhookEndpointWithSecret');
 
-export const EndpointPage = pageOf(Endpoint, 'WebhookEndpointPage');
+export const EndpointPage = pageOf(Endpoint);
 
 export const Delivery = z
   .object({
@@ -74,7 +74,7 @@ export const Delivery = z
   })
   .openapi('WebhookDelivery');
 
-export const DeliveryPage = pageOf(Delivery, 'WebhookDeliveryPage');
+export const DeliveryPage = pageOf(Delivery);
 
 export const DeliveryQuery = listQuery.extend({
   status: z.enum(['pending', 'succeeded', 'failed']).optional(),

@@ -17,7 +17,7 @@ export const workspaceRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/workspaces', operationId: 'listWorkspaces', tags, access: 'user', role: 'any',
       summary: 'Your workspaces',
-      description: 'Every workspace you belong to, with your role in each, newest first.',
+      description: 'Every workspace you belong to, with your role in each.',
       request: { query: listQuery },
       responses: { 200: jsonContent(S.WorkspacePage, 'A page of workspaces.') },
     }),
@@ -55,7 +55,7 @@ export const workspaceRoutes = createRouter()
     defineRoute({
       method: 'patch', path: '/workspace', operationId: 'updateWorkspace', tags, access: 'user', role: 'admin',
       summary: 'Change the workspace\'s settings',
-      description: 'Fields sent replace their values; a nested object sent (`issuer`, `reminders`) is replaced whole. `time_zone` is an IANA zone name, `locale` a BCP 47 tag; a bad value is a 422 naming the field and changes nothing.',
+      description: 'Fields sent replace their values; a bad value is a 422 naming the field and changes nothing.',
       request: { body: jsonBody(S.UpdateWorkspaceBody) },
       responses: { 200: jsonContent(S.Workspace, 'The workspace as it is now.') },
     }),
@@ -102,7 +102,7 @@ export const workspaceRoutes = createRouter()
     defineRoute({
       method: 'post', path: '/workspace/invitations', operationId: 'createWorkspaceInvitation', tags, access: 'user', role: 'admin', errors: [409],
       summary: 'Invite someone into the workspace',
-      description: 'The code (`wsi_…`) is never shown to you: it goes only to the invitee, in an email (kind `invitation`), and they redeem it with POST /api/invitations/accept; when the email already has an account, accepting also needs one of that account\'s keys. The invitation lives while you may issue it: removing you, or demoting you below admin (below owner, for an owner invitation), withdraws it. Inviting an `owner` needs the owner role (403). Inviting a member is 409 `conflict`. Expires after `expires_in_days` (1..30, default 7).',
+      description: 'The code (`wsi_…`) goes only to the invitee, by email (kind `invitation`), who redeems it with POST /api/invitations/accept (with one of their keys, when the email already has an account). The invitation lives while you may issue it: removing you, or demoting you below admin (below owner, for an owner invitation), withdraws it. Inviting an `owner` needs the owner role (403); inviting a member is 409 `conflict`.',
       request: { body: jsonBody(S.CreateWorkspaceInvitationBody) },
       responses: { 201: jsonContent(S.WorkspaceInvitation, 'The invitation; its code is emailed to the invitee only.') },
     }),
@@ -114,7 +114,7 @@ export const workspaceRoutes = createRouter()
       summary: 'Pending invitations',
       description: 'Not yet accepted, withdrawn or expired; never with their codes.',
       request: { query: listQuery },
-      responses: { 200: jsonContent(S.WorkspaceInvitationPage, 'A page of invitations, newest first.') },
+      responses: { 200: jsonContent(S.WorkspaceInvitationPage, 'A page of invitations.') },
     }),
     async (c) => {
       const { limit, cursor } = c.req.valid('query');

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { NewApiKey } from '../access/schemas';
+import { IssuedApiKey } from '../access/schemas';
 import { Address, AddressInput } from '../clients/schemas';
 import { currencySchema, emailSchema, idSchema, listQuery, longText, pageOf, RoleSchema, text, timestampSchema } from '../../lib/schemas';
 import { LOCALE_PATTERN, timeZoneSchema } from './validation';
@@ -32,23 +32,23 @@ export const Workspace = z
     name: z.string(),
     role: RoleSchema.openapi({ description: 'The caller\'s role here.' }),
     time_zone: z.string().openapi({ description: 'IANA time zone: what "today" and "overdue" mean for this workspace.', example: 'Europe/Berlin' }),
-    locale: z.string().openapi({ description: 'BCP 47 tag used to format amounts and dates for clients, and whose language their invoice pages, PDFs and emails speak (en, de, fr, es, it, nl, pt; any other reads English). Copied onto each invoice when it is sent, with `payment_instructions`.', example: 'en-US' }),
+    locale: z.string().openapi({ description: 'BCP 47 tag: the formats and language of clients\' pages, PDFs and emails (en, de, fr, es, it, nl, pt; any other reads English). Copied onto each invoice when it is sent.', example: 'en-US' }),
     invoice_prefix: z.string().openapi({ example: 'INV-' }),
-    credit_note_prefix: z.string().openapi({ description: 'What a credit note\'s number starts with; its own sequence follows (§17).', example: 'CN-' }),
-    quote_prefix: z.string().openapi({ description: 'What default quote numbers start with (§18).', example: 'QUO-' }),
+    credit_note_prefix: z.string().openapi({ description: 'What a credit note\'s number starts with; its own sequence follows.', example: 'CN-' }),
+    quote_prefix: z.string().openapi({ description: 'What default quote numbers start with.', example: 'QUO-' }),
     default_currency: z.string().openapi({ description: 'ISO 4217: the currency a new client gets when none is sent.', example: 'USD' }),
     tax_rounding: taxRoundingField('How new invoices round their tax; each invoice keeps the mode it was created with.'),
     issuer: Issuer.openapi({ description: 'Who invoices: printed on every invoice this workspace sends.' }),
     payment_instructions: z.string().nullable(),
     reminders: Reminders,
-    payments_allow_partial: z.boolean().openapi({ description: 'Whether the hosted page\'s pay button lets the client pay less than the amount due (§16). Default false.' }),
-    einvoice_pdf: EInvoicePdf.openapi({ description: 'The PDF of a sent invoice: `facturx` (default) makes it a Factur-X PDF/A-3b carrying its CII XML whenever the invoice is ready as an e-invoice (see …/e-invoice/check), else the plain PDF; `plain` always gives the plain PDF.' }),
+    payments_allow_partial: z.boolean().openapi({ description: 'Whether the pay button lets the client pay less than the amount due. Default false.' }),
+    einvoice_pdf: EInvoicePdf.openapi({ description: 'A sent invoice\'s PDF: `facturx` (default) is a Factur-X PDF/A-3b carrying its CII XML when the invoice is ready as an e-invoice (…/e-invoice/check); `plain` is always the plain PDF.' }),
     created_at: timestampSchema,
     updated_at: timestampSchema,
   })
   .openapi('Workspace');
 
-export const WorkspacePage = pageOf(Workspace, 'WorkspacePage');
+export const WorkspacePage = pageOf(Workspace);
 
 const IssuerInput = z
   .strictObject({
@@ -72,7 +72,7 @@ const RemindersInput = z
       .max(5)
       .refine((days) => new Set(days).size === days.length, 'Each day may appear once.')
       .optional()
-      .openapi({ description: '0 to 5 distinct whole days (1..90) after the due date. Default [3, 10].', uniqueItems: true }),
+      .openapi({ description: 'Days after the due date. Default [3, 10].', uniqueItems: true }),
   })
   .openapi('RemindersInput');
 
@@ -99,13 +99,13 @@ export const UpdateWorkspaceBody = z
       .string()
       .regex(/^[A-Za-z0-9\-_/.#]{1,20}$/, 'Use 1 to 20 letters, digits or - _ / . #')
       .optional(),
-    default_currency: currencySchema.optional().openapi({ description: 'A new client\'s currency when none is sent. Default USD; a currency the current rates do not contain is a 422.' }),
+    default_currency: currencySchema.optional().openapi({ description: 'A new client\'s currency when none is sent. Default USD; one the current rates lack is a 422.' }),
     tax_rounding: taxRoundingField('Default `line`. Copied onto each invoice when it is created; changing it leaves existing invoices as they are.').optional(),
     issuer: IssuerInput.nullable().optional().openapi({ description: 'Replaced whole when sent; null clears it.' }),
     payment_instructions: longText(2000).nullable().optional(),
     reminders: RemindersInput.optional().openapi({ description: 'Replaced whole when sent: a field left out takes its default.' }),
     payments_allow_partial: z.boolean().optional(),
-    einvoice_pdf: EInvoicePdf.optional().openapi({ description: 'Default `facturx`: a sent invoice that is ready in CII gets the Factur-X PDF; `plain` keeps the plain PDF.' }),
+    einvoice_pdf: EInvoicePdf.optional().openapi({ description: 'Default `facturx` (see `Workspace`).' }),
   })
   .openapi('UpdateWorkspace');
 
@@ -120,7 +120,7 @@ export const Member = z
   })
   .openapi('Member');
 
-export const MemberPage = pageOf(Member, 'MemberPage');
+export const MemberPage = pageOf(Member);
 
 export const UpdateMemberBody = z.strictObject({ role: RoleSchema }).openapi('UpdateMember');
 
@@ -128,7 +128,7 @@ export const CreateWorkspaceInvitationBody = z
   .strictObject({
     email: emailSchema,
     role: RoleSchema,
-    expires_in_days: z.number().int().min(1).max(30).optional().openapi({ description: '1..30, default 7.' }),
+    expires_in_days: z.number().int().min(1).max(30).optional().openapi({ description: 'Default 7.' }),
   })
   .openapi('CreateWorkspaceInvitation');
 
@@ -146,14 +146,14 @@ export const WorkspaceInvitation = z
         last_error: z.string().nullable(),
       })
       .nullable()
-      .openapi({ description: 'The email that carries the code to the invitee (the only place the code goes): retried after 1 min, 10 min, 1 h and 6 h, `failed` after the fifth attempt.' }),
+      .openapi({ description: 'The email carrying the code, its only copy: retried after 1 min, 10 min, 1 h and 6 h, `failed` after the fifth attempt.' }),
   })
   .openapi('WorkspaceInvitation');
 
-export const WorkspaceInvitationPage = pageOf(WorkspaceInvitation, 'WorkspaceInvitationPage');
+export const WorkspaceInvitationPage = pageOf(WorkspaceInvitation);
 
 export const MemberQuery = listQuery;
 
 export const CreatedWorkspace = z
-  .object({ workspace: Workspace, api_key: NewApiKey.omit({ revoked_at: true }) })
+  .object({ workspace: Workspace, api_key: IssuedApiKey })
   .openapi('CreatedWorkspace');

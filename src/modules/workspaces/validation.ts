@@ -25,15 +25,13 @@ export function isTimeZone(name: string): boolean {
   }
 }
 
+export const TIME_ZONE_TEXT = 'An IANA time zone name. The canonical names are listed; their links (US/Eastern, Etc/GMT+12, …) are accepted too, and kept as sent.';
+
 /** A time zone in a request: documented by its canonical names, accepting their links too. */
 export const timeZoneSchema = z
   .string()
   .refine(isTimeZone, { message: 'Use an IANA time zone name such as Europe/Berlin or UTC.' })
-  .openapi({
-    enum: TIME_ZONES,
-    description: 'An IANA time zone name. The canonical names are listed; their links (US/Eastern, Etc/GMT+12, …) are accepted too, and kept as sent.',
-    example: 'Europe/Berlin',
-  });
+  .openapi({ enum: TIME_ZONES, description: TIME_ZONE_TEXT, example: 'Europe/Berlin' });
 
 /** A BCP 47 tag of a language, an optional script and an optional region: en, en-US, zh-Hant-TW, es-419. */
 export const LOCALE_PATTERN = /^[A-Za-z]{2,3}(-[A-Za-z]{4})?(-([A-Za-z]{2}|[0-9]{3}))?$/;
