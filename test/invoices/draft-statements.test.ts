@@ -53,7 +53,7 @@ describe('a new draft\'s statements', () => {
       const value: SQL = number === undefined ? currentDefaultNumber(ctx) : sql`${number}`;
       const plain = [
         ...(number === undefined ? [bumpCounter(ctx)] : []),
-        insertIf(ctx.db, invoices, { ...row, number: value as unknown as string }, numberIsFree(ctx, value)),
+        insertIf(ctx.db, invoices, { ...row, number: value as unknown as string }, numberIsFree(ctx, value)).returning({ number: invoices.number }),
         recordEvent(ctx, 'invoice.created', object, { ifChanged: true, fill: { number: value } }),
         ...insertLineStatements(ctx.db, lines, wroteInvoice(ctx, row.id, row.updatedAt)),
       ];

@@ -37,7 +37,7 @@ const INVOICE_KEYS = Object.keys(INVOICE_COLUMNS);
 const insertInvoice = statementShapes((db, explicit: boolean) => {
   const number = numberOf(explicit);
   const row = { ...placeholdersFor(INVOICE_KEYS), number } as unknown as typeof invoices.$inferInsert;
-  return insertIf(db, invoices, row, numberIsFree({ db, workspaceId }, number));
+  return insertIf(db, invoices, row, numberIsFree({ db, workspaceId }, number)).returning({ number: invoices.number });
 });
 
 const EVENT_KEYS = ['id', 'workspaceId', 'type', 'actorType', 'actorId', 'actorName', 'objectId', 'createdAt'];
@@ -59,8 +59,8 @@ const insertLines = statementShapes((db, count: number) => {
 
 /**
  * The statements createInvoice sends for a draft numbered `explicit` (or the counter's next): the
- * bump (for the counter's), the invoice unless its number is taken, its event if it was written, and
- * its lines if it was written.
+ * bump (for the counter's), the invoice unless its number is taken (answering its number), its event
+ * if it was written, and its lines if it was written.
  */
 export function draftStatements(ctx: WorkspaceContext, row: InvoiceRow, lines: LineRow[], object: EventObject, explicit: string | undefined) {
   const { db } = ctx;

@@ -36,11 +36,10 @@ export const wroteInvoice = (ctx: WorkspaceContext, id: string, updatedAt: strin
 /** Whether the workspace's issuer has a VAT id: rate-0 lines then default to Z rather than O (§15). */
 export const issuerHasVatId = (workspace: typeof workspaces.$inferSelect) => Boolean(issuerOf(workspace).vat_id);
 
-// Every create reads these and reads back its number: their SQL text is worked out once.
+// Every create reads these: their SQL text is worked out once.
 const clientOfWorkspace = statementShape((db) =>
   db.select().from(clients).where(and(eq(clients.id, sql.placeholder('clientId')), eq(clients.workspaceId, sql.placeholder('workspaceId')))));
 const workspaceById = statementShape((db) => db.select().from(workspaces).where(eq(workspaces.id, sql.placeholder('workspaceId'))));
-const invoiceNumber = statementShape((db) => db.select({ number: invoices.number }).from(invoices).where(eq(invoices.id, sql.placeholder('id'))));
 
 /** The client a request names and the workspace, in one round trip. */
 async function clientAndWorkspace(ctx: WorkspaceContext, clientId: string) {
@@ -96,23 +95,20 @@ export async function createInvoice(ctx: ServiceContext, input: CreateInvoiceInp
     };
     const object = invoiceObject(ctx, { row, lines });
     // A draft of its own (no other room's guard) is written by the shapes of draft-statements.ts,
-    // the same statements as below with their SQL text built once.
+    // the same statements as below with their SQL text built once. Either way the invoice's insert
+    // answers the number it was given (none when it was not written), after the counter's bump.
     const draft = extras.onlyIf
       ? [
           ...number.before,
-          insertIf(ctx.db, invoices, { ...row, number: number.value as unknown as string }, and(numberIsFree(ctx, number.value), extras.onlyIf)!),
+          insertIf(ctx.db, invoices, { ...row, number: number.value as unknown as string }, and(numberIsFree(ctx, number.value), extras.onlyIf)!).returning({ number: invoices.number }),
           recordEvent(ctx, 'invoice.created', object, { ifChanged: true, fill: { number: number.value } }),
           ...insertLineStatements(ctx.db, lines, wroteInvoice(ctx, id, now)),
         ]
       : draftStatements(ctx, row, lines, object, number.explicit);
-    const statements: BatchItem<'sqlite'>[] = [
-      ...draft,
-      ...(extras.alongside?.(id, wroteInvoice(ctx, id, now)) ?? []),
-      invoiceNumber.with(ctx.db, { id }),
-    ];
+    const statements: BatchItem<'sqlite'>[] = [...draft, ...(extras.alongside?.(id, wroteInvoice(ctx, id, now)) ?? [])];
     const results = await ctx.db.batch(statements as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
-    const written = results.at(-1) as { number: string }[];
-    return written[0] ? { row: { ...row, number: written[0].number }, lines } : undefined;
+    const [written] = results[number.before.length] as { number: string }[];
+    return written ? { row: { ...row, number: written.number }, lines } : undefined;
   }, extras.onlyIf);
 }
 
