@@ -22,21 +22,10 @@ export type RatesSnapshot = {
   suspect: string[];
 };
 
-// The snapshot last read in this isolate, by its stored text: it changes every 15 minutes at most,
-// and every money write checks its currency against it, so the text is compared rather than parsed
-// again. Frozen, since every request of the isolate is handed the same object.
-let lastRead: { text: string; snapshot: RatesSnapshot } | undefined;
-
-/** The cached snapshot as stored (snapshots from before `suspect` existed have none), read-only. */
+/** The cached snapshot as stored (snapshots from before `suspect` existed have none). */
 export async function readCachedSnapshot(kv: KVNamespace): Promise<RatesSnapshot | null> {
-  const text = await kv.get(RATES_KV_KEY, 'text');
-  if (text === null) return null;
-  if (lastRead?.text !== text) {
-    const stored = JSON.parse(text) as Omit<RatesSnapshot, 'suspect'> & { suspect?: string[] };
-    const snapshot = { ...stored, rates: Object.freeze(stored.rates), suspect: Object.freeze(stored.suspect ?? []) };
-    lastRead = { text, snapshot: Object.freeze(snapshot) as RatesSnapshot };
-  }
-  return lastRead.snapshot;
+  const stored = await kv.get<Omit<RatesSnapshot, 'suspect'> & { suspect?: string[] }>(RATES_KV_KEY, 'json');
+  return stored ? { ...stored, suspect: stored.suspect ?? [] } : null;
 }
 
 /** Stale by the provider's own publication time, however recently we fetched it. */
