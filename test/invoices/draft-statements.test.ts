@@ -1,19 +1,16 @@
 // A new draft's batch is sent as statement shapes (src/modules/invoices/draft-statements.ts): each
-// must stay exactly the statement, with the same values, that numbering.ts, insertIf, recordEvent and
-// insertLineStatements build for it, for a drawn and a given number, and for lines in one statement
-// and in two.
+// must stay exactly the statement, with the same values, that plainDraftStatements builds with
+// numbering.ts, insertIf, recordEvent and insertLineStatements (as a draft another room guards is
+// written), for a drawn and a given number, and for lines in one statement and in two.
 import { env } from 'cloudflare:workers';
 import { type SQL, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { invoices } from '../../src/db/schema';
 import type { WorkspaceContext } from '../../src/lib/context';
 import { createDb } from '../../src/lib/db';
-import { insertIf } from '../../src/lib/guarded-write';
-import { recordEvent } from '../../src/modules/events/record';
-import { draftStatements } from '../../src/modules/invoices/draft-statements';
-import { buildLines, insertLineStatements } from '../../src/modules/invoices/lines';
-import { bumpCounter, currentDefaultNumber, numberIsFree } from '../../src/modules/invoices/numbering';
+import { draftStatements, plainDraftStatements } from '../../src/modules/invoices/draft-statements';
+import { buildLines } from '../../src/modules/invoices/lines';
+import { bumpCounter, currentDefaultNumber } from '../../src/modules/invoices/numbering';
 import type { InvoiceRow } from '../../src/modules/invoices/serialize';
 import { invoiceObject, wroteInvoice } from '../../src/modules/invoices/service';
 
@@ -51,12 +48,7 @@ describe('a new draft\'s statements', () => {
       const object = invoiceObject(ctx, { row, lines });
       // As withInvoiceNumber gives it.
       const value: SQL = number === undefined ? currentDefaultNumber(ctx) : sql`${number}`;
-      const plain = [
-        ...(number === undefined ? [bumpCounter(ctx)] : []),
-        insertIf(ctx.db, invoices, { ...row, number: value as unknown as string }, numberIsFree(ctx, value)).returning({ number: invoices.number }),
-        recordEvent(ctx, 'invoice.created', object, { ifChanged: true, fill: { number: value } }),
-        ...insertLineStatements(ctx.db, lines, wroteInvoice(ctx, row.id, row.updatedAt)),
-      ];
+      const plain = plainDraftStatements(ctx, row, lines, object, { value, explicit: number, before: number === undefined ? [bumpCounter(ctx)] : [] }, wroteInvoice(ctx, row.id, row.updatedAt));
       const shaped = draftStatements(ctx, row, lines, object, number);
       expect(shaped).toHaveLength(plain.length);
       expect(sent(shaped)).toEqual(sent(plain));

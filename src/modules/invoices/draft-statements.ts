@@ -4,17 +4,18 @@
 // and shape, with each request's values bound in. Building their SQL text anew was the largest part of
 // a create's own CPU. A shape is fixed by whether the number is the caller's or the counter's next,
 // and by the number of lines in a statement; test/invoices/draft-statements.test.ts checks that each
-// is the statement the plain functions build.
-import { and, eq, exists, getTableColumns, type Placeholder, sql } from 'drizzle-orm';
+// is the statement the plain functions build (plainDraftStatements, which a draft another room
+// guards is still written with: its guard has no shape).
+import { and, eq, exists, getTableColumns, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import { events, invoiceLineItems, invoices } from '../../db/schema';
 import type { WorkspaceContext } from '../../lib/context';
 import { flatList, insertIf, previousChanged } from '../../lib/guarded-write';
 import { statementShape, statementShapes } from '../../lib/statement-shape';
-import { eventRow, fillPlaceholder } from '../events/record';
+import { eventRow, fillPlaceholder, recordEvent } from '../events/record';
 import type { EventObject } from '../events/types';
-import { LINES_PER_STATEMENT, type LineRow } from './lines';
-import { bumpCounter, currentDefaultNumber, numberIsFree } from './numbering';
+import { insertLineStatements, LINES_PER_STATEMENT, type LineRow } from './lines';
+import { bumpCounter, currentDefaultNumber, type InvoiceNumber, numberIsFree } from './numbering';
 import type { InvoiceRow } from './serialize';
 
 const placeholder = sql.placeholder;
@@ -56,6 +57,20 @@ const insertLines = statementShapes((db, count: number) => {
   const written = exists(db.select({ one: sql`1` }).from(invoices).where(and(eq(invoices.id, placeholder('invoiceId')), eq(invoices.updatedAt, placeholder('updatedAt')))));
   return db.insert(invoiceLineItems).select(sql`SELECT * FROM (VALUES ${values}) WHERE ${written}`);
 });
+
+/**
+ * A draft's statements built by the plain functions, each time: the invoice only if `onlyIf` holds
+ * too (with `number`'s bump, held back with it), and its lines only if `written`, the batch having
+ * written it.
+ */
+export function plainDraftStatements(ctx: WorkspaceContext, row: InvoiceRow, lines: LineRow[], object: EventObject, number: InvoiceNumber, written: SQL, onlyIf?: SQL) {
+  return [
+    ...number.before,
+    insertIf(ctx.db, invoices, { ...row, number: number.value as unknown as string }, and(numberIsFree(ctx, number.value), onlyIf)!).returning({ number: invoices.number }),
+    recordEvent(ctx, 'invoice.created', object, { ifChanged: true, fill: { number: number.value } }),
+    ...insertLineStatements(ctx.db, lines, written),
+  ];
+}
 
 /**
  * The statements createInvoice sends for a draft numbered `explicit` (or the counter's next): the

@@ -7,7 +7,7 @@ import { clients, invoiceLineItems, invoices, workspaces } from '../../db/schema
 import { invalidField, invalidState, notFound } from '../../errors';
 import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
 import type { Db } from '../../lib/db';
-import { changedRows, insertIf, retryOnRace } from '../../lib/guarded-write';
+import { changedRows, retryOnRace } from '../../lib/guarded-write';
 import { newId } from '../../lib/ids';
 import { statementShape } from '../../lib/statement-shape';
 import { assertProjectOfClient, referencedClient, referencedProject } from '../../lib/references';
@@ -18,7 +18,7 @@ import { LATEST_DATE } from '../../lib/schemas';
 import { assertDocumentTotal } from '../../lib/money';
 import { changedAttributes, recordEvent } from '../events/record';
 import { assertConvertible } from '../rates/convertible';
-import { draftStatements } from './draft-statements';
+import { draftStatements, plainDraftStatements } from './draft-statements';
 import { buildLines, type DocumentContent, insertLineStatements, lineInputOf } from './lines';
 import { numberIsFree, numberTaken, withInvoiceNumber } from './numbering';
 import type { CreateInvoiceInput, InvoiceFilter, UpdateInvoiceInput } from './schemas';
@@ -94,16 +94,11 @@ export async function createInvoice(ctx: ServiceContext, input: CreateInvoiceInp
       overpaidAmount: 0, creditedAmount: 0, creditNoteIds: null, quoteId: extras.quoteId ?? null,
     };
     const object = invoiceObject(ctx, { row, lines });
-    // A draft of its own (no other room's guard) is written by the shapes of draft-statements.ts,
-    // the same statements as below with their SQL text built once. Either way the invoice's insert
+    // A draft of its own (no other room's guard) is written by the shapes of draft-statements.ts:
+    // the plain statements with their SQL text built once. Either way the invoice's insert
     // answers the number it was given (none when it was not written), after the counter's bump.
     const draft = extras.onlyIf
-      ? [
-          ...number.before,
-          insertIf(ctx.db, invoices, { ...row, number: number.value as unknown as string }, and(numberIsFree(ctx, number.value), extras.onlyIf)!).returning({ number: invoices.number }),
-          recordEvent(ctx, 'invoice.created', object, { ifChanged: true, fill: { number: number.value } }),
-          ...insertLineStatements(ctx.db, lines, wroteInvoice(ctx, id, now)),
-        ]
+      ? plainDraftStatements(ctx, row, lines, object, number, wroteInvoice(ctx, id, now), extras.onlyIf)
       : draftStatements(ctx, row, lines, object, number.explicit);
     const statements: BatchItem<'sqlite'>[] = [...draft, ...(extras.alongside?.(id, wroteInvoice(ctx, id, now)) ?? [])];
     const results = await ctx.db.batch(statements as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
