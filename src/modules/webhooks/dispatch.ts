@@ -8,7 +8,6 @@ import { webhookDeliveries } from '../../db/schema';
 import { createDb, type Db } from '../../lib/db';
 import { DISPATCH_CHUNK, enqueue } from './enqueue';
 
-
 /** A due attempt that nobody took for this long had its message lost. */
 const LOST_AFTER_MS = 2 * 60_000;
 
