@@ -45,8 +45,8 @@ const ENUMERATIONS: { name: string; values: readonly string[]; description: stri
 
 // An error response is named after its status (`422`): it is referenced a few hundred times, so
 // the name's length counts, and the status says what it is. A `4XX` entry is named after the
-// generic statuses it names (error-ranges.ts).
-const ERROR_STATUSES = new Set(['400', '401', '403', '404', '405', '409', '410', '413', '415', '422', '429', '500', '502', '503']);
+// generic statuses it names (error-ranges.ts); those statuses never stand on their own.
+const isErrorStatus = (status: string) => /^[45]\d\d$/.test(status);
 
 /** A parameter several operations take alike, as a reference to components.parameters. */
 function shareParameter(param: Json, parameters: Record<string, unknown>, counts: Map<string, number>): Json {
@@ -157,7 +157,7 @@ export function withSharedComponents<T extends object>(document: T): T {
       const answers = operation.responses as Record<string, unknown> | undefined;
       for (const [status, answer] of Object.entries(answers ?? {})) {
         // What a receiver answers is the same for every event type.
-        const name = webhook ? 'WebhookReceived' : status === '4XX' ? errorRangeName(errorRangeStatuses(String((answer as Json).description))) : ERROR_STATUSES.has(status) ? status : undefined;
+        const name = webhook ? 'WebhookReceived' : status === '4XX' ? errorRangeName(errorRangeStatuses(String((answer as Json).description))) : isErrorStatus(status) ? status : undefined;
         if (!name || (answer as Json).$ref) continue;
         const key = `${name}:${status}`;
         const text = JSON.stringify(answer);
