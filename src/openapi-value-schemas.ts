@@ -19,17 +19,23 @@ const idName = (kind: string) => `${kind[0]!.toUpperCase()}${kind.slice(1)}Id`;
 const SCHEMA_REF = '#/components/schemas/';
 const ID_PATTERN = /^\^([a-z]+)_\[0-9A-HJKMNP-TV-Z\]\{26\}\$$/;
 
+type Shape = { name: string; keywords: string[]; description?: string };
+
+// The shapes other than ids, each with what tells a schema is one (its format, or its pattern's start).
+const SHAPES: (Shape & { is: (schema: Json, pattern?: string) => boolean })[] = [
+  { name: 'DateTime', keywords: ['type', 'format', 'example'], is: (schema) => schema.format === 'date-time' },
+  { name: 'CalendarDate', keywords: ['type', 'format', 'example'], description: DATE_RANGE_TEXT, is: (schema) => schema.format === 'date' },
+  { name: 'Email', keywords: ['type', 'maxLength', 'format', 'example'], is: (schema) => schema.format === 'email' },
+  { name: 'OneLineText', keywords: ['type', 'pattern'], is: (_, pattern) => !!pattern?.startsWith('^[^\\u0000-\\u001f') },
+  { name: 'MultiLineText', keywords: ['type', 'pattern'], is: (_, pattern) => !!pattern?.startsWith('^[^\\u0000-\\u0008') },
+];
+
 /** The component a string schema is an instance of, with the keywords the component holds (and a description a field need not repeat). */
-function valueShape(schema: Json): { name: string; keywords: string[]; description?: string } | undefined {
+function valueShape(schema: Json): Shape | undefined {
   const pattern = typeof schema.pattern === 'string' ? schema.pattern : undefined;
   const kind = pattern ? KIND_OF_PREFIX.get(pattern.match(ID_PATTERN)?.[1] ?? '') : undefined;
   if (kind) return { name: idName(kind), keywords: ['type', 'pattern', 'example'] };
-  if (schema.format === 'date-time') return { name: 'DateTime', keywords: ['type', 'format', 'example'] };
-  if (schema.format === 'date') return { name: 'CalendarDate', keywords: ['type', 'format', 'example'], description: DATE_RANGE_TEXT };
-  if (schema.format === 'email') return { name: 'Email', keywords: ['type', 'maxLength', 'format', 'example'] };
-  if (pattern?.startsWith('^[^\\u0000-\\u001f')) return { name: 'OneLineText', keywords: ['type', 'pattern'] };
-  if (pattern?.startsWith('^[^\\u0000-\\u0008')) return { name: 'MultiLineText', keywords: ['type', 'pattern'] };
-  return undefined;
+  return SHAPES.find((shape) => shape.is(schema, pattern));
 }
 
 const isStringType = (type: unknown) => type === 'string' || (Array.isArray(type) && type.length === 2 && type[0] === 'string' && type[1] === 'null');
@@ -114,10 +120,7 @@ export function withNullableValueSchemas<T extends object>(document: T): T {
   return document;
 }
 
-const VALUE_COMPONENTS = new Set([
-  ...[...KIND_OF_PREFIX.values()].map(idName),
-  'DateTime', 'CalendarDate', 'Email', 'OneLineText', 'MultiLineText',
-]);
+const VALUE_COMPONENTS = new Set([...[...KIND_OF_PREFIX.values()].map(idName), ...SHAPES.map((shape) => shape.name)]);
 // The value shapes, and any of them or an enumeration `OrNull` (withNullableValueSchemas).
 const isValueComponent = (name: string) => VALUE_COMPONENTS.has(name) || name.endsWith('OrNull');
 function countReferences(value: unknown, counts: Map<string, number>) {
