@@ -9,7 +9,6 @@ import { COUNTRY_CODES } from './lib/countries';
 import { CURRENCY_CODES } from './lib/currencies';
 import { errorRangeName, errorRangeStatuses } from './http/error-ranges';
 import { RESPONSE_HEADERS } from './http/response-headers';
-import { ID_PREFIXES } from './lib/ids';
 import { TAX_CATEGORIES, TAX_ROUNDING_MODES } from './lib/document-totals';
 import { UNIT_CODES, UNIT_LIST_TEXT } from './lib/units';
 import { TIME_ZONE_TEXT, TIME_ZONES } from './modules/workspaces/validation';
@@ -46,10 +45,8 @@ const ENUMERATIONS: { name: string; values: readonly string[]; description: stri
 
 // An error response is named after its status (`422`): it is referenced a few hundred times, so
 // the name's length counts, and the status says what it is. A `4XX` entry is named after the
-// generic statuses it names (error-ranges.ts).
-const ERROR_STATUSES = new Set(['400', '401', '403', '404', '405', '409', '410', '413', '415', '422', '429', '500', '502', '503']);
-
-const KIND_OF_PREFIX = new Map<string, string>(Object.entries(ID_PREFIXES).map(([kind, prefix]) => [prefix, kind]));
+// generic statuses it names (error-ranges.ts); those statuses never stand on their own.
+const isErrorStatus = (status: string) => /^[45]\d\d$/.test(status);
 
 /** A parameter several operations take alike, as a reference to components.parameters. */
 function shareParameter(param: Json, parameters: Record<string, unknown>, counts: Map<string, number>): Json {
@@ -66,11 +63,10 @@ function shareParameter(param: Json, parameters: Record<string, unknown>, counts
     param = { ...param, schema: rest };
   }
   if (typeof param.name !== 'string' || (counts.get(text) ?? 0) < 2) return param;
-  // `id` in a path is named after what it identifies (`ClientId`: its schema, or the prefix of its
-  // pattern); a required Idempotency-Key apart from the optional one.
-  const idSchema = String((param.schema as Json | undefined)?.$ref ?? '').match(/^#\/components\/schemas\/(\w+Id)$/)?.[1];
-  const kind = param.in === 'path' && !idSchema ? KIND_OF_PREFIX.get(String((param.schema as Json | undefined)?.pattern ?? '').match(/^\^([a-z]+)_/)?.[1] ?? '') : undefined;
-  const base = param.in === 'path' && idSchema ? idSchema : kind ? `${pascal(kind)}Id` : pascal(param.name);
+  // `id` in a path is named after what it identifies: the value component its schema refers to
+  // (`ClientId`, withSharedValueSchemas, which runs first); a required Idempotency-Key apart from the optional one.
+  const idSchema = param.in === 'path' ? String((param.schema as Json | undefined)?.$ref ?? '').match(/^#\/components\/schemas\/(\w+Id)$/)?.[1] : undefined;
+  const base = idSchema ?? pascal(param.name);
   const named = param.name === 'Idempotency-Key' && param.required ? `${base}Required` : base;
   // A query filter apart from the path id of the same name (`client_id` vs a client's `id`).
   const name = parameters[named] && JSON.stringify(parameters[named]) !== JSON.stringify(param) && param.in === 'query' ? `${named}Filter` : named;
@@ -161,7 +157,7 @@ export function withSharedComponents<T extends object>(document: T): T {
       const answers = operation.responses as Record<string, unknown> | undefined;
       for (const [status, answer] of Object.entries(answers ?? {})) {
         // What a receiver answers is the same for every event type.
-        const name = webhook ? 'WebhookReceived' : status === '4XX' ? errorRangeName(errorRangeStatuses(String((answer as Json).description))) : ERROR_STATUSES.has(status) ? status : undefined;
+        const name = webhook ? 'WebhookReceived' : status === '4XX' ? errorRangeName(errorRangeStatuses(String((answer as Json).description))) : isErrorStatus(status) ? status : undefined;
         if (!name || (answer as Json).$ref) continue;
         const key = `${name}:${status}`;
         const text = JSON.stringify(answer);

@@ -14,19 +14,28 @@ type Json = Record<string, unknown>;
 type Doc = { paths?: Record<string, unknown>; webhooks?: Record<string, unknown>; components?: Record<string, Record<string, unknown>> };
 
 const KIND_OF_PREFIX = new Map<string, string>(Object.entries(ID_PREFIXES).map(([kind, prefix]) => [prefix, kind]));
+/** `invoice` → `InvoiceId`. */
+const idName = (kind: string) => `${kind[0]!.toUpperCase()}${kind.slice(1)}Id`;
+const SCHEMA_REF = '#/components/schemas/';
 const ID_PATTERN = /^\^([a-z]+)_\[0-9A-HJKMNP-TV-Z\]\{26\}\$$/;
 
+type Shape = { name: string; keywords: string[]; description?: string };
+
+// The shapes other than ids, each with what tells a schema is one (its format, or its pattern's start).
+const SHAPES: (Shape & { is: (schema: Json, pattern?: string) => boolean })[] = [
+  { name: 'DateTime', keywords: ['type', 'format', 'example'], is: (schema) => schema.format === 'date-time' },
+  { name: 'CalendarDate', keywords: ['type', 'format', 'example'], description: DATE_RANGE_TEXT, is: (schema) => schema.format === 'date' },
+  { name: 'Email', keywords: ['type', 'maxLength', 'format', 'example'], is: (schema) => schema.format === 'email' },
+  { name: 'OneLineText', keywords: ['type', 'pattern'], is: (_, pattern) => !!pattern?.startsWith('^[^\\u0000-\\u001f') },
+  { name: 'MultiLineText', keywords: ['type', 'pattern'], is: (_, pattern) => !!pattern?.startsWith('^[^\\u0000-\\u0008') },
+];
+
 /** The component a string schema is an instance of, with the keywords the component holds (and a description a field need not repeat). */
-function valueShape(schema: Json): { name: string; keywords: string[]; description?: string } | undefined {
+function valueShape(schema: Json): Shape | undefined {
   const pattern = typeof schema.pattern === 'string' ? schema.pattern : undefined;
   const kind = pattern ? KIND_OF_PREFIX.get(pattern.match(ID_PATTERN)?.[1] ?? '') : undefined;
-  if (kind) return { name: `${kind[0]!.toUpperCase()}${kind.slice(1)}Id`, keywords: ['type', 'pattern', 'example'] };
-  if (schema.format === 'date-time') return { name: 'DateTime', keywords: ['type', 'format', 'example'] };
-  if (schema.format === 'date') return { name: 'CalendarDate', keywords: ['type', 'format', 'example'], description: DATE_RANGE_TEXT };
-  if (schema.format === 'email') return { name: 'Email', keywords: ['type', 'maxLength', 'format', 'example'] };
-  if (pattern?.startsWith('^[^\\u0000-\\u001f')) return { name: 'OneLineText', keywords: ['type', 'pattern'] };
-  if (pattern?.startsWith('^[^\\u0000-\\u0008')) return { name: 'MultiLineText', keywords: ['type', 'pattern'] };
-  return undefined;
+  if (kind) return { name: idName(kind), keywords: ['type', 'pattern', 'example'] };
+  return SHAPES.find((shape) => shape.is(schema, pattern));
 }
 
 const isStringType = (type: unknown) => type === 'string' || (Array.isArray(type) && type.length === 2 && type[0] === 'string' && type[1] === 'null');
@@ -44,7 +53,7 @@ function asReference(schema: Json, schemas: Record<string, unknown>): Json | und
   // A field with its own example (or a component name already taken by another schema) stays as it is.
   if (JSON.stringify(schemas[shape.name]) !== JSON.stringify(component)) return undefined;
   const own = Object.fromEntries(Object.entries(schema).filter(([key, value]) => !shape.keywords.includes(key) && !(key === 'description' && value === shape.description)));
-  const ref = { $ref: `#/components/schemas/${shape.name}` };
+  const ref = { $ref: `${SCHEMA_REF}${shape.name}` };
   return Array.isArray(schema.type) ? { anyOf: [ref, { type: 'null' }], ...own } : { ...ref, ...own };
 }
 
@@ -70,9 +79,9 @@ function nullableReference(schema: Json): { name: string; rest: Json } | undefin
   const options = schema.anyOf;
   if (!Array.isArray(options) || options.length !== 2 || JSON.stringify(options[1]) !== '{"type":"null"}') return undefined;
   const ref = (options[0] as Json).$ref;
-  if (typeof ref !== 'string' || Object.keys(options[0] as Json).length !== 1 || !ref.startsWith('#/components/schemas/')) return undefined;
+  if (typeof ref !== 'string' || Object.keys(options[0] as Json).length !== 1 || !ref.startsWith(SCHEMA_REF)) return undefined;
   const { anyOf: _, ...rest } = schema;
-  return { name: ref.slice('#/components/schemas/'.length), rest };
+  return { name: ref.slice(SCHEMA_REF.length), rest };
 }
 
 function countNullable(value: unknown, counts: Map<string, number>) {
@@ -88,7 +97,7 @@ function referenceNullable(value: unknown, shared: Set<string>): unknown {
   if (Array.isArray(value)) return value.map((item) => referenceNullable(item, shared));
   if (!value || typeof value !== 'object') return value;
   const found = nullableReference(value as Json);
-  if (found && shared.has(found.name)) return { $ref: `#/components/schemas/${found.name}OrNull`, ...found.rest };
+  if (found && shared.has(found.name)) return { $ref: `${SCHEMA_REF}${found.name}OrNull`, ...found.rest };
   return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, referenceNullable(inner, shared)]));
 }
 
@@ -107,23 +116,19 @@ export function withNullableValueSchemas<T extends object>(document: T): T {
   for (const name of Object.keys(schemas)) schemas[name] = referenceNullable(schemas[name], shared);
   doc.paths = referenceNullable(doc.paths, shared) as Doc['paths'];
   doc.webhooks = referenceNullable(doc.webhooks, shared) as Doc['webhooks'];
-  for (const name of shared) schemas[`${name}OrNull`] = { anyOf: [{ $ref: `#/components/schemas/${name}` }, { type: 'null' }] };
+  for (const name of shared) schemas[`${name}OrNull`] = { anyOf: [{ $ref: `${SCHEMA_REF}${name}` }, { type: 'null' }] };
   return document;
 }
 
-const VALUE_COMPONENTS = new Set([
-  ...[...KIND_OF_PREFIX.values()].map((kind) => `${kind[0]!.toUpperCase()}${kind.slice(1)}Id`),
-  'DateTime', 'CalendarDate', 'Email', 'OneLineText', 'MultiLineText',
-]);
+const VALUE_COMPONENTS = new Set([...[...KIND_OF_PREFIX.values()].map(idName), ...SHAPES.map((shape) => shape.name)]);
 // The value shapes, and any of them or an enumeration `OrNull` (withNullableValueSchemas).
 const isValueComponent = (name: string) => VALUE_COMPONENTS.has(name) || name.endsWith('OrNull');
-const SCHEMA_REF = '#/components/schemas/';
-
 function countReferences(value: unknown, counts: Map<string, number>) {
   if (Array.isArray(value)) value.forEach((item) => countReferences(item, counts));
   else if (value && typeof value === 'object') {
     const ref = (value as Json).$ref;
-    if (typeof ref === 'string' && ref.startsWith(SCHEMA_REF)) counts.set(ref.slice(SCHEMA_REF.length), (counts.get(ref.slice(SCHEMA_REF.length)) ?? 0) + 1);
+    const name = typeof ref === 'string' && ref.startsWith(SCHEMA_REF) ? ref.slice(SCHEMA_REF.length) : undefined;
+    if (name) counts.set(name, (counts.get(name) ?? 0) + 1);
     Object.values(value).forEach((inner) => countReferences(inner, counts));
   }
 }

@@ -89,7 +89,7 @@ export function registerWebhookEvents(registry: OpenAPIHono['openAPIRegistry']) 
       path: type,
       // Stable names for generated receivers: `webhookInvoicePaid`. The receiver checks the
       // signature, not a bearer token, so the operation declares no security scheme.
-      operationId: `webhook${type.split(/[._]/).map((part) => part[0]!.toUpperCase() + part.slice(1)).join('')}`,
+      operationId: `webhook${pascal(type)}`,
       security: [],
       // The type in words (`invoice.payment_recorded`: "Invoice payment recorded"): every operation has a summary.
       summary: type === 'webhook.test' ? 'A test event, sent by POST /api/webhook-endpoints/{id}/test' : inWords(type),
