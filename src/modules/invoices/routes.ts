@@ -165,7 +165,7 @@ export const invoiceRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/invoices/{id}/pdf', operationId: 'getInvoicePdf', tags, access: 'user', role: 'viewer',
       summary: 'The invoice as a PDF',
-      description: 'As the client gets it from `pdf_url`; a draft is marked DRAFT. A Factur-X PDF/A-3b embedding its CII XML as `factur-x.xml` when the workspace\'s `einvoice_pdf` says so.',
+      description: 'As the client gets it from `pdf_url`; a draft is marked DRAFT. A sent invoice ready as a CII e-invoice (…/e-invoice/check) is a Factur-X PDF/A-3b embedding its CII XML as `factur-x.xml`, unless the workspace\'s `einvoice_pdf` is `plain`.',
       request: { params },
       responses: { 200: { description: 'The PDF.', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } } },
     }),
