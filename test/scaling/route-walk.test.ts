@@ -56,18 +56,22 @@ async function settle(prefix: string, id: string, database: DatabaseName) {
 describe('every workspace-scoped operation on either database', async () => {
   const { routes } = await routeTable();
   const withId = routes.filter((r) => takesId(r) && !isAdmin(r) && !isPublic(r));
-  const strangers = new Map<DatabaseName, PlacedWorkspace>();
 
   beforeAll(async () => {
     await putRates({ EUR: 0.9213 });
   });
 
-  /** Someone in another workspace, on the other database; replaced before their key nears the limit. */
-  async function strangerOn(database: DatabaseName) {
-    const known = strangers.get(database);
+  /**
+   * A workspace on `database` for `who` (its owner, or someone in another workspace), kept from case
+   * to case and replaced before its key nears the rate limit: each case makes its own record, so a
+   * workspace shared by the cases decides nothing another workspace would not.
+   */
+  const placed = new Map<string, PlacedWorkspace>();
+  async function workspaceFor(who: 'owner' | 'stranger', database: DatabaseName) {
+    const known = placed.get(`${who}:${database}`);
     if (known && (requestsPerKey.get(known.key) ?? 0) < 100) return known;
-    const fresh = await workspaceOn(database, 'stranger');
-    strangers.set(database, fresh);
+    const fresh = await workspaceOn(database, who);
+    placed.set(`${who}:${database}`, fresh);
     return fresh;
   }
 
@@ -78,8 +82,8 @@ describe('every workspace-scoped operation on either database', async () => {
   const cases = DATABASES.flatMap((database) => withId.map((route) => [`${label(route)} on ${database}`, route, database] as const));
 
   it.each(cases)('%s: works for its workspace, stores where it should, is a 404 to another', async (_, route, database) => {
-    const owner = await workspaceOn(database);
-    const stranger = await strangerOn(otherThan(database));
+    const owner = await workspaceFor('owner', database);
+    const stranger = await workspaceFor('stranger', otherThan(database));
     const prefix = idPrefix(route)!;
     const id = await recordKind(prefix, label(route)).states[0]!(owner.key);
     await settle(prefix, id, database);
