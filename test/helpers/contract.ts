@@ -13,12 +13,17 @@ type Operation = { responses: Record<string, { $ref?: string; description?: stri
 type Document = { paths: Record<string, Record<string, Operation>>; components: Record<string, unknown> };
 type Route = { path: string; pattern: RegExp; literals: number };
 
-// Loaded once per test file (each file has its own module graph in the pool), through the worker.
-let documentPromise: Promise<{ doc: Document; routes: Route[] }> | undefined;
-const validators = new Map<string, Validator>();
+// Loaded once per run, through the worker. Each test file has its own module graph in the pool,
+// but the files of a test worker share its runtime (vitest.config.ts), and the document is the same
+// for all of them: the document and the validators are kept on the runtime's global object, so
+// that each file does not fetch and parse it again and build each validator again (a validator
+// walks the whole document's components when it is built).
+type Cache = { documentPromise?: Promise<{ doc: Document; routes: Route[] }>; validators: Map<string, Validator> };
+const cache: Cache = ((globalThis as { contractCheckCache?: Cache }).contractCheckCache ??= { validators: new Map() });
+const validators = cache.validators;
 
 function load() {
-  documentPromise ??= (async () => {
+  return (cache.documentPromise ??= (async () => {
     const res = await exports.default.fetch(new Request('https://workspace.test/openapi.json'));
     if (res.status !== 200) throw new Error(`/openapi.json answered ${res.status}`);
     const doc = (await res.json()) as Document;
@@ -26,8 +31,7 @@ function load() {
     // A literal segment beats a template: /v1/things/export must not be read as /v1/things/{id}.
     routes.sort((a, b) => b.literals - a.literals);
     return { doc, routes };
-  })();
-  return documentPromise;
+  })());
 }
 
 const isTemplate = (segment: string) => /^\{[^/]+\}$/.test(segment);
