@@ -1,10 +1,6 @@
 // CORS in a real browser (§13): a page served from an allowed origin calls the API with a key and
 // reads the answer; the same page from another origin sends the request but cannot read it.
-import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 
 /** A page whose script calls GET /api/me with the key and shows what it could read. */
 const pageHtml = (base, key) => `<!doctype html><meta charset="utf-8"><title>calling</title>
@@ -22,15 +18,11 @@ function servePage(port, html) {
   });
 }
 
-export async function checkCorsInBrowser({ base, key, email, allowedPort, otherPort, executablePath }) {
+export async function checkCorsInBrowser({ base, key, email, allowedPort, otherPort, browser }) {
   const stops = [await servePage(allowedPort, pageHtml(base, key)), await servePage(otherPort, pageHtml(base, key))];
-  const browser = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'workspace-chromium-')), {
-    executablePath,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const context = await browser.newContext();
   const titleOn = async (port) => {
-    const page = await browser.newPage();
+    const page = await context.newPage();
     await page.goto(`http://127.0.0.1:${port}/`);
     await page.waitForFunction(() => document.title !== 'calling', null, { timeout: 15_000 });
     return page.title();
@@ -42,7 +34,7 @@ export async function checkCorsInBrowser({ base, key, email, allowedPort, otherP
     if (!other.startsWith('blocked')) throw new Error(`another origin read the answer: ${other}`);
     console.log(`e2e: CORS in Chromium: http://127.0.0.1:${allowedPort} read /api/me; http://127.0.0.1:${otherPort} was ${other.toLowerCase()}`);
   } finally {
-    await browser.close();
+    await context.close();
     await Promise.all(stops.map((stop) => stop()));
   }
 }

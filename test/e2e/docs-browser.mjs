@@ -1,21 +1,15 @@
 // /docs in a real browser: it renders the operations within 3 s (§8), each once, with a filter box
 // and a description for every tag, fills "Try it out" bodies with realistic examples, asks nothing
 // of any host but this one, and "Try it out" on GET /health shows a 200.
-import { mkdtempSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 
-export async function checkDocsInBrowser(base, executablePath) {
-  const userDataDir = mkdtempSync(join(tmpdir(), 'workspace-chromium-'));
-  // A fresh profile; background networking off, so the only requests are the page's own.
-  const browser = await chromium.launchPersistentContext(userDataDir, {
-    executablePath,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+export async function checkDocsInBrowser(base, browser) {
+  // A fresh context (no cache, no cookies); the browser's background networking is off (browser.mjs),
+  // so the only requests are the page's own.
+  const context = await browser.newContext();
   try {
-    const page = await browser.newPage();
+    const page = await context.newPage();
     const requested = [];
     page.on('request', (request) => requested.push(request.url()));
     // The page runs under a strict CSP (script-src 'self'): anything it blocks is a broken page.
@@ -77,6 +71,6 @@ export async function checkDocsInBrowser(base, executablePath) {
     if (foreign.length) throw new Error(`/docs requested other hosts: ${foreign.join(', ')}`);
     console.log(`e2e: /docs showed its operations after ${shownAfter} ms (budget ${budget} ms, load ${loadavg()[0].toFixed(1)}), ${operations} of them, each once, made ${requested.length} requests (all to ${base}), "Try it out" on /health showed 200; screenshot ${screenshot}`);
   } finally {
-    await browser.close();
+    await context.close();
   }
 }

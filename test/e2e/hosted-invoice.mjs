@@ -7,7 +7,6 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 
 async function api(base, key, method, path, body) {
   const res = await fetch(`${base}${path}`, { method, headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: body && JSON.stringify(body) });
@@ -23,21 +22,16 @@ async function sentInvoice(base, key, currency, lines) {
   return api(base, key, 'POST', `/v1/invoices/${invoice.id}/send`, { email: false });
 }
 
-export async function checkHostedInvoice({ base, key, executablePath }) {
+export async function checkHostedInvoice({ base, key, browser }) {
   await api(base, key, 'PATCH', '/api/workspace', { issuer: { legal_name: 'Ada Studio GmbH', address: { line1: 'Hauptstraße 1', city: 'Berlin', country: 'DE' } }, payment_instructions: 'IBAN DE89 3704 0044 0532 0130 00' });
   const longLine = { description: 'Redesign of the checkout, with a description long enough to wrap on a phone screen several times over', quantity: 12.5, unit_amount: 9_600, tax_rate: 19 };
   const yen = await sentInvoice(base, key, 'JPY', [{ description: 'Дизайн и разработка', quantity: 2, unit_amount: 600 }, longLine]);
   const dinar = await sentInvoice(base, key, 'KWD', [{ description: 'Έλεγχος λογαριασμών', quantity: 1, unit_amount: 12_345 }]);
 
   const dir = mkdtempSync(join(tmpdir(), 'workspace-hosted-'));
-  const browser = await chromium.launchPersistentContext(join(dir, 'profile'), {
-    executablePath,
-    headless: true,
-    viewport: { width: 375, height: 812 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const context = await browser.newContext({ viewport: { width: 375, height: 812 } });
   try {
-    const page = await browser.newPage();
+    const page = await context.newPage();
     const problems = [];
     page.on('console', (message) => {
       if (message.type() === 'error' || /Content Security Policy/i.test(message.text())) problems.push(message.text());
@@ -65,7 +59,7 @@ export async function checkHostedInvoice({ base, key, executablePath }) {
     if (views.data.filter((e) => e.data.object.id === yen.id).length !== 1) throw new Error(`the view was not counted exactly once: ${views.data.length}`);
     console.log(`e2e: hosted invoice in Chromium at 375 px: no errors, ${width.scroll} px wide, view counted once, prints on A4 and Letter; screenshot ${screenshot}`);
   } finally {
-    await browser.close();
+    await context.close();
   }
 
   // ¥: 2 × 600 plus 12.5 × 9,600 with 19 % tax = ¥144,000 in all; KWD 12.345 is the dinar's only line.

@@ -2,10 +2,6 @@
 // the email carries, accepts with their name and PO and sees the quote accepted; another quote is
 // declined with a reason; a post forged on another origin changes nothing; an expired quote offers
 // no form. No console errors (CSP included) and no horizontal scroll on the way.
-import { chromium } from 'playwright-core';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 
 async function api(base, key, method, path, body) {
   const res = await fetch(`${base}${path}`, { method, headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: body && JSON.stringify(body) });
@@ -14,7 +10,7 @@ async function api(base, key, method, path, body) {
   return json;
 }
 
-export async function checkHostedQuote({ base, key, executablePath }) {
+export async function checkHostedQuote({ base, key, browser }) {
   const client = await api(base, key, 'POST', '/v1/clients', { name: 'Initech', email: 'ap@initech.example' });
   const lines = [{ description: 'Brand workshop, two days on site with the whole team, notes and a written summary', quantity: 2, unit: 'DAY', unit_amount: 80_000, tax_rate: 19 }];
   const sent = async (body = {}) => {
@@ -23,14 +19,9 @@ export async function checkHostedQuote({ base, key, executablePath }) {
   };
   const [toAccept, toDecline, toForge, expired] = [await sent(), await sent(), await sent(), await sent({ issue_date: '2024-01-01', valid_until: '2024-01-31' })];
 
-  const browser = await chromium.launchPersistentContext(join(mkdtempSync(join(tmpdir(), 'workspace-quote-')), 'profile'), {
-    executablePath,
-    headless: true,
-    viewport: { width: 375, height: 812 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const context = await browser.newContext({ viewport: { width: 375, height: 812 } });
   try {
-    const page = await browser.newPage();
+    const page = await context.newPage();
     const problems = [];
     page.on('console', (message) => {
       if (message.type() === 'error' || /Content Security Policy/i.test(message.text())) problems.push(message.text());
@@ -75,6 +66,6 @@ export async function checkHostedQuote({ base, key, executablePath }) {
     if (!(await page.textContent('body')).includes('This quote has expired') || (await page.$('form'))) throw new Error('the expired quote offers a form or does not say why');
     console.log('e2e: hosted quote in Chromium at 375 px: accepted with name and PO, declined with a reason, a forged cross-origin post refused, an expired quote without a form');
   } finally {
-    await browser.close();
+    await context.close();
   }
 }

@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { launchBrowser } from './browser.mjs';
 import { checkCorsInBrowser } from './cors-browser.mjs';
 import { checkDocsInBrowser } from './docs-browser.mjs';
 import { checkHostedInvoice } from './hosted-invoice.mjs';
@@ -65,16 +66,21 @@ try {
   passed++;
 
   if (existsSync(CHROMIUM)) {
-    await checkDocsInBrowser(base, CHROMIUM);
-    passed++;
-    await checkCorsInBrowser({ base, ...(await newUserKey(base)), allowedPort, otherPort, executablePath: CHROMIUM });
-    passed++;
-    await checkHostedInvoice({ base, key: (await newUserKey(base)).key, executablePath: CHROMIUM });
-    passed++;
-    await checkHostedQuote({ base, key: (await newUserKey(base)).key, executablePath: CHROMIUM });
-    passed++;
-    await checkSandboxPayment({ base, key: (await newUserKey(base)).key, executablePath: CHROMIUM });
-    passed++;
+    const browser = await launchBrowser(CHROMIUM);
+    try {
+      await checkDocsInBrowser(base, browser);
+      passed++;
+      await checkCorsInBrowser({ base, ...(await newUserKey(base)), allowedPort, otherPort, browser });
+      passed++;
+      await checkHostedInvoice({ base, key: (await newUserKey(base)).key, browser });
+      passed++;
+      await checkHostedQuote({ base, key: (await newUserKey(base)).key, browser });
+      passed++;
+      await checkSandboxPayment({ base, key: (await newUserKey(base)).key, browser });
+      passed++;
+    } finally {
+      await browser.close();
+    }
   } else if (process.env.CI) {
     throw new Error(`${CHROMIUM} is missing; .ci/run installs Debian's chromium`);
   } else {

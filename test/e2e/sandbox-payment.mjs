@@ -3,10 +3,6 @@
 // and sees it PAID, with no CSP or console error on the way (the form posts to the worker, which
 // redirects to the checkout); the owner then finds the online payment, its events and a receipt
 // email in the outbox.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 
 async function api(base, key, method, path, body) {
   const res = await fetch(`${base}${path}`, { method, headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: body && JSON.stringify(body) });
@@ -15,21 +11,15 @@ async function api(base, key, method, path, body) {
   return json;
 }
 
-export async function checkSandboxPayment({ base, key, executablePath }) {
+export async function checkSandboxPayment({ base, key, browser }) {
   await api(base, key, 'PUT', '/api/workspace/payment-provider', { provider: 'sandbox' });
   const client = await api(base, key, 'POST', '/v1/clients', { name: 'Initech', email: 'ap@initech.example' });
   const draft = await api(base, key, 'POST', '/v1/invoices', { client_id: client.id, line_items: [{ description: 'Design', quantity: 1, unit_amount: 125_000 }] });
   const invoice = await api(base, key, 'POST', `/v1/invoices/${draft.id}/send`, { email: false });
 
-  const dir = mkdtempSync(join(tmpdir(), 'workspace-pay-'));
-  const browser = await chromium.launchPersistentContext(join(dir, 'profile'), {
-    executablePath,
-    headless: true,
-    viewport: { width: 375, height: 812 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const context = await browser.newContext({ viewport: { width: 375, height: 812 } });
   try {
-    const page = await browser.newPage();
+    const page = await context.newPage();
     const problems = [];
     page.on('console', (message) => {
       if (message.type() === 'error' || /Content Security Policy/i.test(message.text())) problems.push(message.text());
@@ -49,7 +39,7 @@ export async function checkSandboxPayment({ base, key, executablePath }) {
     const width = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, view: window.innerWidth }));
     if (width.scroll > width.view) throw new Error(`the paid page scrolls sideways at 375 px (${width.scroll} px wide)`);
   } finally {
-    await browser.close();
+    await context.close();
   }
 
   const after = await api(base, key, 'GET', `/v1/invoices/${invoice.id}`);
