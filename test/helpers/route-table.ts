@@ -8,6 +8,8 @@ export type Parameter = { name: string; in: 'path' | 'query' | 'header' | 'cooki
 export type Route = {
   method: string;
   path: string;
+  /** The /v1 path whose operation this /api/workflow path serves too (the same router), if any. */
+  twin?: string;
   operation: {
     operationId?: string;
     description?: string;
@@ -26,7 +28,8 @@ export async function routeTable(): Promise<{ routes: Route[]; doc: any }> {
   const paths = doc.paths as Record<string, Record<string, unknown>>;
   for (const [path, item] of Object.entries(paths)) {
     // An /api/workflow path item that refers to its /v1 twin: the same operations, under this path too.
-    const written = paths[referencedPath(item) ?? path] ?? item;
+    const twin = referencedPath(item);
+    const written = paths[twin ?? path] ?? item;
     const pathIds = (written.parameters ?? []) as Parameter[];
     for (const [method, operation] of Object.entries(written) as [string, Route['operation']][]) {
       if (method === 'parameters') continue;
@@ -37,7 +40,7 @@ export async function routeTable(): Promise<{ routes: Route[]; doc: any }> {
       const parameters = all.length ? all.map((p) => withSchema('$ref' in p ? doc.components.parameters[String(p.$ref).split('/').pop()!] : p, doc)) : undefined;
       const body = operation.requestBody as { $ref?: string } | undefined;
       const requestBody = body?.$ref ? doc.components.requestBodies[body.$ref.split('/').pop()!] : body;
-      routes.push({ method: method.toUpperCase(), path, operation: { ...operation, ...(parameters ? { parameters } : {}), ...(requestBody ? { requestBody } : {}) } });
+      routes.push({ method: method.toUpperCase(), path, ...(twin ? { twin } : {}), operation: { ...operation, ...(parameters ? { parameters } : {}), ...(requestBody ? { requestBody } : {}) } });
     }
   }
   return { routes, doc };

@@ -3,7 +3,7 @@
 // non-JSON, broken Authorization headers. Whatever is sent, the answer is never a 5xx, always a
 // status the operation documents with a body of the documented shape (call() checks that), and:
 //   - a body broken at one place is a 422 whose details name that place (also swept: every way to
-//     break one valid body, once each);
+//     break one valid body, once each, on each operation's /v1 path where it has one);
 //   - a malformed id is a 404, and so is a well-formed id of no record;
 //   - valid input gets a documented 2xx, unless a rule JSON Schema cannot state refuses it
 //     (BUSINESS_RULES, each with its reason); and every operation succeeds at least once.
@@ -294,9 +294,11 @@ export function fuzzRoutes(title: string, select: (route: Route) => boolean) {
         { numRuns: examples.length + RUNS, seed, examples },
       );
 
-      // Then every way to break one valid body, each once: each is a 422 naming the broken place.
+      // Then every way to break one valid body, each once: each is a 422 naming the broken place. An
+      // /api/workflow operation is its /v1 twin's, served by the same router with the same schemas:
+      // the twin's sweep (fuzz-v1) covers it, and here it would send every request again.
       const schema = route.operation.requestBody?.content['application/json']?.schema;
-      if (schema) {
+      if (schema && !route.twin) {
         const [valid] = fc.sample(validValue(schema, components), { seed, numRuns: 1 });
         for (const mutation of allMutations(resolve(schema, components), components, valid)) {
           const c: FuzzCase = { id: takesId(route) ? { kind: 'own', state: 0 } : null, query: {}, queryValid: true, badAuth: null, idempotencyKey: 'fresh', body: { kind: 'invalid', mutation } };
@@ -322,15 +324,21 @@ export function fuzzRoutes(title: string, select: (route: Route) => boolean) {
 
       // Valid input must be able to succeed; if it never does, the generators or the rules hide a bug.
       // Where success is rare (a payment needs an open invoice and an amount within what is due),
-      // more valid cases are drawn, up to 80 (the random cases are few), before concluding that it never succeeds.
-      const validOnly = caseArbitrary(route, components, states).filter((c) => c.queryValid && !c.badAuth && (c.id === null || c.id.kind === 'own') && (c.body.kind === 'valid' || c.body.kind === 'none'));
-      for (const [i, c] of fc.sample(validOnly, { seed, numRuns: 80 }).entries()) {
-        if (s.validSucceeded > 0 || !s.validTried || SUCCEEDS_ELSEWHERE[name] || i >= 80) break;
-        const { url, body, res } = await sendWithRoom(route, c, tenants);
-        count(s, res);
-        expect(allowedOutcomes(route, c).outcomes.some((o) => matches(res, o)), `unexpected answer\n${describeCase(route, url, body, res)}`).toBe(true);
-        s.validTried++;
-        if (res.status < 300) s.validSucceeded++;
+      // more valid cases are drawn, up to 300, before concluding that it never succeeds: the drawing
+      // stops at the first success. A transfer succeeded in 1 of 12 to 1 of 49 valid cases (its amount
+      // must exceed a fee in its own currency, and a drawn quote_id is never a quote of the
+      // workspace), so with 80 about one run in ten found none; with 300, fewer than one in a thousand.
+      const stillUnproven = () => s.validSucceeded === 0 && s.validTried > 0 && !SUCCEEDS_ELSEWHERE[name];
+      if (stillUnproven()) {
+        const validOnly = caseArbitrary(route, components, states).filter((c) => c.queryValid && !c.badAuth && (c.id === null || c.id.kind === 'own') && (c.body.kind === 'valid' || c.body.kind === 'none'));
+        for (const c of fc.sample(validOnly, { seed, numRuns: 300 })) {
+          if (!stillUnproven()) break;
+          const { url, body, res } = await sendWithRoom(route, c, tenants);
+          count(s, res);
+          expect(allowedOutcomes(route, c).outcomes.some((o) => matches(res, o)), `unexpected answer\n${describeCase(route, url, body, res)}`).toBe(true);
+          s.validTried++;
+          if (res.status < 300) s.validSucceeded++;
+        }
       }
       if (s.validTried > 0 && !SUCCEEDS_ELSEWHERE[name]) {
         expect(s.validSucceeded, `${name}: no valid request succeeded in ${s.validTried}: ${JSON.stringify(s.statuses)}`).toBeGreaterThan(0);
