@@ -34,12 +34,14 @@ export const wroteInvoice = (ctx: WorkspaceContext, id: string, updatedAt: strin
   exists(ctx.db.select({ one: sql`1` }).from(invoices).where(and(eq(invoices.id, id), eq(invoices.updatedAt, updatedAt))));
 
 /** Whether the workspace's issuer has a VAT id: rate-0 lines then default to Z rather than O (§15). */
-export const issuerHasVatId = (workspace: typeof workspaces.$inferSelect) => Boolean(issuerOf(workspace).vat_id);
+export const issuerHasVatId = (workspace: Pick<typeof workspaces.$inferSelect, 'issuer'>) => Boolean(issuerOf(workspace).vat_id);
 
 // Every create reads these: their SQL text is worked out once.
 const clientOfWorkspace = statementShape((db) =>
   db.select().from(clients).where(and(eq(clients.id, sql.placeholder('clientId')), eq(clients.workspaceId, sql.placeholder('workspaceId')))));
-const workspaceById = statementShape((db) => db.select().from(workspaces).where(eq(workspaces.id, sql.placeholder('workspaceId'))));
+// Of the workspace, a draft needs only its rounding mode and whether its issuer has a VAT id.
+const workspaceById = statementShape((db) =>
+  db.select({ taxRounding: workspaces.taxRounding, issuer: workspaces.issuer }).from(workspaces).where(eq(workspaces.id, sql.placeholder('workspaceId'))));
 
 /** The client a request names and the workspace, in one round trip. */
 async function clientAndWorkspace(ctx: WorkspaceContext, clientId: string) {

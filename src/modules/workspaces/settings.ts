@@ -23,7 +23,7 @@ export type IssuerValue = {
 
 const emptyAddress = () => Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, null])) as AddressValue;
 
-export function issuerOf(row: WorkspaceRow): IssuerValue {
+export function issuerOf(row: Pick<WorkspaceRow, 'issuer'>): IssuerValue {
   const stored = row.issuer ? (JSON.parse(row.issuer) as Partial<IssuerValue>) : {};
   return {
     legal_name: stored.legal_name ?? null,
