@@ -12,7 +12,8 @@ import { draftStatements, plainDraftStatements } from '../../src/modules/invoice
 import { buildLines } from '../../src/modules/invoices/lines';
 import { bumpCounter, currentDefaultNumber } from '../../src/modules/invoices/numbering';
 import type { InvoiceRow } from '../../src/modules/invoices/serialize';
-import { invoiceObject, wroteInvoice } from '../../src/modules/invoices/service';
+import { invoiceObject } from '../../src/modules/invoices/service';
+import { wroteInvoice } from '../../src/modules/invoices/wrote-invoice';
 
 afterEach(() => vi.useRealTimers());
 

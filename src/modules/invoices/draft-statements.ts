@@ -1,12 +1,12 @@
 // The write batch of a new draft invoice, as statement shapes (lib/statement-shape.ts): the counter's
 // bump, the invoice, its invoice.created event and its lines, each built by the same functions as
-// every other write (numbering.ts, guarded-write.ts, events/record.ts, lines.ts) but once per isolate
+// every other write (numbering.ts, guarded-write.ts, events/record.ts, lines.ts, wrote-invoice.ts) but once per isolate
 // and shape, with each request's values bound in. Building their SQL text anew was the largest part of
 // a create's own CPU. A shape is fixed by whether the number is the caller's or the counter's next,
 // and by the number of lines in a statement; test/invoices/draft-statements.test.ts checks that each
 // is the statement the plain functions build (plainDraftStatements, which a draft another room
 // guards is still written with: its guard has no shape).
-import { and, eq, exists, getTableColumns, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { and, getTableColumns, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import { events, invoiceLineItems, invoices } from '../../db/schema';
 import type { WorkspaceContext } from '../../lib/context';
@@ -16,6 +16,7 @@ import { eventRow, fillPlaceholder, recordEvent } from '../events/record';
 import type { EventObject } from '../events/types';
 import { insertLineStatements, LINES_PER_STATEMENT, type LineRow } from './lines';
 import { bumpCounter, currentDefaultNumber, type InvoiceNumber, numberIsFree } from './numbering';
+import { wroteInvoice } from './wrote-invoice';
 import type { InvoiceRow } from './serialize';
 
 const placeholder = sql.placeholder;
@@ -51,10 +52,10 @@ const insertCreatedEvent = statementShapes((db, explicit: boolean) => {
 
 // In the order of the table's columns, which INSERT … SELECT fills (as insertLineStatements writes them).
 const LINE_KEYS = Object.keys(getTableColumns(invoiceLineItems));
-/** `count` lines, written only if this batch wrote the invoice: insertLineStatements under service.ts's wroteInvoice. */
+/** `count` lines, written only if this batch wrote the invoice: insertLineStatements under wroteInvoice. */
 const insertLines = statementShapes((db, count: number) => {
   const values = flatList(Array.from({ length: count }, (_, i) => sql`(${flatList(LINE_KEYS.map((key) => placeholder(`${key}${i}`)))})`));
-  const written = exists(db.select({ one: sql`1` }).from(invoices).where(and(eq(invoices.id, placeholder('invoiceId')), eq(invoices.updatedAt, placeholder('updatedAt')))));
+  const written = wroteInvoice({ db }, placeholder('invoiceId'), placeholder('updatedAt'));
   return db.insert(invoiceLineItems).select(sql`SELECT * FROM (VALUES ${values}) WHERE ${written}`);
 });
 

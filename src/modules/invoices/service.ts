@@ -1,7 +1,7 @@
 // Invoices: create (as a draft), read, list, and edit or delete while still a draft. Every change
 // is one D1 batch led by a guarded write, with its event in the same batch; every query is scoped
 // to the workspace.
-import { and, asc, desc, eq, exists, gte, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import { clients, invoiceLineItems, invoices, workspaces } from '../../db/schema';
 import { invalidField, invalidState, notFound } from '../../errors';
@@ -19,6 +19,7 @@ import { assertDocumentTotal } from '../../lib/money';
 import { changedAttributes, recordEvent } from '../events/record';
 import { assertConvertible } from '../rates/convertible';
 import { draftStatements, plainDraftStatements } from './draft-statements';
+import { wroteInvoice } from './wrote-invoice';
 import { buildLines, type DocumentContent, insertLineStatements, lineInputOf } from './lines';
 import { numberIsFree, numberTaken, withInvoiceNumber } from './numbering';
 import type { CreateInvoiceInput, InvoiceFilter, UpdateInvoiceInput } from './schemas';
@@ -28,10 +29,6 @@ export const INVOICE_DUE_DAYS = 30;
 
 /** The invoice as the API returns it, on the workspace's today. */
 export const invoiceObject = (ctx: WorkspaceContext, { row, lines }: InvoiceWithLines) => serializeInvoice(row, lines, todayIn(ctx.timeZone));
-
-/** "This invoice now has exactly this updated_at": true only for the batch that wrote it. */
-export const wroteInvoice = (ctx: WorkspaceContext, id: string, updatedAt: string): SQL =>
-  exists(ctx.db.select({ one: sql`1` }).from(invoices).where(and(eq(invoices.id, id), eq(invoices.updatedAt, updatedAt))));
 
 /** Whether the workspace's issuer has a VAT id: rate-0 lines then default to Z rather than O (§15). */
 export const issuerHasVatId = (workspace: Pick<typeof workspaces.$inferSelect, 'issuer'>) => Boolean(issuerOf(workspace).vat_id);

@@ -20,7 +20,8 @@ import { sendInvoice } from '../invoices/actions';
 import { buildLines, insertLineStatements } from '../invoices/lines';
 import { bumpCounter, currentDefaultNumber, numberIsFree, skipNumbersInUse } from '../invoices/numbering';
 import type { InvoiceRow } from '../invoices/serialize';
-import { invoiceObject, issuerHasVatId, wroteInvoice } from '../invoices/service';
+import { invoiceObject, issuerHasVatId } from '../invoices/service';
+import { wroteInvoice } from '../invoices/wrote-invoice';
 import { positionAt, type RecurringRow, serializeRecurring, templateContent } from './service';
 
 export const RECURRING_JOB = 'recurring';
