@@ -1,10 +1,9 @@
-import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { addDays, todayUtc } from '../../src/lib/time';
 import { call, errorPaths, expectError } from '../helpers/api';
 import { expectKeyRequired } from '../helpers/auth-cases';
 import { createClient, createProject, createUser } from '../helpers/factories';
-import { putRates } from '../helpers/rates';
+import { deleteRates, putRates } from '../helpers/rates';
 
 const year = todayUtc().slice(0, 4);
 const inYear = (mmdd: string) => `${year}-${mmdd}`;
@@ -27,7 +26,7 @@ describe('the dashboard', () => {
 
   it('is all zeros for an empty workspace, and needs no rates', async () => {
     const user = await createUser();
-    await env.RATES_KV.delete('rates:v1:USD');
+    await deleteRates();
     const res = await call('GET', '/api/workflow/dashboard', { key: user.key });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -151,7 +150,7 @@ describe('the dashboard', () => {
 
   it('answers 503 when it must convert and has no rates, and 422 for bad input', async () => {
     const user = await createUser();
-    await env.RATES_KV.delete('rates:v1:USD');
+    await deleteRates();
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     vi.spyOn(globalThis, 'fetch').mockImplementation(async () => Promise.reject(new TypeError('offline')));
     await spend(user.key, 100, 'EUR', todayUtc());

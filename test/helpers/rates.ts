@@ -1,6 +1,8 @@
-// Exchange-rate fixtures: the upstream's answer, and a snapshot put straight into the cache.
+// Exchange-rate fixtures: the upstream's answer, and a snapshot put straight into the cache (or taken
+// out of it). Both drop the rates the runtime holds for its currency check, as a refresh does.
 import { env } from 'cloudflare:workers';
 import { vi } from 'vitest';
+import { forgetHeldRates } from '../../src/modules/rates/convertible';
 
 export const RATES_KEY = 'rates:v1:USD';
 
@@ -16,4 +18,11 @@ export function mockUpstream(respond: (request: Request) => Promise<Response> | 
 export async function putRates(rates: Record<string, number>, fetchedAt = new Date()) {
   const at = fetchedAt.toISOString();
   await env.RATES_KV.put(RATES_KEY, JSON.stringify({ base: 'USD', rates: { USD: 1, ...rates }, as_of: at, fetched_at: at, source: 'test' }));
+  forgetHeldRates();
+}
+
+/** No snapshot at all, as before the first fetch. */
+export async function deleteRates() {
+  await env.RATES_KV.delete(RATES_KEY);
+  forgetHeldRates();
 }

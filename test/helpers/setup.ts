@@ -4,6 +4,7 @@
 // table emptied, and the KV namespaces cleared.
 import { applyD1Migrations } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
+import { forgetHeldRates } from '../../src/modules/rates/convertible';
 import { deliver } from './worker';
 
 // Every database that holds workspaces has the whole schema (src/lib/databases.ts).
@@ -22,6 +23,7 @@ for (const kv of [env.RATES_KV, env.INVITES_KV]) {
     await Promise.all(page.keys.map(({ name }) => kv.delete(name)));
   }
 }
+forgetHeldRates();
 
 // The worker imports its cron and queue consumers on their first event (src/index.ts) and keeps that
 // import. In this runtime an import is a request to the module server, so it is made here, by an

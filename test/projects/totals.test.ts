@@ -1,7 +1,7 @@
-import { env } from 'cloudflare:workers';
 import { describe, expect, it, vi } from 'vitest';
 import { call, expectError } from '../helpers/api';
 import { createClient, createProject, createSentInvoice, createUser } from '../helpers/factories';
+import { deleteRates, putRates } from '../helpers/rates';
 
 describe('project totals', () => {
   it('add up invoices, payments and expenses in USD', async () => {
@@ -22,8 +22,7 @@ describe('project totals', () => {
     const user = await createUser();
     const client = await createClient(user.key, { currency: 'EUR' });
     const project = await createProject(user.key, { client_id: client.id });
-    const now = new Date().toISOString();
-    await env.RATES_KV.put('rates:v1:USD', JSON.stringify({ base: 'USD', rates: { EUR: 0.8, JPY: 150 }, as_of: now, fetched_at: now, source: 'test' }));
+    await putRates({ EUR: 0.8, JPY: 150 });
     await createSentInvoice(user.key, { client_id: client.id, project_id: project.id }); // EUR 1000.00 → USD 1250.00
     await call('POST', '/api/workflow/expenses', { key: user.key, body: { category: 'travel', amount: 100, currency: 'JPY', project_id: project.id } }); // ¥100 → $0.666… → 67 cents
     const res = await call('GET', `/v1/projects/${project.id}`, { key: user.key });
@@ -32,7 +31,7 @@ describe('project totals', () => {
 
   it('answer 503 when a conversion is needed and no rates exist', async () => {
     const user = await createUser();
-    await env.RATES_KV.delete('rates:v1:USD');
+    await deleteRates();
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     const upstream = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => Promise.reject(new TypeError('offline')));
     const project = await createProject(user.key);

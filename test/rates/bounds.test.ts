@@ -5,7 +5,7 @@ import { env } from 'cloudflare:workers';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { call } from '../helpers/api';
 import { createUser, type TestUser } from '../helpers/factories';
-import { mockUpstream, RATES_KEY, upstreamAnswer } from '../helpers/rates';
+import { deleteRates, mockUpstream, RATES_KEY, upstreamAnswer } from '../helpers/rates';
 import { runScheduled } from '../helpers/worker';
 
 const HOUR_S = 3600;
@@ -26,7 +26,7 @@ async function refreshWith(respond: () => Response) {
 describe('rates the cron refuses', () => {
   beforeEach(async () => {
     user ??= await createUser();
-    await env.RATES_KV.delete(RATES_KEY);
+    await deleteRates();
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     vi.spyOn(console, 'log').mockImplementation(() => {});
   });

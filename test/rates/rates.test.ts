@@ -1,16 +1,15 @@
-import { env } from 'cloudflare:workers';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { call, errorPaths, expectError } from '../helpers/api';
 import { expectKeyRequired } from '../helpers/auth-cases';
 import { createUser, type TestUser } from '../helpers/factories';
-import { mockUpstream, putRates, RATES_KEY, upstreamAnswer } from '../helpers/rates';
+import { deleteRates, mockUpstream, putRates, upstreamAnswer } from '../helpers/rates';
 
 let user: TestUser;
 
 describe('GET /api/rates', () => {
   beforeEach(async () => {
     user = await createUser();
-    await env.RATES_KV.delete(RATES_KEY);
+    await deleteRates();
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     vi.spyOn(console, 'log').mockImplementation(() => {});
   });

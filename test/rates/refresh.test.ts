@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { mockUpstream, RATES_KEY, upstreamAnswer } from '../helpers/rates';
+import { deleteRates, mockUpstream, RATES_KEY, upstreamAnswer } from '../helpers/rates';
 import { runScheduled } from '../helpers/worker';
 
 const runCron = () => runScheduled();
@@ -9,7 +9,7 @@ const cached = async () => env.RATES_KV.get<{ rates: Record<string, number>; sou
 
 describe('the rates cron', () => {
   beforeEach(async () => {
-    await env.RATES_KV.delete(RATES_KEY);
+    await deleteRates();
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     vi.spyOn(console, 'log').mockImplementation(() => {});
   });

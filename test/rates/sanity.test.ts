@@ -2,11 +2,10 @@
 // future or older than the last good one is refused whole, as is one that moves a major currency
 // more than 25 % or drops one; a minor currency that jumps by more than a factor of 10 keeps its last good rate
 // and is named in `suspect`. `stale` follows the provider's own publication time.
-import { env } from 'cloudflare:workers';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { call } from '../helpers/api';
 import { createUser, type TestUser } from '../helpers/factories';
-import { mockUpstream, RATES_KEY, upstreamAnswer } from '../helpers/rates';
+import { deleteRates, mockUpstream, upstreamAnswer } from '../helpers/rates';
 import { sendTransfer } from '../helpers/transfers';
 import { runScheduled } from '../helpers/worker';
 
@@ -29,7 +28,7 @@ async function refreshWith(answer: Record<string, unknown>) {
 describe('rates sanity', () => {
   beforeEach(async () => {
     user ??= await createUser();
-    await env.RATES_KV.delete(RATES_KEY);
+    await deleteRates();
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     vi.spyOn(console, 'log').mockImplementation(() => {});
     await refreshWith(upstreamAnswer(LAST_GOOD, nowS() - 2 * HOUR_S));
@@ -79,7 +78,7 @@ describe('rates sanity', () => {
   it('calls the rates stale by the provider\'s publication time, not by when they were fetched', async () => {
     await refreshWith(upstreamAnswer(LAST_GOOD, nowS() - 35 * HOUR_S + 60));
     expect((await rates()).stale).toBe(false);
-    await env.RATES_KV.delete(RATES_KEY);
+    await deleteRates();
     await refreshWith(upstreamAnswer(LAST_GOOD, nowS() - 37 * HOUR_S));
     const body = await rates();
     expect(body.stale).toBe(true);
@@ -87,7 +86,7 @@ describe('rates sanity', () => {
   });
 
   it('shares one upstream call among requests that arrive before the first fill', async () => {
-    await env.RATES_KV.delete(RATES_KEY);
+    await deleteRates();
     const upstream = mockUpstream(async () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
       return Response.json(upstreamAnswer(LAST_GOOD, nowS() - HOUR_S));
@@ -104,7 +103,7 @@ describe('transfers on rates the provider published long ago', () => {
   it('answers 503 rates_unavailable once as_of is over 36 hours old', async () => {
     const admin = await createUser();
     vi.spyOn(console, 'log').mockImplementation(() => {});
-    await env.RATES_KV.delete(RATES_KEY);
+    await deleteRates();
     await refreshWith(upstreamAnswer(LAST_GOOD, nowS() - 37 * HOUR_S));
     const res = await call('POST', '/v1/remit/transfer', {
       key: admin.key,

@@ -3,6 +3,7 @@
 // requests are waiting. A refresh that fails, or whose answer the sanity rules refuse, leaves the
 // last good snapshot in place and says why in the logs.
 import { config } from '../../config';
+import { forgetHeldRates } from './convertible';
 import { type MajorRatesAt, majorRatesOf, nextHistory, referenceFor, SnapshotRefused, vetSnapshot } from './sanity';
 import { RATES_HISTORY_KV_KEY, RATES_KV_KEY, readCachedSnapshot, type RatesSnapshot } from './snapshot';
 import { fetchUpstreamRates } from './upstream';
@@ -30,6 +31,7 @@ export async function refreshRates(env: Env): Promise<RatesSnapshot | null> {
     // The history first: a snapshot served is always one the history has seen.
     await env.RATES_KV.put(RATES_HISTORY_KV_KEY, JSON.stringify(nextHistory(history, snapshot)));
     await env.RATES_KV.put(RATES_KV_KEY, JSON.stringify(snapshot));
+    forgetHeldRates();
     console.log(JSON.stringify({ level: 'info', message: 'rates refreshed', as_of: snapshot.as_of, count: Object.keys(snapshot.rates).length, suspect: snapshot.suspect }));
     return snapshot;
   } catch (err) {
