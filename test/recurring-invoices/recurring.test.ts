@@ -94,6 +94,16 @@ describe('the cron', () => {
     expect(new Set(caughtUp.map((i: { issue_date: string }) => i.issue_date)).size).toBe(12);
   });
 
+  it('spends one D1 round trip on each period it issues, beyond reading what is due', async () => {
+    const owner = await createUser();
+    const client = await createClient(owner.key);
+    for (let i = 0; i < 5; i++) await startedDaysAgo((await setUp(owner.key, { client_id: client.id })).id, 1);
+    const budget = new QueryBudget(100);
+    const issued = await issueDueInvoices(withQueryBudget(env, budget));
+    expect(issued).toBeGreaterThanOrEqual(5);
+    expect(budget.used).toBe(issued + 1);
+  });
+
   it('issues each due period once, numbered from the workspace sequence, even when two runs overlap', async () => {
     const owner = await createUser();
     const client = await createClient(owner.key);

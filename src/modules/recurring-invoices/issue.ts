@@ -28,59 +28,66 @@ export const RECURRING_JOB = 'recurring';
 const SCHEDULES_PER_RUN = 1000;
 const NUMBER_ATTEMPTS = 3;
 
+/** A due schedule, with what its invoices take from the workspace and the client as they are today. */
+type DueSchedule = {
+  schedule: RecurringRow;
+  /** The workspace's issuer: whether it has a VAT id decides the category of lines written before categories were resolved. */
+  issuer: (typeof workspaces.$inferSelect)['issuer'] | null;
+  /** The client's buyer reference, for a template that has none. */
+  clientBuyerReference: string | null;
+};
+
 /** Issues what is due. Returns how many invoices it issued. */
 export async function issueDueInvoices(env: Env, now = Date.now()): Promise<number> {
   const db = createDb(env.DB);
   const nowAt = new Date(now).toISOString();
-  const find = (after: RecurringRow | undefined) =>
+  // The workspace's issuer and the client's buyer reference come with each schedule, so that a
+  // period costs one D1 round trip, its batch: the run's query budget then goes to issuing.
+  const find = (after: DueSchedule | undefined): Promise<DueSchedule[]> =>
     db
-      .select()
+      .select({ schedule: recurringInvoices, issuer: workspaces.issuer, clientBuyerReference: clients.buyerReference })
       .from(recurringInvoices)
+      .leftJoin(workspaces, eq(workspaces.id, recurringInvoices.workspaceId))
+      .leftJoin(clients, eq(clients.id, recurringInvoices.clientId))
       .where(and(
         eq(recurringInvoices.status, 'active'), lte(recurringInvoices.nextIssueAt, nowAt),
-        after ? or(gt(recurringInvoices.nextIssueAt, after.nextIssueAt!), and(eq(recurringInvoices.nextIssueAt, after.nextIssueAt!), gt(recurringInvoices.id, after.id))) : undefined,
+        after ? or(gt(recurringInvoices.nextIssueAt, after.schedule.nextIssueAt!), and(eq(recurringInvoices.nextIssueAt, after.schedule.nextIssueAt!), gt(recurringInvoices.id, after.schedule.id))) : undefined,
       ))
       .orderBy(asc(recurringInvoices.nextIssueAt), asc(recurringInvoices.id))
       .limit(CRON_CHUNK);
   let issued = 0;
   const budget = budgetOf(env);
   await inChunks(find, async (due) => {
-    let schedule: RecurringRow | undefined = due;
+    let schedule: RecurringRow | undefined = due.schedule;
     try {
       // A schedule behind by several periods (the cron was down) catches up, each period once, as far
       // as the run's query budget goes.
       while (schedule?.status === 'active' && schedule.nextIssueAt !== null && schedule.nextIssueAt <= nowAt && !budgetSpent(budget)) {
-        schedule = await issuePeriod(env, schedule); // undefined: another run issued it
+        schedule = await issuePeriod(env, { ...due, schedule }); // undefined: another run issued it
         if (schedule) issued++;
       }
     } catch (err) {
       // One schedule that cannot issue (no free number) waits for the next run; the others go on.
-      console.error(JSON.stringify({ level: 'error', message: 'recurring invoice not issued', recurring_invoice_id: due.id, reason: String(err) }));
+      console.error(JSON.stringify({ level: 'error', message: 'recurring invoice not issued', recurring_invoice_id: due.schedule.id, reason: String(err) }));
     }
   }, SCHEDULES_PER_RUN, budget);
   return issued;
 }
 
 /** Issues the schedule's next period; the schedule after it, or undefined if another run got there first. */
-async function issuePeriod(env: Env, schedule: RecurringRow): Promise<RecurringRow | undefined> {
+async function issuePeriod(env: Env, { schedule, issuer, clientBuyerReference }: DueSchedule): Promise<RecurringRow | undefined> {
   const ctx = systemContext(env, schedule.workspaceId, RECURRING_JOB, schedule.timeZone);
   const n = schedule.nextPeriod;
   const issueDate = schedule.nextIssueDate!;
   const id = newId('invoice');
-  // The workspace's issuer (for lines written before categories were resolved) and the client's
-  // buyer reference (when the template has none), as they are today.
-  const [[workspace], [client]] = await ctx.db.batch([
-    ctx.db.select().from(workspaces).where(eq(workspaces.id, schedule.workspaceId)),
-    ctx.db.select({ buyerReference: clients.buyerReference }).from(clients).where(eq(clients.id, schedule.clientId)),
-  ]);
-  const { rows: lines, columns } = buildLines(id, templateContent(schedule), { taxRounding: schedule.taxRounding, issuerHasVatId: workspace ? issuerHasVatId(workspace) : false });
+  const { rows: lines, columns } = buildLines(id, templateContent(schedule), { taxRounding: schedule.taxRounding, issuerHasVatId: issuer ? issuerHasVatId({ issuer }) : false });
   const at = nowIso();
   const issuedNow = { ...schedule, invoicesCreated: schedule.invoicesCreated + 1, lastInvoiceId: id, updatedAt: at };
   const after: RecurringRow = { ...issuedNow, ...positionAt(issuedNow, n + 1) };
   const row: InvoiceRow = {
     id, userId: schedule.userId, workspaceId: schedule.workspaceId, number: '', status: 'draft', clientId: schedule.clientId, projectId: schedule.projectId,
     currency: schedule.currency, issueDate, dueDate: addDays(issueDate, schedule.dueInDays), ...columns, taxRounding: schedule.taxRounding,
-    buyerReference: schedule.buyerReference ?? client?.buyerReference ?? null, purchaseOrder: schedule.purchaseOrder, amountPaid: 0, notes: schedule.notes,
+    buyerReference: schedule.buyerReference ?? clientBuyerReference, purchaseOrder: schedule.purchaseOrder, amountPaid: 0, notes: schedule.notes,
     sentAt: null, paidAt: null, voidedAt: null, createdAt: at, updatedAt: at, issuer: null, billTo: null, locale: null, paymentInstructions: null, linkVersion: null, linkHash: null,
     viewedAt: null, linkOrigin: null, recurringInvoiceId: schedule.id, recurringPeriod: n, overdueNotifiedAt: null,
     overpaidAmount: 0, creditedAmount: 0, creditNoteIds: null, quoteId: null,
