@@ -1,6 +1,6 @@
 // The cron workload: the scheduled handler of the built app (through the D1-counting copy, run to
 // its end) with 1,000 recurring invoices of which 500 are due, then with 10,000 of which the same 500
-// are due. Each round first undoes the last one's invoices, so every run issues the same 500. Its
+// are due, run until the 500 are issued. Each round first undoes the last one's invoices, so every run issues the same 500. Its
 // wall time and the D1 rows it read should follow what is due, not how many schedules exist.
 import { quantile } from './load.mjs';
 
@@ -36,21 +36,37 @@ async function undoLastRound(db, account) {
   ]);
 }
 
+// A cron run stops issuing while too little of its D1 query budget is left (src/lib/query-budget.ts),
+// and the next run carries on. A round runs the cron until the 500 are issued (at most 5 runs) and
+// counts all of it: the runs it took, their time, rows read and round trips.
+const MAX_RUNS = 5;
+
 async function measureSize(mf, db, account, label) {
   const worker = await mf.getWorker('count');
-  const runs = [];
+  const issuedSoFar = async () =>
+    (await db.prepare(`SELECT count(*) AS n FROM invoices WHERE workspace_id = ? AND recurring_invoice_id IS NOT NULL`).bind(account.workspaceId).first()).n;
+  const rounds = [];
   for (let i = 0; i < ROUNDS; i++) {
     await undoLastRound(db, account);
-    const started = performance.now();
-    await worker.scheduled({ cron: '*/15 * * * *' });
-    const ms = performance.now() - started;
-    const counts = await (await worker.fetch('http://app.bench/__bench/last-cron')).json();
-    const { n } = await db.prepare(`SELECT count(*) AS n FROM invoices WHERE workspace_id = ? AND recurring_invoice_id IS NOT NULL`).bind(account.workspaceId).first();
-    if (n !== DUE) throw new Error(`cron workload: expected ${DUE} invoices, the run issued ${n}`);
-    runs.push({ ms, ...counts });
+    const round = { ms: 0, rowsRead: 0, calls: 0, cronRuns: 0 };
+    for (let n = 0; n < DUE && round.cronRuns < MAX_RUNS; n = await issuedSoFar()) {
+      const started = performance.now();
+      await worker.scheduled({ cron: '*/15 * * * *' });
+      round.ms += performance.now() - started;
+      const counts = await (await worker.fetch('http://app.bench/__bench/last-cron')).json();
+      round.rowsRead += counts.rowsRead;
+      round.calls += counts.calls;
+      round.cronRuns++;
+    }
+    const issued = await issuedSoFar();
+    if (issued !== DUE) throw new Error(`cron workload: expected ${DUE} invoices, ${round.cronRuns} runs issued ${issued}`);
+    rounds.push(round);
   }
-  const median = (key) => quantile(runs.map((r) => r[key]), 0.5);
-  return { label, ms: Math.round(median('ms')), rows_read: median('rowsRead'), d1_calls: median('calls'), runs_ms: runs.map((r) => Math.round(r.ms)) };
+  const median = (key) => quantile(rounds.map((r) => r[key]), 0.5);
+  return {
+    label, ms: Math.round(median('ms')), rows_read: median('rowsRead'), d1_calls: median('calls'), cron_runs: median('cronRuns'),
+    runs_ms: rounds.map((r) => Math.round(r.ms)),
+  };
 }
 
 export async function measureCron(mf, account) {
