@@ -1,7 +1,8 @@
 // The cron workload: the scheduled handler of the built app (through the D1-counting copy, run to
 // its end) with 1,000 recurring invoices of which 500 are due, then with 10,000 of which the same 500
-// are due, run until the 500 are issued. Each round first undoes the last one's invoices, so every run issues the same 500. Its
-// wall time and the D1 rows it read should follow what is due, not how many schedules exist.
+// are due. Each round first undoes the last one's invoices, then runs the cron until it has issued
+// the same 500. Its wall time and the D1 rows it read should follow what is due, not how many
+// schedules exist.
 import { quantile } from './load.mjs';
 
 const DUE = 500;

@@ -280,7 +280,8 @@ export const invoices = sqliteTable(
     index('invoices_workspace_status_due_idx').on(t.workspaceId, t.status, t.dueDate),
     // Covering indexes for the dashboard's aggregates: the sums are read from the index alone.
     index('invoices_workspace_issue_totals_idx').on(t.workspaceId, t.issueDate, t.status, t.currency, t.total),
-    index('invoices_workspace_open_due_idx').on(t.workspaceId, t.status, t.currency, t.dueDate, t.total, t.amountPaid),
+    // What an open invoice still owes is total − credited − paid (§17): all three are in the index.
+    index('invoices_workspace_open_owed_idx').on(t.workspaceId, t.status, t.currency, t.dueDate, t.total, t.amountPaid, t.creditedAmount),
     index('invoices_workspace_client_idx').on(t.workspaceId, t.clientId, t.id),
     index('invoices_workspace_project_idx').on(t.workspaceId, t.projectId, t.id),
     check('invoices_amounts_valid', sql`${t.taxableAmount} >= 0 AND ${t.tax} >= 0 AND ${t.total} = ${t.taxableAmount} + ${t.tax}`),

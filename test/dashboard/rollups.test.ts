@@ -2,7 +2,9 @@
 // payments and expenses, they must equal the sums taken from the rows themselves.
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { systemContext } from '../../src/lib/context';
 import { splitPeriod } from '../../src/modules/dashboard/period';
+import { openInvoiceSums } from '../../src/modules/dashboard/queries';
 import { call } from '../helpers/api';
 import { createClient, createInvoice, createUser } from '../helpers/factories';
 import { putRates } from '../helpers/rates';
@@ -23,6 +25,14 @@ describe('splitting a period', () => {
     expect(splitPeriod({ from: '2024-12-31', to: '2025-03-01' })).toEqual({
       months: ['2025-01', '2025-02'], head: ['2024-12-31', '2024-12-31'], tail: ['2025-03-01', '2025-03-01'],
     });
+  });
+});
+
+describe('open invoices', () => {
+  it('are summed from an index alone, so the dashboard does not read every open invoice from the table', async () => {
+    const { sql, params } = openInvoiceSums(systemContext(env, 'ws_any', 'test'), '2026-11-28').toSQL();
+    const plan = (await rows(`EXPLAIN QUERY PLAN ${sql}`, ...params)).map((step) => (step as { detail: string }).detail);
+    expect(plan.join('\n')).toContain('USING COVERING INDEX invoices_workspace_open_owed_idx');
   });
 });
 
