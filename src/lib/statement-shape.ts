@@ -14,7 +14,7 @@ type PreparedItem = { getQuery(): Query; mapResult(result: unknown, isFromBatch?
 export type StatementShape<T> = {
   /** The statement with `values` in its placeholders, for db.batch (results mapped as drizzle's own); never awaited alone. */
   with(db: Db, values: Record<string, unknown>): T;
-  /** The same as a plain D1 statement, for a batch hook. */
+  /** The same as a plain D1 statement: for a batch hook, or to run alone (a list, mapped by lib/table-rows.ts). */
   on(d1: D1Database, values: Record<string, unknown>): D1PreparedStatement;
 };
 
