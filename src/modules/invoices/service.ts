@@ -27,6 +27,7 @@ import type { CreateInvoiceInput, InvoiceFilter, UpdateInvoiceInput } from './sc
 import { type InvoiceRow, type InvoiceWithLines, serializeInvoice } from './serialize';
 
 export const INVOICE_DUE_DAYS = 30;
+const placeholder = sql.placeholder;
 
 /** The invoice as the API returns it, on the workspace's today. */
 export const invoiceObject = (ctx: WorkspaceContext, { row, lines }: InvoiceWithLines) => serializeInvoice(row, lines, todayIn(ctx.timeZone));
@@ -41,7 +42,7 @@ const clientWithWorkspace = statementShape((db) =>
   db.select({ client: clients, taxRounding: workspaces.taxRounding, issuer: workspaces.issuer })
     .from(clients)
     .innerJoin(workspaces, eq(workspaces.id, clients.workspaceId))
-    .where(and(eq(clients.id, sql.placeholder('clientId')), eq(clients.workspaceId, sql.placeholder('workspaceId')))));
+    .where(and(eq(clients.id, placeholder('clientId')), eq(clients.workspaceId, placeholder('workspaceId')))));
 
 /** The client a request names and the workspace, in one round trip. */
 async function clientAndWorkspace(ctx: WorkspaceContext, clientId: string) {
@@ -156,11 +157,11 @@ export function invoiceWithParties([rows, lines, [workspace], [client]]: readonl
 }
 
 // The list's statement, one shape for each set of filters sent (the SQL text worked out once), its
-// rows mapped by tableRows. Filters with a value take it through a placeholder of their own name.
-type ListFilter = 'overdue' | 'status' | 'clientId' | 'projectId' | 'recurringInvoiceId' | 'issuedFrom' | 'issuedTo' | 'beforeId';
-const placeholder = sql.placeholder;
+// rows mapped by tableRows. Each filter takes its value through a placeholder of its own name;
+// `today` is the overdue filter's (open, and due before the workspace's today).
+type ListFilter = 'today' | 'status' | 'clientId' | 'projectId' | 'recurringInvoiceId' | 'issuedFrom' | 'issuedTo' | 'beforeId';
 const LIST_CONDITIONS: Record<ListFilter, () => SQL> = {
-  overdue: () => and(eq(invoices.status, 'open'), lt(invoices.dueDate, placeholder('today')))!,
+  today: () => and(eq(invoices.status, 'open'), lt(invoices.dueDate, placeholder('today')))!,
   status: () => eq(invoices.status, placeholder('status')),
   clientId: () => eq(invoices.clientId, placeholder('clientId')),
   projectId: () => eq(invoices.projectId, placeholder('projectId')),
@@ -181,8 +182,8 @@ const invoiceRows = tableRows(invoices);
 export async function listInvoices(ctx: WorkspaceContext, filter: InvoiceFilter & { beforeId?: string }): Promise<InvoiceRow[]> {
   assertOrderedRange('issued_from', filter.issued_from, 'issued_to', filter.issued_to);
   const overdue = filter.status === 'overdue';
-  const values: Record<ListFilter, unknown> = {
-    overdue: overdue ? true : undefined,
+  const values: Record<ListFilter, string | undefined> = {
+    today: overdue ? todayIn(ctx.timeZone) : undefined,
     status: overdue ? undefined : filter.status,
     clientId: filter.client_id,
     projectId: filter.project_id,
@@ -192,9 +193,7 @@ export async function listInvoices(ctx: WorkspaceContext, filter: InvoiceFilter 
     beforeId: filter.beforeId,
   };
   const filters = (Object.keys(values) as ListFilter[]).filter((name) => values[name] !== undefined);
-  const statement = listShape(filters.join(',')).on(clientOf(ctx.db), {
-    ...values, workspaceId: ctx.workspaceId, today: overdue ? todayIn(ctx.timeZone) : undefined, limit: filter.limit + 1,
-  });
+  const statement = listShape(filters.join(',')).on(clientOf(ctx.db), { ...values, workspaceId: ctx.workspaceId, limit: filter.limit + 1 });
   return invoiceRows(await statement.raw());
 }
 

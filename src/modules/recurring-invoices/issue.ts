@@ -21,6 +21,7 @@ import { buildLines, insertLineStatements } from '../invoices/lines';
 import { bumpCounter, currentDefaultNumber, numberIsFree, skipNumbersInUse } from '../invoices/numbering';
 import type { InvoiceRow } from '../invoices/serialize';
 import { invoiceObject, issuerHasVatId } from '../invoices/service';
+import type { WorkspaceRow } from '../workspaces/settings';
 import { wroteInvoice } from '../invoices/wrote-invoice';
 import { positionAt, type RecurringRow, serializeRecurring, templateContent } from './service';
 
@@ -32,7 +33,7 @@ const NUMBER_ATTEMPTS = 3;
 type DueSchedule = {
   schedule: RecurringRow;
   /** The workspace's issuer: whether it has a VAT id decides the category of lines written before categories were resolved. */
-  issuer: (typeof workspaces.$inferSelect)['issuer'] | null;
+  issuer: WorkspaceRow['issuer'] | null;
   /** The client's buyer reference, for a template that has none. */
   clientBuyerReference: string | null;
 };
