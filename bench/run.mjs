@@ -338,7 +338,7 @@ async function main() {
         continue;
       }
       await measure(served.url, pid, workload, workload.run ?? WARM_UP);
-      const pairs = [];
+      const rounds = [];
       // A workload held to the write floor has it in each round as well: the ratio of two runs a
       // second apart, rather than of two sets of rounds minutes apart, each through the I/O floor.
       const sides = workload.besideWriteFloor ? ['floor', 'run', 'write'] : ['floor', 'run'];
@@ -346,19 +346,19 @@ async function main() {
       const measured = { floor, run: workload, write: writeFloor };
       for (let i = 0; i < ROUNDS; i++) {
         // Rotate which goes first, so none always inherits another's garbage or cache state.
-        const pair = {};
+        const inRound = {};
         for (let j = 0; j < sides.length; j++) {
           const side = sides[(i + j) % sides.length];
-          pair[side] = await measure(served.url, pid, measured[side], bounds[side]);
+          inRound[side] = await measure(served.url, pid, measured[side], bounds[side]);
         }
-        pairs.push(pair);
-        floorRuns.push(pair.floor);
+        rounds.push(inRound);
+        floorRuns.push(inRound.floor);
       }
       const cpuPerRequest = (run) => run.cpu / run.latencies.length;
-      const writeRatios = workload.besideWriteFloor ? pairs.map((p) => cpuPerRequest(p.run) / cpuPerRequest(p.write)) : null;
-      const summary = summarize(pairs.map((p) => p.run));
-      const floorSummary = summarize(pairs.map((p) => p.floor));
-      const ratios = pairs.map((p) => p.run.rps / p.floor.rps);
+      const writeRatios = workload.besideWriteFloor ? rounds.map((p) => cpuPerRequest(p.run) / cpuPerRequest(p.write)) : null;
+      const summary = summarize(rounds.map((p) => p.run));
+      const floorSummary = summarize(rounds.map((p) => p.floor));
+      const ratios = rounds.map((p) => p.run.rps / p.floor.rps);
       results.push({
         ...row,
         available: true,
@@ -372,7 +372,7 @@ async function main() {
           vs_write_floor_cpu: round(median(writeRatios)),
           vs_write_floor_cpu_quartiles: [round(quantile(writeRatios, 0.25)), round(quantile(writeRatios, 0.75))],
         }),
-        rounds: pairs.map((p) => ({ floor_rps: Math.round(p.floor.rps), rps: Math.round(p.run.rps) })),
+        rounds: rounds.map((p) => ({ floor_rps: Math.round(p.floor.rps), rps: Math.round(p.run.rps) })),
       });
       console.log(`  ${workload.name}: ${summary.rps} req/s, ${results.at(-1).vs_floor_rps}× the floor`);
     }
