@@ -18,6 +18,7 @@ import { queueReminders } from './modules/invoices/reminders';
 import { issueDueInvoices } from './modules/recurring-invoices/issue';
 import { expireQuotes } from './modules/quotes/expiry';
 import { sweepQuoteEmails } from './modules/quotes/email';
+import { askAgainUnansweredRefunds } from './modules/payments/refund-sweep';
 
 export type CronTask = { name: string; run: (env: Env) => Promise<void> };
 
@@ -41,6 +42,7 @@ export const databaseCronTasks: CronTask[] = [
   { name: 'queue-reminders', run: async (env) => void (await queueReminders(env)) },
   { name: 'expire-quotes', run: async (env) => void (await expireQuotes(env)) },
   { name: 'sweep-quote-emails', run: async (env) => void (await sweepQuoteEmails(env)) },
+  { name: 'ask-again-unanswered-refunds', run: async (env) => void (await askAgainUnansweredRefunds(env)) },
 ];
 
 export async function runCron(rootEnv: Env, budget = new QueryBudget(CRON_QUERY_BUDGET)): Promise<void> {

@@ -455,6 +455,8 @@ export const refunds = sqliteTable(
   (t) => [
     index('refunds_payment_idx').on(t.paymentId, t.id),
     index('refunds_workspace_refunded_on_idx').on(t.workspaceId, t.refundedOn, t.currency, t.amount),
+    // The cron's ask-again of refunds the provider never answered reads only these few rows.
+    index('refunds_unanswered_idx').on(t.createdAt).where(sql`${t.status} = 'pending' AND ${t.providerRefundId} IS NULL`),
     check('refunds_amount_positive', sql`${t.amount} > 0`),
   ],
 );

@@ -15,12 +15,21 @@ export type Session = { id: string; url: string; amount_total: number; currency:
 export type FakeStripe = {
   requests: RecordedRequest[];
   sessions: Session[];
-  /** How the next calls are answered: as Stripe, as a 500 with an HTML body, or not at all. */
-  mode: 'ok' | 'garbage' | 'down';
+  /**
+   * How the next calls are answered: as Stripe, as a 502 with an HTML body, not at all, or (refunds)
+   * with Stripe's 400 for a charge it will not refund.
+   */
+  mode: 'ok' | 'garbage' | 'down' | 'refuse';
+  /** The status a new refund is made with. */
+  refundStatus: 'succeeded' | 'pending' | 'failed';
+  /** How long a refund takes to be answered, so requests at once overlap at the provider. */
+  refundDelayMs: number;
+  /** The refunds made, by Idempotency-Key: Stripe answers a key it has seen with the refund it made. */
+  refunds: Map<string, { id: string; amount: number; payment_intent: string; status: string; metadata: Record<string, string> }>;
 };
 
 export function fakeStripe(): FakeStripe {
-  const fake: FakeStripe = { requests: [], sessions: [], mode: 'ok' };
+  const fake: FakeStripe = { requests: [], sessions: [], mode: 'ok', refundStatus: 'succeeded', refundDelayMs: 0, refunds: new Map() };
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
     const request = new Request(input as RequestInfo, init);
     const url = new URL(request.url);
@@ -48,7 +57,17 @@ export function fakeStripe(): FakeStripe {
       });
     }
     if (url.pathname === '/v1/refunds') {
-      return Response.json({ id: `re_${crypto.randomUUID().replace(/-/g, '').slice(0, 24)}`, object: 'refund', amount: Number(form.amount), payment_intent: form.payment_intent, status: 'succeeded', currency: 'usd' });
+      if (fake.refundDelayMs) await new Promise((resolve) => setTimeout(resolve, fake.refundDelayMs));
+      if (fake.mode === 'refuse') {
+        return Response.json({ error: { type: 'invalid_request_error', code: 'charge_already_refunded', message: 'Charge has already been refunded.' } }, { status: 400 });
+      }
+      const key = request.headers.get('Idempotency-Key') ?? crypto.randomUUID();
+      const made = fake.refunds.get(key) ?? {
+        id: `re_${crypto.randomUUID().replace(/-/g, '').slice(0, 24)}`, amount: Number(form.amount), payment_intent: form.payment_intent!,
+        status: fake.refundStatus, metadata: { refund_id: form['metadata[refund_id]']! },
+      };
+      fake.refunds.set(key, made);
+      return Response.json({ ...made, object: 'refund', currency: 'usd' });
     }
     return Response.json({ error: { type: 'invalid_request_error', message: `Unrecognized request URL (POST: ${url.pathname}).` } }, { status: 404 });
   });
@@ -72,6 +91,17 @@ export function sessionEvent(type: string, session: Session, extra: { payment_st
     },
   });
 }
+
+/** A Refund's event as Stripe sends it (`refund.updated`, `refund.failed`, `charge.refund.updated`). */
+export function refundEvent(type: string, refund: { id: string; amount: number; payment_intent: string; metadata: Record<string, string> }, status: string) {
+  return JSON.stringify({
+    id: `evt_${crypto.randomUUID().replace(/-/g, '')}`, object: 'event', api_version: '2024-06-20', created: Math.floor(Date.now() / 1000), type,
+    data: { object: { ...refund, object: 'refund', currency: 'usd', status } },
+  });
+}
+
+/** The refunds Stripe was asked for (each call, with its form and Idempotency-Key). */
+export const refundCalls = (fake: FakeStripe) => fake.requests.filter((r) => r.url.endsWith('/v1/refunds'));
 
 /** A page, form or webhook at an absolute URL of the worker, as a browser or provider sends it (no key). */
 export const raw = (url: string, init: RequestInit = {}, bindings: Env = env) => open(url, { redirect: 'manual', ...init }, bindings);

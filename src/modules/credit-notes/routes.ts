@@ -50,7 +50,7 @@ export const creditNoteRoutes = createRouter()
     }),
     async (c) => {
       const origin = linkOrigin(c.env, c.req.url);
-      const note = await createCreditNote(c.get('ctx'), c.req.valid('param').id, c.req.valid('json'), origin, c.req.header('Idempotency-Key'));
+      const note = await createCreditNote(c.get('ctx'), c.req.valid('param').id, c.req.valid('json'), origin);
       return c.json(await withLinks(c, note), 201);
     },
   )

@@ -2,9 +2,11 @@
 // lines of the invoice (at most the quantity not yet credited) or lines of its own, through the one
 // tax engine; its total first lowers what is due (pre-payment part), and the rest (post-payment
 // part) is refunded from one payment in the same operation. The invoice's new amounts, the credit
-// note with its number from the workspace's own sequence, its lines, the refund, the email and the
-// events are one D1 batch led by the invoice's guarded UPDATE: a lost race writes nothing and runs
-// again on the state that won, so concurrent credit notes never add up to more than the total.
+// note with its number from the workspace's own sequence, its lines, the refund (reserved `pending`
+// when it goes through a provider), the email and the events are one D1 batch led by the invoice's
+// guarded UPDATE: a lost race writes nothing and runs again on the state that won, so concurrent
+// credit notes never add up to more than the total, nor their refunds to more than a payment's rest.
+// The provider is asked only after that batch (payments/refund-settlement.ts).
 import { and, asc, desc, eq, inArray, isNotNull, lt, ne, type SQL, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import { creditNoteLineItems, creditNotes, emailDeliveries, invoiceLineItems, invoices, payments, refunds } from '../../db/schema';
@@ -13,7 +15,6 @@ import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../l
 import type { Db } from '../../lib/db';
 import { type DocumentLineInput, type DocumentTotals, documentTotals } from '../../lib/document-totals';
 import { changedRows, insertIf, retryOnRace } from '../../lib/guarded-write';
-import { sha256Hex } from '../../lib/crypto';
 import { newId } from '../../lib/ids';
 import { divRoundHalfAwayFromZero, fromScaledInteger, taxShare, toScaledInteger } from '../../lib/money';
 import { DEFAULT_UNIT } from '../../lib/units';
@@ -24,8 +25,9 @@ import { bumpCounter, CREDIT_NOTE_SEQUENCE, currentDefaultNumber } from '../invo
 import { invoiceObject } from '../invoices/service';
 import { wroteInvoice } from '../invoices/wrote-invoice';
 import { amountDue, type BillToSnapshot, invoiceSubtotal, type InvoiceRow, type InvoiceWithLines, type IssuerSnapshot } from '../invoices/serialize';
-import { refundAtProvider } from '../payments/refunds';
-import type { PaymentRow, RefundRow } from '../payments/serialize';
+import { askProviderAndSettle } from '../payments/refund-settlement';
+import { requireProviderOf, withinPayment } from '../payments/refunds';
+import { type PaymentRow, type RefundRow, serializeRefund } from '../payments/serialize';
 import type { CreateCreditNoteInput } from './schemas';
 import { creditNoteLinkHash, type CreditNoteLineRow, type CreditNoteRow, type CreditNoteWithLines, serializeCreditNote } from './serialize';
 
@@ -167,14 +169,13 @@ function insertLines(db: Db, rows: CreditNoteLineRow[], onlyIf: SQL) {
 export type IssuedCreditNote = CreditNoteWithLines & { invoice: InvoiceWithLines };
 
 export async function createCreditNote(
-  ctx: ServiceContext, invoiceId: string, input: CreateCreditNoteInput, linkOrigin: string, requestKey?: string,
+  ctx: ServiceContext, invoiceId: string, input: CreateCreditNoteInput, linkOrigin: string,
 ): Promise<IssuedCreditNote> {
   const id = newId('creditNote');
   const refundId = newId('refund');
   const linkHash = await creditNoteLinkHash(ctx.env, id, 1);
-  // Money given back at a provider is given back once: a retry of this operation (a lost race
-  // here, or the client's retry with the same Idempotency-Key) reaches the provider with the same key.
-  let refunded: { paymentId: string; amount: number; outcome: { providerRefundId: string | null; status: RefundRow['status'] } } | undefined;
+  // A payment to refund online needs its provider connected; checked before anything is written.
+  let checkedProviderOf: string | undefined;
 
   const issued = await retryOnRace('invoice', async () => {
     const state = await readInvoiceState(ctx, invoiceId);
@@ -191,24 +192,19 @@ export async function createCreditNote(
     const pre = Math.min(figures.total, amountDue(before));
     const post = figures.total - pre;
 
+    // The post-payment part is reserved here, `pending` in this batch when it goes back through a
+    // provider, which is asked only once the batch has written it (payments/refund-settlement.ts).
     let refund: RefundRow | null = null;
     let payment: PaymentRow | null = null;
     if (post > 0) {
       payment = refundSource(state, input, post);
-      if (refunded && (refunded.paymentId !== payment.id || refunded.amount !== post)) {
-        throw new ApiError('conflict', `Invoice ${before.number} changed while its refund was made; the refund stands, check the invoice before crediting again.`);
-      }
-      if (!refunded) {
-        const idempotencyKey = requestKey ? await sha256Hex(`credit_note\n${ctx.workspaceId}\n${ctx.userId}\n${invoiceId}\n${requestKey}`) : refundId;
-        const outcome = payment.source === 'online'
-          ? await refundAtProvider(ctx, payment, { refundId, idempotencyKey }, post)
-          : { providerRefundId: null, status: 'succeeded' as const };
-        if (outcome.status === 'failed') throw new ApiError('provider_error', 'The payment provider refused the refund. Nothing was changed; try again.');
-        refunded = { paymentId: payment.id, amount: post, outcome };
+      if (payment.source === 'online' && checkedProviderOf !== payment.id) {
+        await requireProviderOf(ctx, payment);
+        checkedProviderOf = payment.id;
       }
       refund = {
         id: refundId, workspaceId: ctx.workspaceId, invoiceId, paymentId: payment.id, amount: post, tax: taxShare(post, payment.tax ?? 0, payment.amount),
-        currency: payment.currency, status: refunded.outcome.status, providerRefundId: refunded.outcome.providerRefundId,
+        currency: payment.currency, status: payment.source === 'online' ? 'pending' : 'succeeded', providerRefundId: null,
         reason: `Credit note ${id}`, refundedOn: todayIn(ctx.timeZone), createdAt: nowIso(),
       };
     }
@@ -238,16 +234,13 @@ export async function createCreditNote(
 
     const written = wroteInvoice(ctx, invoiceId, now);
     // Guarded in SQL too: the credit notes stay within the total, and the refunds within their payment.
-    const withinPayment = payment
-      ? sql`(SELECT coalesce(sum(${refunds.amount}), 0) FROM ${refunds} WHERE ${refunds.paymentId} = ${payment.id} AND ${refunds.status} != 'failed') + ${post} <= ${payment.amount}`
-      : undefined;
     const statements: BatchItem<'sqlite'>[] = [
       ctx.db
         .update(invoices)
         .set(set)
         .where(and(
           eq(invoices.id, invoiceId), inWorkspace(ctx, invoices), eq(invoices.status, before.status), eq(invoices.updatedAt, before.updatedAt),
-          sql`${invoices.creditedAmount} + ${figures.total} <= ${invoices.total}`, withinPayment,
+          sql`${invoices.creditedAmount} + ${figures.total} <= ${invoices.total}`, payment ? withinPayment(payment, post) : undefined,
         )),
       bumpCounter(ctx, written, CREDIT_NOTE_SEQUENCE),
       insertIf(ctx.db, creditNotes, { ...row, number: number as unknown as string }, written),
@@ -255,17 +248,26 @@ export async function createCreditNote(
       recordEvent(ctx, 'invoice.credited', invoiceObject(ctx, invoiceAfter), { ifChanged: true, data: { credit_note: serializeCreditNote(note) }, fillData: { '$.credit_note.number': number } }),
       ...(settles ? [recordEvent(ctx, 'invoice.paid', invoiceObject(ctx, invoiceAfter), { ifChanged: true })] : []),
       ...insertLines(ctx.db, lines, written),
-      ...(refund ? [insertIf(ctx.db, refunds, { ...refund, reason: sql`'Credit note ' || ${number}` as unknown as string }, written)] : []),
+      ...(refund
+        ? [
+            insertIf(ctx.db, refunds, { ...refund, reason: sql`'Credit note ' || ${number}` as unknown as string }, written),
+            recordEvent(ctx, 'invoice.payment_refunded', invoiceObject(ctx, invoiceAfter), {
+              ifChanged: true, data: { refund: serializeRefund(refund) }, fillData: { '$.refund.reason': sql`'Credit note ' || ${number}` },
+            }),
+          ]
+        : []),
       ...(email ? [insertIf(ctx.db, emailDeliveries, email, written)] : []),
       ctx.db.select({ number: creditNotes.number }).from(creditNotes).where(eq(creditNotes.id, id)),
     ];
     const results = await ctx.db.batch(statements as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
     if (changedRows(results[0]) === 0) return undefined; // another change won the invoice: read it again
     const [{ number: issuedNumber }] = results.at(-1) as { number: string }[] as [{ number: string }];
-    return { row: { ...row, number: issuedNumber }, lines, invoice: invoiceAfter, emailId: email?.id };
+    return { row: { ...row, number: issuedNumber }, lines, invoice: invoiceAfter, emailId: email?.id, refund, payment };
   }, CREDIT_ATTEMPTS);
-  if (issued.emailId) await enqueueEmailsQuietly(ctx.env, [issued.emailId]);
-  return issued;
+  const { refund, payment, ...note } = issued;
+  if (refund && payment && refund.status === 'pending') await askProviderAndSettle(ctx, payment, { ...refund, reason: `Credit note ${note.row.number}` });
+  if (note.emailId) await enqueueEmailsQuietly(ctx.env, [note.emailId]);
+  return note;
 }
 
 export async function getCreditNote(ctx: WorkspaceContext, id: string): Promise<CreditNoteWithLines> {

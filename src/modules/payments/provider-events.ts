@@ -15,22 +15,22 @@ import { enqueueEmailsQuietly, outboxRow } from '../emails/outbox';
 import { recordEvent } from '../events/record';
 import { invoiceObject, readInvoiceWithParties } from '../invoices/service';
 import type { ProviderRow } from './connection';
-import type { ProviderEvent } from './providers/provider';
+import { PAYMENTS_JOB, type ProviderEvent } from './providers/provider';
+import { settleFromProvider } from './refund-events';
 import { afterMoney, type PaymentRow, serializePayment } from './serialize';
 
 type AttemptRow = typeof paymentAttempts.$inferSelect;
 import { taxShare } from '../../lib/money';
 
-/** The system actor of what a payment provider reports. */
-export const PAYMENTS_JOB = 'payments';
 
-export type EventOutcome = 'recorded' | 'duplicate' | 'closed' | 'ignored';
+export type EventOutcome = 'recorded' | 'duplicate' | 'closed' | 'settled' | 'ignored';
 
 /** The attempt and its invoice as read with the provider (webhook.ts), so they need no round trip of their own. */
 export type PrefetchedAttempt = { attempt: AttemptRow | undefined; invoice: Awaited<ReturnType<typeof readInvoiceWithParties>> };
 
 export async function applyProviderEvent(env: Env, providerRow: ProviderRow, event: ProviderEvent, read: PrefetchedAttempt): Promise<EventOutcome> {
   if (event.kind === 'ignored' || event.kind === 'pending') return 'ignored';
+  if (event.kind === 'refund') return settleFromProvider(env, providerRow, event);
   const db = createDb(env.DB);
   const attempt = read.attempt?.id === event.attemptId && read.attempt.workspaceId === providerRow.workspaceId ? read.attempt : undefined;
   // Another workspace's attempt, or a checkout that is not the attempt's: not ours to act on.

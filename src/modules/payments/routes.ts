@@ -67,15 +67,15 @@ export const invoicePaymentRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'post', path: '/invoices/{id}/payments/{payment_id}/refunds', operationId: 'refundInvoicePayment', tags, access: 'user', role: 'admin', errors: [409, 502],
+      method: 'post', path: '/invoices/{id}/payments/{payment_id}/refunds', operationId: 'refundInvoicePayment', tags, access: 'user', role: 'admin', errors: [409],
       summary: 'Refund a payment',
-      description: 'An online payment is refunded through its provider (502 `provider_error`, nothing changed, when it refuses or is down); a manual one is recorded as money returned outside. `amount_paid` drops by the refund; a paid invoice with something due again is `open`. Writes `invoice.payment_refunded` with the refund in `data.refund`. Send an `Idempotency-Key` so a retry cannot refund twice.',
+      description: 'An online payment is refunded through its provider. The refund is reserved first (written `pending` against the payment\'s unrefunded rest, so concurrent refunds never exceed it), then the provider is asked: `succeeded`; `pending` while the provider has not settled it (its webhook settles it) or did not answer (it is asked again with the same Idempotency-Key, the refund\'s id, so it is made at most once); `failed` when the provider refused it (nothing was refunded, the amount is given back to the payment and the invoice with `invoice.updated`). 409 when the payment\'s provider is not connected. A manual payment\'s refund is recorded as money returned outside. `amount_paid` drops by the refund; a paid invoice with something due again is `open`. Writes `invoice.payment_refunded` with the refund in `data.refund`. Send an `Idempotency-Key` so a retry cannot refund twice.',
       request: { params: refundParams, body: jsonBody(S.RefundBody) },
       responses: { 201: jsonContent(S.Refund, 'The refund.') },
     }),
     async (c) => {
       const { id, payment_id } = c.req.valid('param');
-      const refund = await refundPayment(c.get('ctx'), id, payment_id, c.req.valid('json'), c.req.header('Idempotency-Key'));
+      const refund = await refundPayment(c.get('ctx'), id, payment_id, c.req.valid('json'));
       return c.json(serializeRefund(refund), 201);
     },
   );

@@ -26,7 +26,7 @@ export async function receiveProviderWebhook(env: Env, envFor: (database: string
   const body = await readBoundedBody(request);
   if (body === undefined) throw new ApiError('payload_too_large', 'A provider event is not this large.');
   const unverified = provider.readEvent(body);
-  const found = await readProviderWithAttempt(env, envFor, provider, id, unverified && unverified.kind !== 'ignored' ? unverified.attemptId : null);
+  const found = await readProviderWithAttempt(env, envFor, provider, id, unverified && 'attemptId' in unverified ? unverified.attemptId : null);
   if (!found) throw notFound('Payment provider');
   const { webhookSecret } = await secretsOf(found.env, found.row);
   const header = provider.signatureHeader;

@@ -5,6 +5,9 @@ import type { ProviderName } from '../schemas';
 
 export type { ProviderName };
 
+/** The system actor of what a payment provider reports. */
+export const PAYMENTS_JOB = 'payments';
+
 /** The settings a provider acts with, opened from their sealed form for one call. */
 export type ProviderSecrets = { secretKey: string | null; webhookSecret: string };
 
@@ -33,11 +36,18 @@ export type CheckoutResult = { ok: true; checkoutUrl: string; checkoutId: string
 export type ProviderEvent =
   | { kind: 'paid'; eventId: string; attemptId: string; checkoutId: string; paymentId: string; amount: number; currency: string; method: string; payerEmail: string | null }
   | { kind: 'pending' | 'failed' | 'expired'; eventId: string; attemptId: string; checkoutId: string }
-  | { kind: 'ignored'; eventId: string; type: string };
+  | { kind: 'ignored'; eventId: string; type: string }
+  /** A refund changed at the provider: `refundId` is ours when the provider carries it back (metadata). */
+  | { kind: 'refund'; eventId: string; refundId: string | null; providerRefundId: string; status: 'pending' | 'succeeded' | 'failed' };
 
-/** `idempotencyKey` goes to the provider: the same key for every retry of one refund request. */
-export type RefundInput = { refundId: string; idempotencyKey: string; providerPaymentId: string; amount: number; currency: string };
-export type RefundResult = { ok: true; providerRefundId: string; status: 'pending' | 'succeeded' | 'failed' } | { ok: false; message: string };
+/** The refund's own id is its Idempotency-Key at the provider: asking again for one refund never makes two. */
+export type RefundInput = { refundId: string; providerPaymentId: string; amount: number; currency: string };
+/**
+ * `definitive`: the provider answered, and made no refund (a 4xx, an amount it cannot take). Otherwise
+ * (unreachable, a 5xx, an answer that cannot be read) it may have made one: only asking again with the
+ * same key tells.
+ */
+export type RefundResult = { ok: true; providerRefundId: string; status: 'pending' | 'succeeded' | 'failed' } | { ok: false; message: string; definitive: boolean };
 
 export interface PaymentProvider {
   readonly name: ProviderName;

@@ -119,24 +119,42 @@ export const stripe: PaymentProvider = {
     return { ok: true, checkoutId: id, checkoutUrl: url, expiresAt: typeof expires === 'number' ? new Date(expires * 1000).toISOString() : null };
   },
 
-  readEvent: readCheckoutSessionEvent,
+  readEvent: readStripeEvent,
 
   async refund(env: Env, secrets: ProviderSecrets, input: RefundInput) {
     const amount = toStripeAmount(input.amount, input.currency);
-    if (amount === undefined) return { ok: false, message: `Stripe cannot refund this amount in ${input.currency}.` };
+    if (amount === undefined) return { ok: false, message: `Stripe cannot refund this amount in ${input.currency}.`, definitive: true };
     const answer = await callProvider(`${config(env).STRIPE_API_BASE}/v1/refunds`, {
       method: 'POST',
-      headers: headers(secrets, input.idempotencyKey),
+      headers: headers(secrets, input.refundId),
       body: form({ payment_intent: input.providerPaymentId, amount, 'metadata[refund_id]': input.refundId }),
     });
-    if (!answer.ok) return { ok: false, message: reason(answer) };
+    // A 4xx is Stripe refusing: no refund was made. No answer, a 5xx or garbage may hide one.
+    if (!answer.ok) return { ok: false, message: reason(answer), definitive: answer.status !== null && answer.status >= 400 && answer.status < 500 };
     const id = str(answer.body.id);
     const status = str(answer.body.status);
-    if (!id?.startsWith('re_') || !status) return { ok: false, message: 'Stripe answered with an unexpected shape.' };
-    // requires_action waits on the customer; canceled is a refund that will not happen.
-    return { ok: true, providerRefundId: id, status: status === 'succeeded' ? 'succeeded' : status === 'failed' || status === 'canceled' ? 'failed' : 'pending' };
+    if (!id?.startsWith('re_') || !status) return { ok: false, message: 'Stripe answered with an unexpected shape.', definitive: false };
+    return { ok: true, providerRefundId: id, status: refundStatus(status) };
   },
 };
+
+// requires_action waits on the customer; canceled is a refund that will not happen.
+const refundStatus = (status: string) => (status === 'succeeded' ? 'succeeded' : status === 'failed' || status === 'canceled' ? 'failed' : 'pending');
+
+// A refund's later state: `refund.updated` (and `refund.failed`) carry the Refund; the older
+// `charge.refund.updated` carries it too. Our refund id rides in its metadata.
+const REFUND_EVENTS = new Set(['refund.updated', 'refund.failed', 'charge.refund.updated']);
+
+/** The events Stripe sends a workspace's webhook: a Checkout Session's or a Refund's. */
+export function readStripeEvent(body: string): ProviderEvent | undefined {
+  const event = readCheckoutSessionEvent(body);
+  if (event?.kind !== 'ignored' || !REFUND_EVENTS.has(event.type)) return event;
+  const refund = (JSON.parse(body) as { data?: { object?: Record<string, any> } }).data?.object;
+  const providerRefundId = str(refund?.id);
+  const status = str(refund?.status);
+  if (refund?.object !== 'refund' || !providerRefundId?.startsWith('re_') || !status) return event;
+  return { kind: 'refund', eventId: event.eventId, refundId: str(refund.metadata?.refund_id) ?? null, providerRefundId, status: refundStatus(status) };
+}
 
 /**
  * A Checkout Session event (`{id, type, data:{object: session}}`), as Stripe sends it and as the

@@ -1,0 +1,1 @@
+CREATE INDEX `refunds_unanswered_idx` ON `refunds` (`created_at`) WHERE "refunds"."status" = 'pending' AND "refunds"."provider_refund_id" IS NULL;
