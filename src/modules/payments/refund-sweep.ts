@@ -6,7 +6,7 @@
 import { and, asc, eq, isNull, lt } from 'drizzle-orm';
 import { payments, refunds, workspaces } from '../../db/schema';
 import { systemContext } from '../../lib/context';
-import { createDb } from '../../lib/db';
+import { createDb, type Db } from '../../lib/db';
 import { PAYMENTS_JOB } from './providers/provider';
 import { askProviderAndSettle } from './refund-settlement';
 
@@ -14,16 +14,19 @@ export const ASK_AGAIN_AFTER_MS = 60_000;
 // Each is one provider call; a longer backlog is taken over the next runs.
 const PER_RUN = 25;
 
-export async function askAgainUnansweredRefunds(env: Env, now = Date.now()): Promise<number> {
-  const db = createDb(env.DB);
-  const due = await db
+/** The unanswered refunds made before `before`, oldest first, read from their partial index. */
+export const unansweredRefunds = (db: Db, before: string) =>
+  db
     .select({ refund: refunds, payment: payments, timeZone: workspaces.timeZone })
     .from(refunds)
     .innerJoin(payments, eq(payments.id, refunds.paymentId))
     .innerJoin(workspaces, eq(workspaces.id, refunds.workspaceId))
-    .where(and(eq(refunds.status, 'pending'), isNull(refunds.providerRefundId), lt(refunds.createdAt, new Date(now - ASK_AGAIN_AFTER_MS).toISOString())))
+    .where(and(eq(refunds.status, 'pending'), isNull(refunds.providerRefundId), lt(refunds.createdAt, before)))
     .orderBy(asc(refunds.createdAt))
     .limit(PER_RUN);
+
+export async function askAgainUnansweredRefunds(env: Env, now = Date.now()): Promise<number> {
+  const due = await unansweredRefunds(createDb(env.DB), new Date(now - ASK_AGAIN_AFTER_MS).toISOString());
   let settled = 0;
   for (const { refund, payment, timeZone } of due) {
     const ctx = systemContext(env, refund.workspaceId, PAYMENTS_JOB, timeZone);
