@@ -583,7 +583,7 @@ function print(report) {
     const c = report.coldstart;
     const row = (label, f) => [label, f.median_ms.hello, f.median_ms.one_route, f.median_ms.project, `${f.added_ms.one_route} / ${f.added_ms.project}`, `${f.ratio} (${f.ratio_quartiles.join('–')})`, f.ratio_of_medians];
     console.log(table(
-      [`cold start, ${c.rounds} rounds in ${c.processes} workerd processes, load average ${c.load_average.join(' → ')}`, 'hello', 'one-route', 'project', 'added: one-route / project', 'ratio, median of rounds (quartiles)', 'ratio of medians'],
+      [`cold start, ${c.rounds} rounds, load average ${c.load_average.join(' → ')}`, 'hello', 'one-route', 'project', 'added: one-route / project', 'ratio, median of rounds (quartiles)', 'ratio of medians'],
       [row('workerd CPU ms to the first /health (the target)', c), row('wall ms, as Miniflare sees it', c.wall)],
     ));
     console.log('');
