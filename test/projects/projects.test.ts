@@ -71,13 +71,3 @@ describe.each(['/api/workflow', '/v1'])('projects under %s', (base) => {
     await expectKeyRequired('PATCH', `${base}/projects/prj_01JD5ZQ5X8Y4V1N2K3M4P5Q6R7`, { name: 'x' });
   });
 });
-
-describe('project and client removal', () => {
-  it('keeps a project when its client is deleted, without the client', async () => {
-    const user = await createUser();
-    const client = await createClient(user.key);
-    const project = await createProject(user.key, { client_id: client.id });
-    expect((await call('DELETE', `/v1/clients/${client.id}`, { key: user.key })).status).toBe(204);
-    expect((await call('GET', `/v1/projects/${project.id}`, { key: user.key })).body.client_id).toBeNull();
-  });
-});

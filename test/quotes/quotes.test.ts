@@ -187,6 +187,27 @@ describe('convert', () => {
     expect(await eventsOf(owner.key, quote.id)).toEqual(['quote.created', 'quote.sent', 'quote.accepted', 'quote.converted']);
   });
 
+  it('gives the quote back, accepted with no invoice, when its draft invoice is deleted; it converts again', async () => {
+    const { owner, client } = await studio();
+    const quote = await openQuote(owner.key, client.id);
+    await call('POST', `/v1/quotes/${quote.id}/accept`, { key: owner.key, body: { name: 'Bill', po_number: 'PO-9', method: 'email' } });
+    const first = await call('POST', `/v1/quotes/${quote.id}/convert`, { key: owner.key });
+    expect(first.status).toBe(201);
+    expect((await call('DELETE', `/v1/invoices/${first.body.id}`, { key: owner.key })).status).toBe(204);
+    expect((await call('GET', `/v1/quotes/${quote.id}`, { key: owner.key })).body).toMatchObject({
+      status: 'accepted', invoice_id: null, accepted: { name: 'Bill', po_number: 'PO-9' }, available_actions: ['convert'],
+    });
+    const events = (await call('GET', '/api/events?type=quote.updated', { key: owner.key })).body.data;
+    expect(events).toHaveLength(1);
+    expect(events[0].data).toMatchObject({ object: { id: quote.id, status: 'accepted', invoice_id: null }, previous_attributes: { status: 'converted', invoice_id: first.body.id } });
+
+    const again = await call('POST', `/v1/quotes/${quote.id}/convert`, { key: owner.key });
+    expect(again.status).toBe(201);
+    expect(again.body).toMatchObject({ status: 'draft', quote_id: quote.id, purchase_order: 'PO-9' });
+    expect((await call('GET', `/v1/quotes/${quote.id}`, { key: owner.key })).body).toMatchObject({ status: 'converted', invoice_id: again.body.id });
+    expect(await eventsOf(owner.key, quote.id)).toEqual(['quote.created', 'quote.sent', 'quote.accepted', 'quote.converted', 'quote.updated', 'quote.converted']);
+  });
+
   it('refuses a quote not accepted', async () => {
     const { owner, client } = await studio();
     const quote = await openQuote(owner.key, client.id);

@@ -58,7 +58,7 @@ export const clientRoutes = createRouter()
     defineRoute({
       method: 'delete', path: '/clients/{id}', operationId: 'deleteClient', tags, access: 'user', role: 'member', errors: [409],
       summary: 'Delete a client',
-      description: '409 `conflict` while invoices reference the client; archive it instead. Its projects stay, without a client.',
+      description: '409 `conflict` while invoices, quotes, recurring invoices or projects reference the client (the message names them); archive it instead.',
       request: { params },
       responses: { 204: noContent },
     }),

@@ -1,11 +1,12 @@
 // Clients: the people and companies a workspace bills. Every query is scoped to the workspace, and
 // every change writes its event in the same batch.
-import { and, desc, eq, lt, notExists, or, sql } from 'drizzle-orm';
-import { clients, invoices } from '../../db/schema';
+import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
+import { clients, invoices, projects, quotes, recurringInvoices } from '../../db/schema';
 import { ApiError, notFound } from '../../errors';
 import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
-import { changedRows } from '../../lib/guarded-write';
+import { changedRows, retryOnRace } from '../../lib/guarded-write';
 import { newId } from '../../lib/ids';
+import { listed, type Referrer, referencesOf, unreferenced } from '../../lib/referenced-by';
 import { nowIso } from '../../lib/time';
 import { recordEvent } from '../events/record';
 import { updateWithEvent } from '../events/update-with-event';
@@ -114,24 +115,31 @@ export async function updateClient(ctx: ServiceContext, id: string, input: Updat
   });
 }
 
+/**
+ * What keeps a client: its documents, and its projects (whose time entries and expenses are billed
+ * to it; deleted with it they would lose their client). Credit notes name a client too, but only
+ * beside an invoice that is never deleted.
+ */
+const CLIENT_REFERRERS: Referrer[] = [
+  { what: 'invoices', table: invoices, column: invoices.clientId },
+  { what: 'quotes', table: quotes, column: quotes.clientId },
+  { what: 'recurring invoices', table: recurringInvoices, column: recurringInvoices.clientId },
+  { what: 'projects', table: projects, column: projects.clientId },
+];
+
 export async function deleteClient(ctx: ServiceContext, id: string): Promise<void> {
-  const before = await getClient(ctx, id);
-  // One guarded statement, so an invoice created meanwhile cannot slip in between check and delete.
-  const [deleted] = await ctx.db.batch([
-    ctx.db
-      .delete(clients)
-      .where(
-        and(
-          eq(clients.id, id),
-          inWorkspace(ctx, clients),
-          notExists(ctx.db.select({ one: sql`1` }).from(invoices).where(eq(invoices.clientId, id))),
-        ),
-      ),
-    recordEvent(ctx, 'client.deleted', serializeClient(before), { ifChanged: true }),
-  ]);
-  if (changedRows(deleted) > 0) return;
-  await getClient(ctx, id); // 404 if it went meanwhile
-  throw new ApiError('conflict', 'This client has invoices; archive it instead (PATCH status "archived").');
+  await retryOnRace('client', async () => {
+    const before = await getClient(ctx, id);
+    // One guarded statement, so a reference created meanwhile cannot slip in between check and delete.
+    const [deleted] = await ctx.db.batch([
+      ctx.db.delete(clients).where(and(eq(clients.id, id), inWorkspace(ctx, clients), unreferenced(ctx.db, CLIENT_REFERRERS, id))),
+      recordEvent(ctx, 'client.deleted', serializeClient(before), { ifChanged: true }),
+    ]);
+    if (changedRows(deleted) > 0) return true;
+    const references = await referencesOf(ctx.db, CLIENT_REFERRERS, id);
+    if (references.length) throw new ApiError('conflict', `This client has ${listed(references)}; archive it instead (PATCH status "archived").`);
+    return undefined; // gone meanwhile (the next read says 404), or its last reference went: try again
+  });
 }
 
 /** LIKE treats % and _ as wildcards; a search for "50%" means the text "50%". */

@@ -3,7 +3,7 @@
 // `*.updated` event (the record as it now is, and the previous values of what changed). If another
 // request changed the record in between, the guard matches nothing, nothing is written, and the
 // whole read-compute-write runs again.
-import { and, eq } from 'drizzle-orm';
+import { and, eq, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { ServiceContext } from '../../lib/context';
 import { changedRows, retryOnRace } from '../../lib/guarded-write';
@@ -25,6 +25,8 @@ export async function updateWithEvent<Row extends RecordRow>(
     read: () => Promise<Row>;
     /** The columns to change, from the record as read; may throw a 4xx about the result. */
     change: (before: Row) => Partial<Row>;
+    /** A condition of the write beside "unchanged since read" (no rows naming the record, say); when it fails, all runs again. */
+    guard?: (before: Row) => SQL | undefined;
     serialize: (row: Row) => EventObject;
   },
 ): Promise<Row> {
@@ -38,7 +40,7 @@ export async function updateWithEvent<Row extends RecordRow>(
         .update(table)
         // The table's own column types cannot be named for any table; `set` holds only its columns.
         .set(set as never)
-        .where(and(eq(table.id, before.id), eq(table.workspaceId, ctx.workspaceId), eq(table.updatedAt, before.updatedAt))),
+        .where(and(eq(table.id, before.id), eq(table.workspaceId, ctx.workspaceId), eq(table.updatedAt, before.updatedAt), spec.guard?.(before))),
       recordEvent(ctx, spec.type, spec.serialize(after), {
         previous: changedAttributes(spec.serialize(before), spec.serialize(after)),
         ifChanged: true,

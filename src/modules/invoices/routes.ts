@@ -90,7 +90,7 @@ export const invoiceRoutes = createRouter()
     defineRoute({
       method: 'delete', path: '/invoices/{id}', operationId: 'deleteInvoice', tags, access: 'user', role: 'member', errors: [409],
       summary: 'Delete a draft',
-      description: 'Drafts only; an issued invoice is voided instead.',
+      description: 'Drafts only; an issued invoice is voided instead. Its time entries and expenses are released, and the quote it was converted from is `accepted` again with no `invoice_id`.',
       request: { params },
       responses: { 204: noContent },
     }),

@@ -19,6 +19,7 @@ import { LATEST_DATE } from '../../lib/schemas';
 import { assertDocumentTotal } from '../../lib/money';
 import { changedAttributes, recordEvent } from '../events/record';
 import { assertConvertible } from '../rates/convertible';
+import { quoteReleasedBy } from '../quotes/released';
 import { draftStatements, plainDraftStatements } from './draft-statements';
 import { wroteInvoice } from './wrote-invoice';
 import { buildLines, type DocumentContent, insertLineStatements, lineInputOf } from './lines';
@@ -277,9 +278,12 @@ async function recomputed(ctx: WorkspaceContext, before: InvoiceWithLines, input
 export async function deleteInvoice(ctx: ServiceContext, id: string): Promise<void> {
   await retryOnRace('invoice', async () => {
     const before = await draftInvoice(ctx, id);
+    // Its time entries and expenses are released by their foreign keys (ON DELETE SET NULL); the
+    // quote it was converted from, if any, by the statements after the delete.
     const [deleted] = await ctx.db.batch([
       ctx.db.delete(invoices).where(unchangedDraft(ctx, before.row)),
       recordEvent(ctx, 'invoice.deleted', invoiceObject(ctx, before), { ifChanged: true }),
+      ...(await quoteReleasedBy(ctx, before.row)),
     ]);
     return changedRows(deleted) > 0 ? true : undefined;
   });

@@ -50,8 +50,9 @@ export const projectRoutes = createRouter()
   )
   .openapi(
     defineRoute({
-      method: 'patch', path: '/projects/{id}', operationId: 'updateProject', tags, access: 'user', role: 'member',
+      method: 'patch', path: '/projects/{id}', operationId: 'updateProject', tags, access: 'user', role: 'member', errors: [409],
       summary: 'Update a project',
+      description: 'Only the fields sent change. A new `client_id` is 409 `conflict` while invoices, quotes, recurring invoices, expenses or time entries reference the project.',
       request: { params, body: jsonBody(S.UpdateProjectBody) },
       responses: { 200: jsonContent(S.Project, 'The updated project.') },
     }),
@@ -64,7 +65,7 @@ export const projectRoutes = createRouter()
     defineRoute({
       method: 'delete', path: '/projects/{id}', operationId: 'deleteProject', tags, access: 'user', role: 'member', errors: [409],
       summary: 'Delete a project',
-      description: '409 `conflict` while invoices, expenses or time entries reference it; archive it instead.',
+      description: '409 `conflict` while invoices, quotes, recurring invoices, expenses or time entries reference it (the message names them); archive it instead.',
       request: { params },
       responses: { 204: noContent },
     }),

@@ -1,12 +1,13 @@
 // Projects: work for a client (or for no one in particular). Every query is scoped to the
 // workspace, a client_id must name one of its clients, and every change writes its event.
-import { and, desc, eq, lt, notExists, sql } from 'drizzle-orm';
-import { expenses, invoices, projects, timeEntries } from '../../db/schema';
+import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import { expenses, invoices, projects, quotes, recurringInvoices, timeEntries } from '../../db/schema';
 import { ApiError, invalidField, notFound } from '../../errors';
 import { referencedClient } from '../../lib/references';
 import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
-import { changedRows } from '../../lib/guarded-write';
+import { changedRows, retryOnRace } from '../../lib/guarded-write';
 import { newId } from '../../lib/ids';
+import { listed, type Referrer, referencesOf, unreferenced } from '../../lib/referenced-by';
 import { nowIso } from '../../lib/time';
 import { escapeLike } from '../clients/service';
 import { recordEvent } from '../events/record';
@@ -88,12 +89,35 @@ export async function getProject(ctx: WorkspaceContext, id: string): Promise<Pro
   return row;
 }
 
+/**
+ * What keeps a project, and keeps it with its client: what is billed or quoted on it. An invoice
+ * or quote of the project is its client's (lib/references.ts), and its entries and expenses are
+ * billed to that client, so neither delete nor a move to another client may leave them behind.
+ */
+const PROJECT_REFERRERS: Referrer[] = [
+  { what: 'invoices', table: invoices, column: invoices.projectId },
+  { what: 'quotes', table: quotes, column: quotes.projectId },
+  { what: 'recurring invoices', table: recurringInvoices, column: recurringInvoices.projectId },
+  { what: 'expenses', table: expenses, column: expenses.projectId },
+  { what: 'time entries', table: timeEntries, column: timeEntries.projectId },
+];
+
 export async function updateProject(ctx: ServiceContext, id: string, input: UpdateProjectInput): Promise<ProjectRow> {
   if (input.client_id) await referencedClient(ctx, input.client_id);
   if (input.currency) await assertConvertible(ctx.env, input.currency);
+  const moves = (before: ProjectRow) => input.client_id !== undefined && input.client_id !== before.clientId;
   return updateWithEvent(ctx, {
     what: 'project', table: projects, type: 'project.updated', serialize: serializeProject,
-    read: () => getProject(ctx, id),
+    read: async () => {
+      const before = await getProject(ctx, id);
+      if (moves(before)) {
+        const references = await referencesOf(ctx.db, PROJECT_REFERRERS, id);
+        if (references.length) throw new ApiError('conflict', `This project has ${listed(references)}; it cannot move to another client while they reference it.`);
+      }
+      return before;
+    },
+    // A reference created after that read holds the move back; the next read names it.
+    guard: (before) => (moves(before) ? unreferenced(ctx.db, PROJECT_REFERRERS, id) : undefined),
     change: (before) => {
       const columns = toColumns(input);
       const { startDate, dueDate } = { ...before, ...columns };
@@ -104,23 +128,16 @@ export async function updateProject(ctx: ServiceContext, id: string, input: Upda
 }
 
 export async function deleteProject(ctx: ServiceContext, id: string): Promise<void> {
-  const before = await getProject(ctx, id);
-  // One guarded statement: invoices, expenses and time entries keep their project, so it cannot go while they exist.
-  const [deleted] = await ctx.db.batch([
-    ctx.db
-      .delete(projects)
-      .where(
-        and(
-          eq(projects.id, id),
-          inWorkspace(ctx, projects),
-          notExists(ctx.db.select({ one: sql`1` }).from(invoices).where(eq(invoices.projectId, id))),
-          notExists(ctx.db.select({ one: sql`1` }).from(expenses).where(eq(expenses.projectId, id))),
-          notExists(ctx.db.select({ one: sql`1` }).from(timeEntries).where(eq(timeEntries.projectId, id))),
-        ),
-      ),
-    recordEvent(ctx, 'project.deleted', serializeProject(before), { ifChanged: true }),
-  ]);
-  if (changedRows(deleted) > 0) return;
-  await getProject(ctx, id); // 404 if it went meanwhile
-  throw new ApiError('conflict', 'This project has invoices, expenses or time entries; archive it instead (PATCH status "archived").');
+  await retryOnRace('project', async () => {
+    const before = await getProject(ctx, id);
+    // One guarded statement, so a reference created meanwhile cannot slip in between check and delete.
+    const [deleted] = await ctx.db.batch([
+      ctx.db.delete(projects).where(and(eq(projects.id, id), inWorkspace(ctx, projects), unreferenced(ctx.db, PROJECT_REFERRERS, id))),
+      recordEvent(ctx, 'project.deleted', serializeProject(before), { ifChanged: true }),
+    ]);
+    if (changedRows(deleted) > 0) return true;
+    const references = await referencesOf(ctx.db, PROJECT_REFERRERS, id);
+    if (references.length) throw new ApiError('conflict', `This project has ${listed(references)}; archive it instead (PATCH status "archived").`);
+    return undefined; // gone meanwhile (the next read says 404), or its last reference went: try again
+  });
 }

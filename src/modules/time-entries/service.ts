@@ -148,6 +148,9 @@ function stopStatements(ctx: WorkspaceContext, view: TimeEntryView, stoppedAt: s
   };
 }
 
+/** How many starts of one user's timers at once each succeed; past that, the last ones are 409 `conflict`. */
+const TIMER_START_ATTEMPTS = 16;
+
 export async function createTimeEntry(ctx: ServiceContext, input: CreateTimeEntryInput): Promise<TimeEntryView> {
   const user = await entryUser(ctx, input.user_id);
   const now = nowIso();
@@ -160,7 +163,9 @@ export async function createTimeEntry(ctx: ServiceContext, input: CreateTimeEntr
   }
   // A timer: the project and the user's running timer in one round trip; then stop that timer and
   // start this one in one batch, only if none runs by then (a concurrent start may have won in
-  // between: read again and stop that one).
+  // between: read again and stop that one). Every start succeeds (§19): a lost race means another
+  // start of this user's committed between the read and the batch, and each start wins once, so
+  // of n starts at once each is written within n attempts.
   const [projectRows, runningRows] = await ctx.db.batch([
     ctx.db.select().from(projects).where(and(eq(projects.id, input.project_id), inWorkspace(ctx, projects))).limit(1),
     selectViews(ctx).where(runningOf(ctx, user.id)).limit(1),
@@ -183,7 +188,7 @@ export async function createTimeEntry(ctx: ServiceContext, input: CreateTimeEntr
       recordEvent(ctx, 'time_entry.created', serializeTimeEntry(view), { ifChanged: true }),
     ] as unknown as Parameters<typeof ctx.db.batch>[0]);
     return changedRows(results[stop.length]) > 0 ? view : undefined;
-  });
+  }, TIMER_START_ATTEMPTS);
 }
 
 function newEntry(ctx: ServiceContext, input: CreateTimeEntryInput, project: ProjectRow, user: { id: string; name: string }, times: Times, now: string): TimeEntryView {
