@@ -77,3 +77,27 @@ export function decimalsWritten(text: string | null | undefined): number {
   const point = text.indexOf('.');
   return point < 0 ? 0 : text.length - point - 1;
 }
+
+/** The IEEE double nearest to `a`: some Schematron tests compare untyped values, which XPath reads as doubles. */
+export function toDouble(a: Decimal): number {
+  const negative = a.units < 0n;
+  const digits = (negative ? -a.units : a.units).toString().padStart(a.scale + 1, '0');
+  const text = a.scale === 0 ? digits : `${digits.slice(0, -a.scale)}.${digits.slice(-a.scale)}`;
+  return Number(negative ? `-${text}` : text);
+}
+
+/** The exact value of a finite double, as Saxon casts one to xs:decimal (every binary fraction is a finite decimal). */
+export function fromDouble(x: number): Decimal {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  const bits = view.getBigUint64(0);
+  const negative = bits >> 63n === 1n;
+  const exponentBits = Number((bits >> 52n) & 0x7ffn);
+  const fraction = bits & 0xfffffffffffffn;
+  const mantissa = exponentBits === 0 ? fraction : fraction | (1n << 52n);
+  const exponent = (exponentBits === 0 ? 1 : exponentBits) - 1075;
+  const sign = negative ? -1n : 1n;
+  if (exponent >= 0) return { units: sign * (mantissa << BigInt(exponent)), scale: 0 };
+  // m / 2^k = m × 5^k / 10^k
+  return { units: sign * mantissa * 5n ** BigInt(-exponent), scale: -exponent };
+}

@@ -1,5 +1,6 @@
 // EN 16931 decimal rules BR-DEC-*: amounts carry at most two decimals, counted as written (so "1.230" fails,
 // as it does in the official Schematron), except BT-110/BT-111 in CII, which the CII Schematron compares by value.
+// UBL-DT-01, a UBL syntax rule, says the same of every amount element but prices; it is checked here too.
 import { amount, code } from './amounts';
 import { decimalsWritten, eq, round2 } from './decimal';
 import type { Report } from './report';
@@ -41,6 +42,8 @@ export function checkDecimals(report: Report): void {
     twoAtMost('BR-DEC-19', group.taxableAmount, `BG-23[${i + 1}]/BT-116`);
     twoAtMost('BR-DEC-20', group.taxAmount, `BG-23[${i + 1}]/BT-117`);
   });
+
+  for (const written of invoice.amountElements) twoAtMost('UBL-DT-01', written, 'amount');
 
   invoice.lines.forEach((line, i) => {
     twoAtMost('BR-DEC-23', line.netAmount, `BG-25[${i + 1}]/BT-131`);

@@ -121,4 +121,6 @@ export type Invoice = {
   } | null;
   vatBreakdown: VatBreakdown[];
   lines: Line[];
+  /** UBL only: every amount element UBL-DT-01 reads (names ending in Amount, but prices), as written. */
+  amountElements: Written[];
 };

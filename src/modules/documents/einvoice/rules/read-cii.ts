@@ -133,5 +133,6 @@ export function readCii(root: XmlElement): Invoice {
       exemptionReasonCode: textAt(tax, 'ExemptionReasonCode'),
     })),
     lines: all(transaction, 'IncludedSupplyChainTradeLineItem').map(line),
+    amountElements: [],
   };
 }

@@ -121,5 +121,15 @@ export function readUbl(root: XmlElement): Invoice {
       };
     }),
     lines: [...all(root, 'InvoiceLine'), ...all(root, 'CreditNoteLine')].map(line),
+    amountElements: amountElements(root, false),
   };
+}
+
+/** UBL-DT-01's context: every element named …Amount but …PriceAmount, outside a price's allowance. */
+function amountElements(node: XmlElement, inPriceAllowance: boolean): string[] {
+  return node.children.flatMap((child) => {
+    const own = child.local.endsWith('Amount') && !child.local.endsWith('PriceAmount') && !inPriceAllowance ? [child.text] : [];
+    const below = inPriceAllowance || (node.local === 'Price' && child.local === 'AllowanceCharge');
+    return [...own, ...amountElements(child, below)];
+  });
 }

@@ -4,7 +4,7 @@
 // taxable amount, 09 the tax, 10 the exemption reason); the official CII and UBL Schematron differ in some of
 // them (rounding, tolerance, what counts), and `syntax` follows each one.
 import { amount, code, total } from './amounts';
-import { abs, add, compare, type Decimal, eq, percentOf, round2, sub, mul, ZERO } from './decimal';
+import { abs, add, compare, type Decimal, eq, fromDouble, percentOf, round2, sub, mul, toDouble, ZERO } from './decimal';
 import type { AllowanceCharge, Invoice, Line, VatBreakdown } from './model';
 import type { Report } from './report';
 
@@ -14,6 +14,12 @@ const CATEGORIES = Object.keys(PREFIX) as Category[];
 const ONE: Decimal = { units: 1n, scale: 0 };
 
 const withinOne = (a: Decimal, b: Decimal) => compare(sub(a, ONE), b) < 0 && compare(add(a, ONE), b) > 0;
+/** The same with `a` written untyped in the Schematron (`BasisAmount - 1`): XPath reads it as a double, so do we. */
+const withinOneAsDouble = (written: string, b: Decimal) => {
+  const a = Number(written.trim());
+  const expected = toDouble(b);
+  return a - 1 < expected && a + 1 > expected;
+};
 
 export function checkVatCategories(report: Report): void {
   for (const category of CATEGORIES) checkCategory(report, category);
@@ -73,7 +79,7 @@ function checkCategory(report: Report, category: Category): void {
   groups.forEach((group, i) => {
     const at = `BG-23[${i + 1}]`;
     report.check(rule(8), taxableHolds(invoice, category, group, lines, allowances, charges), `${at}/BT-116`);
-    report.check(rule(9), taxHolds(category, group), `${at}/BT-117`);
+    report.check(rule(9), taxHolds(invoice.syntax, category, group), `${at}/BT-117`);
     const exempted = group.exemptionReason !== null || group.exemptionReasonCode !== null;
     report.check(rule(10), category === 'S' || category === 'Z' ? !exempted : exempted, `${at}/BT-120`);
   });
@@ -124,21 +130,27 @@ function taxableHolds(invoice: Invoice, category: Category, group: VatBreakdown,
   const [lineSum, chargeSum, allowanceSum] = sums as Decimal[];
   if (cii) {
     const expected = sub(add(round2(lineSum!), round2(chargeSum!)), round2(allowanceSum!));
-    return category === 'S' || category === 'O' ? eq(taxable, expected) : withinOne(taxable, expected);
+    return category === 'S' || category === 'O' ? eq(taxable, expected) : withinOneAsDouble(group.taxableAmount!, expected);
   }
   const expected = sub(add(lineSum!, chargeSum!), allowanceSum!);
   if (category !== 'S') return eq(taxable, expected);
   const used = ofRate(lines).length + ofRate(charges).length + ofRate(allowances).length;
-  return used > 0 && withinOne(taxable, expected);
+  // UBL writes xs:decimal(TaxableAmount - 1): the sum in doubles, cast back to an exact decimal, compared exactly.
+  const written = Number(group.taxableAmount!.trim());
+  return used > 0 && compare(fromDouble(written - 1), expected) < 0 && compare(fromDouble(written + 1), expected) > 0;
 }
 
 /** 09: standard rated tax within one unit of taxable × rate; every other category's tax zero. */
-function taxHolds(category: Category, group: VatBreakdown): boolean {
+function taxHolds(syntax: Invoice['syntax'], category: Category, group: VatBreakdown): boolean {
   const tax = amount(group.taxAmount);
   if (tax === null) return false;
   if (category !== 'S') return eq(tax, ZERO);
   const taxable = amount(group.taxableAmount);
   const rate = amount(group.vat?.rate ?? null);
   if (taxable === null || rate === null) return false;
-  return withinOne(abs(tax), round2(mul(abs(taxable), percentOf(rate))));
+  if (syntax === 'ubl') return withinOne(abs(tax), round2(mul(abs(taxable), percentOf(rate))));
+  // CII multiplies by the untyped rate, so in doubles: round(|taxable| × rate) div 100.
+  const expected = Math.round(toDouble(abs(taxable)) * Number(group.vat!.rate!.trim())) / 100;
+  const stated = toDouble(abs(tax));
+  return stated - 1 < expected && stated + 1 > expected;
 }
