@@ -1,8 +1,14 @@
-// `npm run test:einvoice`: every e-invoice fixture (test/einvoice/fixtures.ts) rendered in CII and UBL, plus the
-// CII pulled back out of a Factur-X PDF with pdfdetach, all checked in one call by the official EN 16931
-// validation artefacts (../shared/einvoice/validate: CEN Schematron for both syntaxes and the CII D16B XSD).
-// Fails on any fatal rule. Also reads the Factur-X PDF's XMP (pdfinfo -meta) for the PDF/A-3b and Factur-X
-// declarations. Runs in Node, not in the Workers pool, because it starts Java and poppler.
+// `npm run test:einvoice`: every e-invoice the fixtures produce (test/einvoice/fixtures.ts rendered in CII and UBL,
+// the API's own invoices and credit notes, and the CII pulled back out of a Factur-X PDF with pdfdetach) must be
+// valid by our own EN 16931 rules (src/modules/documents/einvoice/rules/), and every mutated file of the corpus
+// (test/einvoice/corpus.ts) must fail exactly the rules the official validator failed on it, as recorded in
+// official-verdicts.json. Where the official validation artefacts are installed (EINVOICE_VALIDATE, else
+// ../shared/einvoice/validate beside the checkout or the folder of worktrees: CEN Schematron for both syntaxes and
+// the CII D16B XSD, run by Java and Saxon), all the files go through them too: the produced ones must pass with no
+// fatal rule, the mutated ones must fail as recorded, so the record cannot drift. Without them the check says so in
+// one line and passes on our own rules. `-- --record` rewrites official-verdicts.json from the official validator.
+// Also reads the Factur-X PDF's XMP (pdfinfo -meta) for the PDF/A-3b and Factur-X declarations, where poppler is
+// installed. Runs in Node, not in the Workers pool, because it starts Java and poppler.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,22 +17,30 @@ import { renderInvoicePdf } from '../../src/renderer/pdf.ts';
 import { checkEInvoice } from '../../src/modules/documents/einvoice/check.ts';
 import { renderCii } from '../../src/modules/documents/einvoice/cii.ts';
 import { decimalAmount, decimalNumber } from '../../src/modules/documents/einvoice/document.ts';
+import { validateEInvoice } from '../../src/modules/documents/einvoice/rules/index.ts';
 import { makeFacturX } from '../../src/renderer/facturx.ts';
 import { renderUbl } from '../../src/modules/documents/einvoice/ubl.ts';
+import { mutatedFiles } from './corpus.ts';
 import { FIXTURES } from './fixtures.ts';
 import { invoiceLabels } from '../../src/modules/documents/labels/invoice.ts';
 import { eInvoiceXml } from '../../src/modules/invoices/einvoice.ts';
 import { creditNoteEInvoiceXml } from '../../src/modules/credit-notes/einvoice.ts';
 import { plannedContent } from '../../src/modules/credit-notes/service.ts';
 
-// The artefacts live beside the checkout (../shared), or beside the folder of worktrees; EINVOICE_VALIDATE overrides.
+// EINVOICE_VALIDATE names the validator (and only it: point it at nothing to run as a fresh clone would); else the
+// artefacts beside the checkout (../shared), or beside the folder of worktrees.
 const root = path.resolve(import.meta.dirname, '../..');
-const validator = [process.env.EINVOICE_VALIDATE, path.resolve(root, '../shared/einvoice/validate'), path.resolve(root, '../../shared/einvoice/validate')]
-  .find((candidate) => Boolean(candidate && existsSync(candidate)));
-if (!validator) {
-  console.error('E-invoice check: ../shared/einvoice/validate not found (set EINVOICE_VALIDATE to its path).');
+const candidates = process.env.EINVOICE_VALIDATE !== undefined
+  ? [process.env.EINVOICE_VALIDATE]
+  : [path.resolve(root, '../shared/einvoice/validate'), path.resolve(root, '../../shared/einvoice/validate')];
+const validator = candidates.find((candidate) => Boolean(candidate && existsSync(candidate)));
+const record = process.argv.includes('--record');
+const verdictsFile = path.join(import.meta.dirname, 'official-verdicts.json');
+if (record && !validator) {
+  console.error(`E-invoice check: --record needs the official validator (not found at ${candidates.join(' or ')}).`);
   process.exit(1);
 }
+const hasPoppler = ['pdfdetach', 'pdfinfo', 'pdffonts'].every((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0);
 const dir = mkdtempSync(path.join(tmpdir(), 'einvoice-'));
 const failures = [];
 const fail = (message) => failures.push(message);
@@ -67,57 +81,106 @@ try {
   // Factur-X of the 100-line invoice: the attachment must come back out byte for byte and validate.
   const doc = FIXTURES['100-lines-line-rounding'];
   const cii = renderCii(doc);
-  const pdfFile = path.join(dir, 'factur-x.pdf');
-  writeFileSync(pdfFile, await renderInvoicePdf(printable(doc), (pdf) => makeFacturX(pdf, cii)));
-  const list = execFileSync('pdfdetach', ['-list', pdfFile], { encoding: 'utf8' });
-  if (!/^1 embedded files\n1: factur-x\.xml$/m.test(list.trim())) fail(`pdfdetach -list: expected one file, factur-x.xml; got:\n${list}`);
-  const extracted = path.join(dir, 'factur-x.extracted.xml');
-  execFileSync('pdfdetach', ['-save', '1', '-o', extracted, pdfFile]);
-  if (readFileSync(extracted, 'utf8') !== cii) fail('the XML extracted from the Factur-X PDF differs from the CII that went in');
-  files.push(extracted);
-  const meta = execFileSync('pdfinfo', ['-meta', pdfFile], { encoding: 'utf8' });
-  for (const expected of [
-    '<pdfaid:part>3</pdfaid:part>',
-    '<pdfaid:conformance>B</pdfaid:conformance>',
-    '<pdfaSchema:namespaceURI>urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#</pdfaSchema:namespaceURI>',
-    '<fx:DocumentType>INVOICE</fx:DocumentType>',
-    '<fx:DocumentFileName>factur-x.xml</fx:DocumentFileName>',
-    '<fx:Version>1.0</fx:Version>',
-    '<fx:ConformanceLevel>EN 16931</fx:ConformanceLevel>',
-  ]) {
-    if (!meta.includes(expected)) fail(`the Factur-X XMP lacks ${expected}`);
+  if (hasPoppler) {
+    const pdfFile = path.join(dir, 'factur-x.pdf');
+    writeFileSync(pdfFile, await renderInvoicePdf(printable(doc), (pdf) => makeFacturX(pdf, cii)));
+    const list = execFileSync('pdfdetach', ['-list', pdfFile], { encoding: 'utf8' });
+    if (!/^1 embedded files\n1: factur-x\.xml$/m.test(list.trim())) fail(`pdfdetach -list: expected one file, factur-x.xml; got:\n${list}`);
+    const extracted = path.join(dir, 'factur-x.extracted.xml');
+    execFileSync('pdfdetach', ['-save', '1', '-o', extracted, pdfFile]);
+    if (readFileSync(extracted, 'utf8') !== cii) fail('the XML extracted from the Factur-X PDF differs from the CII that went in');
+    files.push(extracted);
+    const meta = execFileSync('pdfinfo', ['-meta', pdfFile], { encoding: 'utf8' });
+    for (const expected of [
+      '<pdfaid:part>3</pdfaid:part>',
+      '<pdfaid:conformance>B</pdfaid:conformance>',
+      '<pdfaSchema:namespaceURI>urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#</pdfaSchema:namespaceURI>',
+      '<fx:DocumentType>INVOICE</fx:DocumentType>',
+      '<fx:DocumentFileName>factur-x.xml</fx:DocumentFileName>',
+      '<fx:Version>1.0</fx:Version>',
+      '<fx:ConformanceLevel>EN 16931</fx:ConformanceLevel>',
+    ]) {
+      if (!meta.includes(expected)) fail(`the Factur-X XMP lacks ${expected}`);
+    }
+    const fonts = execFileSync('pdffonts', [pdfFile], { encoding: 'utf8' }).trim().split('\n').slice(2);
+    if (fonts.length === 0 || fonts.some((line) => !/\byes\s+(yes|no)\s+(yes|no)\s+\d+\s+\d+$/.test(line))) fail(`a font is not embedded:\n${fonts.join('\n')}`);
+  } else {
+    console.log('Factur-X PDF checks skipped: poppler-utils (pdfdetach, pdfinfo, pdffonts) is not installed.');
   }
-  const fonts = execFileSync('pdffonts', [pdfFile], { encoding: 'utf8' }).trim().split('\n').slice(2);
-  if (fonts.length === 0 || fonts.some((line) => !/\byes\s+(yes|no)\s+(yes|no)\s+\d+\s+\d+$/.test(line))) fail(`a font is not embedded:\n${fonts.join('\n')}`);
 
-  // A canary: a document whose totals do not add up must be caught, so a validator that checks nothing
-  // (or a report this script misreads) cannot pass for a clean run.
-  const canary = path.join(dir, 'canary-wrong-total.cii.xml');
-  writeFileSync(canary, renderCii(FIXTURES['two-rates']).replace(/<ram:GrandTotalAmount>[^<]*</, '<ram:GrandTotalAmount>1.00<'));
+  // Our own EN 16931 rules, always: every produced file valid, every mutated one failing as the official validator did.
+  const recorded = existsSync(verdictsFile) ? JSON.parse(readFileSync(verdictsFile, 'utf8')).files : {};
+  for (const file of files) {
+    const verdict = validateEInvoice(readFileSync(file, 'utf8'));
+    if (!verdict.valid) fail(`${path.basename(file)} fails our EN 16931 rules: ${verdict.failures.map((f) => `${f.rule} ${f.path ?? ''}`).join(', ')}`);
+  }
+  const mutated = mutatedFiles();
+  const ownIds = {};
+  for (const { file, xml } of mutated) {
+    writeFileSync(path.join(dir, file), xml);
+    ownIds[file] = uniqueSorted(validateEInvoice(xml).failures.map((f) => f.rule));
+    const official = recorded[file]?.fatal;
+    if (!record && !official) fail(`${file} has no recorded official verdict: run \`npm run test:einvoice -- --record\` where the validator is installed`);
+    else if (!record && official.join(' ') !== ownIds[file].join(' ')) fail(`${file}: our rules fail [${ownIds[file].join(' ')}], the official validator failed [${official.join(' ')}]`);
+  }
+  const stale = Object.keys(recorded).filter((file) => !mutated.some((m) => m.file === file));
+  if (!record && stale.length) fail(`official-verdicts.json records files the corpus no longer makes: ${stale.join(', ')}`);
+  console.log(`Our EN 16931 rules: ${files.length} produced e-invoices valid; ${mutated.length} mutated ones checked against the recorded official verdicts.`);
 
-  // Each file is a JVM start and a compile of the stylesheet. The client compiler alone (no C2) does
-  // that in half the CPU. The canary goes first, on its own, and leaves an archive of the classes its
-  // JVM loaded (Java's class data sharing): the JVMs of the other files map it instead of loading and
-  // verifying Saxon's classes again, about a sixth less CPU each. The checks themselves are the same,
-  // and a JVM that cannot use the archive loads its classes as before.
-  const archive = path.join(dir, 'saxon.jsa');
-  const validate = (paths, javaOption) => {
-    const javaOptions = [process.env.JAVA_TOOL_OPTIONS, '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xlog:disable', javaOption].filter(Boolean).join(' ');
-    const run = spawnSync(validator, paths, { encoding: 'utf8', env: { ...process.env, JAVA_TOOL_OPTIONS: javaOptions } });
-    return `${run.stdout ?? ''}${run.stderr ?? ''}`.replaceAll(`${dir}/`, '');
-  };
-  const fatalLines = (output) => output.split('\n').filter((line) => line.includes('[fatal]'));
+  if (!validator) {
+    console.log(`Official EN 16931 validator not found (${candidates.join(' or ')}): checked with our own rules only. Set EINVOICE_VALIDATE to its validate script to run it too.`);
+  } else {
+    // A canary: a document whose totals do not add up must be caught, so a validator that checks nothing
+    // (or a report this script misreads) cannot pass for a clean run.
+    const canary = path.join(dir, 'canary-wrong-total.cii.xml');
+    writeFileSync(canary, renderCii(FIXTURES['two-rates']).replace(/<ram:GrandTotalAmount>[^<]*</, '<ram:GrandTotalAmount>1.00<'));
 
-  const canaryOutput = validate([canary], `-XX:ArchiveClassesAtExit=${archive}`);
-  const canaryFatal = fatalLines(canaryOutput);
-  if (!canaryFatal.some((line) => line.includes('BR-CO-15'))) fail(`the validator did not reject the canary with a wrong total (BR-CO-15):\n${canaryOutput}`);
+    // Each file is a JVM start and a compile of the stylesheet. The client compiler alone (no C2) does
+    // that in half the CPU. The canary goes first, on its own, and leaves an archive of the classes its
+    // JVM loaded (Java's class data sharing): the JVMs of the other files map it instead of loading and
+    // verifying Saxon's classes again, about a sixth less CPU each. The checks themselves are the same,
+    // and a JVM that cannot use the archive loads its classes as before.
+    const archive = path.join(dir, 'saxon.jsa');
+    const validate = (paths, javaOption) => {
+      const javaOptions = [process.env.JAVA_TOOL_OPTIONS, '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xlog:disable', javaOption].filter(Boolean).join(' ');
+      const run = spawnSync(validator, paths, { encoding: 'utf8', env: { ...process.env, JAVA_TOOL_OPTIONS: javaOptions } });
+      return `${run.stdout ?? ''}${run.stderr ?? ''}`.replaceAll(`${dir}/`, '');
+    };
+    const fatalLines = (output) => output.split('\n').filter((line) => line.includes('[fatal]'));
 
-  const output = validate(files, existsSync(archive) ? `-XX:SharedArchiveFile=${archive}` : '');
-  process.stdout.write(output);
-  console.log(`(and the canary with a wrong total: ${canaryFatal.length} fatal, as it should be)`);
-  const fatal = fatalLines(output);
-  if (fatal.length) fail(`the EN 16931 validation failed:\n${fatal.join('\n')}`);
-  if (!new RegExp(`^0 fatal, \\d+ warnings in ${files.length} files$`, 'm').test(output)) fail(`the validator did not check all ${files.length} files`);
+    const canaryOutput = validate([canary], `-XX:ArchiveClassesAtExit=${archive}`);
+    const canaryFatal = fatalLines(canaryOutput);
+    if (!canaryFatal.some((line) => line.includes('BR-CO-15'))) fail(`the validator did not reject the canary with a wrong total (BR-CO-15):\n${canaryOutput}`);
+
+    const mutatedPaths = mutated.map((m) => path.join(dir, m.file));
+    const output = validate([...files, ...mutatedPaths], existsSync(archive) ? `-XX:SharedArchiveFile=${archive}` : '');
+    const byFile = officialVerdicts(output);
+    const producedFatal = fatalLines(output).filter((line) => !line.startsWith('mutated-'));
+    // The produced files' report as the validator prints it; the mutated ones are compared below, not printed.
+    const summary = /^\d+ fatal, \d+ warnings in \d+ files$/m.exec(output)?.[0] ?? 'no summary line';
+    process.stdout.write(output.split('\n').filter((line) => !line.startsWith('mutated-') && line !== summary).join('\n'));
+    console.log(`The validator's count: ${summary} (the ${mutatedPaths.length} mutated files included).`);
+    console.log(`(and the canary with a wrong total: ${canaryFatal.length} fatal, as it should be)`);
+    if (producedFatal.length) fail(`the EN 16931 validation failed:\n${producedFatal.join('\n')}`);
+    const total = files.length + mutatedPaths.length;
+    if (!new RegExp(`^\\d+ fatal, \\d+ warnings in ${total} files$`, 'm').test(output)) fail(`the validator did not check all ${total} files`);
+    if (record) {
+      const entries = Object.fromEntries(mutated.map(({ file }) => [file, byFile[file] ?? { fatal: [], warnings: [] }]));
+      writeFileSync(verdictsFile, `${JSON.stringify({ about: 'The official EN 16931 validator\'s verdict (CEN artefacts 1.3.16, ../shared/einvoice/validate) on each mutated file of test/einvoice/corpus.ts: the rule ids it failed. Written by `npm run test:einvoice -- --record`.', files: entries }, null, 2)}\n`);
+      console.log(`Recorded the official verdicts of ${mutated.length} mutated files in ${path.relative(root, verdictsFile)}.`);
+      for (const { file } of mutated) {
+        const official = byFile[file]?.fatal ?? [];
+        if (official.join(' ') !== ownIds[file].join(' ')) fail(`${file}: our rules fail [${ownIds[file].join(' ')}], the official validator fails [${official.join(' ')}]`);
+      }
+    } else {
+      for (const { file } of mutated) {
+        const now = (byFile[file]?.fatal ?? []).join(' ');
+        const then = (recorded[file]?.fatal ?? []).join(' ');
+        if (now !== then) fail(`${file}: the official validator now fails [${now}], official-verdicts.json records [${then}]: re-record with \`npm run test:einvoice -- --record\``);
+      }
+      console.log(`Official EN 16931 validator: ${files.length} produced e-invoices valid, ${mutated.length} mutated ones failing as recorded.`);
+    }
+  }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
@@ -126,7 +189,27 @@ if (failures.length) {
   console.error(`\nE-invoice check FAILED:\n- ${failures.join('\n- ')}`);
   process.exit(1);
 }
-console.log('E-invoice check passed: every fixture valid in CII and UBL, the Factur-X attachment too, and the canary rejected.');
+console.log(`E-invoice check passed: every produced e-invoice valid in CII and UBL${validator ? ' by the official validator and' : ''} by our own rules, every mutated one failing the rules the official validator names.`);
+
+/** Each file's rule ids from the validator's report (`FILE: [fatal|warning] RULE text`), sorted, without repeats. */
+function officialVerdicts(output) {
+  const byFile = {};
+  for (const line of output.split('\n')) {
+    const match = /^(\S+\.xml): \[(fatal|warning)\] (\S+)/.exec(line);
+    if (!match) continue;
+    const entry = (byFile[match[1]] ??= { fatal: [], warnings: [] });
+    entry[match[2] === 'fatal' ? 'fatal' : 'warnings'].push(match[3]);
+  }
+  for (const entry of Object.values(byFile)) {
+    entry.fatal = uniqueSorted(entry.fatal);
+    entry.warnings = uniqueSorted(entry.warnings);
+  }
+  return byFile;
+}
+
+function uniqueSorted(ids) {
+  return [...new Set(ids)].sort();
+}
 
 /** The same document as the invoice PDF prints it (plain figures: the PDF is only the carrier here). */
 /** @param {import('../../src/modules/documents/einvoice/document.ts').EInvoiceDocument} doc */

@@ -1,0 +1,103 @@
+// Exact decimals for the EN 16931 calculation rules, with the arithmetic of the official Schematron (XPath 2.0
+// xs:decimal): sums and products exact, `round()` half up towards positive infinity, amounts compared to the cent.
+// A value is an integer scaled by a power of ten, so no binary floating point ever touches an amount.
+
+export type Decimal = { units: bigint; scale: number };
+
+const TEN = 10n;
+const pow10 = (n: number) => TEN ** BigInt(n);
+
+/** xs:decimal lexical form ("-12.50", "+3", ".5"), or null when it is not one. */
+export function parseDecimal(text: string | null | undefined): Decimal | null {
+  if (text == null) return null;
+  const match = /^\s*([+-]?)(\d*)(?:\.(\d*))?\s*$/.exec(text);
+  if (!match || (match[2] === '' && (match[3] ?? '') === '')) return null;
+  const fraction = match[3] ?? '';
+  const units = BigInt(`${match[2] || '0'}${fraction}`);
+  return { units: match[1] === '-' ? -units : units, scale: fraction.length };
+}
+
+export const dec = (text: string): Decimal => parseDecimal(text)!;
+export const ZERO: Decimal = { units: 0n, scale: 0 };
+
+function align(a: Decimal, b: Decimal): [bigint, bigint, number] {
+  const scale = Math.max(a.scale, b.scale);
+  return [a.units * pow10(scale - a.scale), b.units * pow10(scale - b.scale), scale];
+}
+
+export function add(a: Decimal, b: Decimal): Decimal {
+  const [x, y, scale] = align(a, b);
+  return { units: x + y, scale };
+}
+
+export function sub(a: Decimal, b: Decimal): Decimal {
+  const [x, y, scale] = align(a, b);
+  return { units: x - y, scale };
+}
+
+export function mul(a: Decimal, b: Decimal): Decimal {
+  return { units: a.units * b.units, scale: a.scale + b.scale };
+}
+
+export function sum(values: Decimal[]): Decimal {
+  return values.reduce(add, ZERO);
+}
+
+export function compare(a: Decimal, b: Decimal): -1 | 0 | 1 {
+  const [x, y] = align(a, b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+export const eq = (a: Decimal, b: Decimal) => compare(a, b) === 0;
+export const abs = (a: Decimal): Decimal => (a.units < 0n ? { units: -a.units, scale: a.scale } : a);
+
+/** XPath round(): the nearest integer, halves towards positive infinity (round(-2.5) = -2). */
+export function round(a: Decimal): Decimal {
+  const d = pow10(a.scale);
+  const twice = a.units * 2n + d;
+  const den = d * 2n;
+  // floor((2x + 1) / 2) with x = units / d
+  const q = twice / den;
+  const floor = twice % den !== 0n && twice < 0n ? q - 1n : q;
+  return { units: floor, scale: 0 };
+}
+
+/** round(x × 100) div 100: the Schematron's rounding to the cent. */
+export function round2(a: Decimal): Decimal {
+  const r = round(mul(a, { units: 100n, scale: 0 }));
+  return { units: r.units, scale: 2 };
+}
+
+/** x div 100, exactly. */
+export const percentOf = (a: Decimal): Decimal => ({ units: a.units, scale: a.scale + 2 });
+
+/** The number of digits after the point as written, the way BR-DEC-* count them: string-length(substring-after(., '.')). */
+export function decimalsWritten(text: string | null | undefined): number {
+  if (text == null) return 0;
+  const point = text.indexOf('.');
+  return point < 0 ? 0 : text.length - point - 1;
+}
+
+/** The IEEE double nearest to `a`: some Schematron tests compare untyped values, which XPath reads as doubles. */
+export function toDouble(a: Decimal): number {
+  const negative = a.units < 0n;
+  const digits = (negative ? -a.units : a.units).toString().padStart(a.scale + 1, '0');
+  const text = a.scale === 0 ? digits : `${digits.slice(0, -a.scale)}.${digits.slice(-a.scale)}`;
+  return Number(negative ? `-${text}` : text);
+}
+
+/** The exact value of a finite double, as Saxon casts one to xs:decimal (every binary fraction is a finite decimal). */
+export function fromDouble(x: number): Decimal {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  const bits = view.getBigUint64(0);
+  const negative = bits >> 63n === 1n;
+  const exponentBits = Number((bits >> 52n) & 0x7ffn);
+  const fraction = bits & 0xfffffffffffffn;
+  const mantissa = exponentBits === 0 ? fraction : fraction | (1n << 52n);
+  const exponent = (exponentBits === 0 ? 1 : exponentBits) - 1075;
+  const sign = negative ? -1n : 1n;
+  if (exponent >= 0) return { units: sign * (mantissa << BigInt(exponent)), scale: 0 };
+  // m / 2^k = m × 5^k / 10^k
+  return { units: sign * mantissa * 5n ** BigInt(-exponent), scale: -exponent };
+}

@@ -1,0 +1,135 @@
+// UBL 2.1 Invoice and CreditNote into the EN 16931 semantic model, along the paths the official UBL Schematron
+// reads (EN16931-UBL-validation, rules BR-*): each business term from the element that rule checks.
+import type { XmlElement } from '../../../../lib/xml-reader';
+import type { Address, AllowanceCharge, Invoice, Line, Party, VatCategory } from './model';
+import { all, first, textAt } from './xml-path';
+
+const attribute = (node: XmlElement | null, name: string) => node?.attributes[name] ?? null;
+const schemeIsVat = (node: XmlElement) => (textAt(node, 'TaxScheme', 'ID') ?? '').trim().toUpperCase() === 'VAT';
+
+/** A TaxCategory / ClassifiedTaxCategory of the VAT scheme; null when there is none. */
+function vatCategory(categories: XmlElement[]): VatCategory | null {
+  const category = categories.find((node) => schemeIsVat(node) && first(node, 'ID'));
+  return category ? { code: textAt(category, 'ID'), rate: textAt(category, 'Percent') } : null;
+}
+
+function address(postal: XmlElement | null): Address | null {
+  return postal ? { country: textAt(postal, 'Country', 'IdentificationCode') } : null;
+}
+
+function party(node: XmlElement | null, nameFrom: 'legal' | 'trading'): Party | null {
+  if (!node) return null;
+  const schemes = all(node, 'PartyTaxScheme');
+  const endpoint = first(node, 'EndpointID');
+  return {
+    name: nameFrom === 'legal' ? textAt(node, 'PartyLegalEntity', 'RegistrationName') : textAt(node, 'PartyName', 'Name'),
+    ids: all(node, 'PartyIdentification', 'ID').filter((id) => id.attributes.schemeID !== 'SEPA').map((id) => id.text),
+    legalId: textAt(node, 'PartyLegalEntity', 'CompanyID'),
+    vatId: schemes.filter(schemeIsVat).map((scheme) => textAt(scheme, 'CompanyID')).find((id) => id != null) ?? null,
+    taxRegistrationId: schemes.filter((scheme) => !schemeIsVat(scheme)).map((scheme) => textAt(scheme, 'CompanyID')).find((id) => id != null) ?? null,
+    address: address(first(node, 'PostalAddress')),
+    electronicAddress: endpoint ? { value: endpoint.text, scheme: attribute(endpoint, 'schemeID') } : null,
+  };
+}
+
+const EMPTY_PARTY: Party = { name: null, ids: [], legalId: null, vatId: null, taxRegistrationId: null, address: null, electronicAddress: null };
+
+function allowanceCharge(node: XmlElement, withVat: boolean): AllowanceCharge {
+  return {
+    charge: (textAt(node, 'ChargeIndicator') ?? '').trim() === 'true',
+    amount: textAt(node, 'Amount'),
+    baseAmount: textAt(node, 'BaseAmount'),
+    vat: withVat ? vatCategory(all(node, 'TaxCategory')) : null,
+    reason: textAt(node, 'AllowanceChargeReason'),
+    reasonCode: textAt(node, 'AllowanceChargeReasonCode'),
+  };
+}
+
+function line(node: XmlElement): Line {
+  const quantity = first(node, 'InvoicedQuantity') ?? first(node, 'CreditedQuantity');
+  const period = first(node, 'InvoicePeriod');
+  const item = first(node, 'Item');
+  return {
+    id: textAt(node, 'ID'),
+    quantity: quantity?.text ?? null,
+    unitCode: attribute(quantity, 'unitCode'),
+    netAmount: textAt(node, 'LineExtensionAmount'),
+    itemName: textAt(item, 'Name'),
+    netPrice: textAt(node, 'Price', 'PriceAmount'),
+    grossPrice: textAt(node, 'Price', 'AllowanceCharge', 'BaseAmount'),
+    vat: vatCategory(all(item, 'ClassifiedTaxCategory')),
+    allowancesCharges: all(node, 'AllowanceCharge').map((ac) => allowanceCharge(ac, false)),
+    period: period ? { start: textAt(period, 'StartDate'), end: textAt(period, 'EndDate') } : null,
+    standardIdSchemes: all(item, 'StandardItemIdentification', 'ID').map((id) => attribute(id, 'schemeID')),
+    classificationLists: all(item, 'CommodityClassification', 'ItemClassificationCode').map((code) => attribute(code, 'listID')),
+    attributes: all(item, 'AdditionalItemProperty').map((p) => ({ name: textAt(p, 'Name'), value: textAt(p, 'Value') })),
+  };
+}
+
+export function readUbl(root: XmlElement): Invoice {
+  const totals = first(root, 'LegalMonetaryTotal');
+  const period = first(root, 'InvoicePeriod');
+  const taxTotals = all(root, 'TaxTotal');
+  const amountOf = (name: string) => textAt(totals, name);
+  return {
+    syntax: 'ubl',
+    specification: textAt(root, 'CustomizationID'),
+    number: textAt(root, 'ID'),
+    issueDate: textAt(root, 'IssueDate'),
+    typeCode: textAt(root, 'InvoiceTypeCode') ?? textAt(root, 'CreditNoteTypeCode'),
+    currency: textAt(root, 'DocumentCurrencyCode'),
+    taxCurrency: textAt(root, 'TaxCurrencyCode'),
+    taxPointDate: textAt(root, 'TaxPointDate'),
+    taxPointDateCode: textAt(period, 'DescriptionCode'),
+    seller: party(first(root, 'AccountingSupplierParty', 'Party'), 'legal') ?? EMPTY_PARTY,
+    buyer: party(first(root, 'AccountingCustomerParty', 'Party'), 'legal') ?? EMPTY_PARTY,
+    taxRepresentative: party(first(root, 'TaxRepresentativeParty'), 'trading'),
+    payee: party(first(root, 'PayeeParty'), 'trading'),
+    actualDeliveryDate: textAt(root, 'Delivery', 'ActualDeliveryDate'),
+    deliverTo: address(first(root, 'Delivery', 'DeliveryLocation', 'Address')),
+    invoicingPeriod: period ? { start: textAt(period, 'StartDate'), end: textAt(period, 'EndDate'), descriptionCode: textAt(period, 'DescriptionCode') } : null,
+    paymentMeans: all(root, 'PaymentMeans').map((means) => {
+      const accounts = all(means, 'PayeeFinancialAccount');
+      return { code: textAt(means, 'PaymentMeansCode'), accountIds: accounts.map((account) => textAt(account, 'ID')), hasCreditTransfer: accounts.length > 0 };
+    }),
+    cardNumbers: all(root, 'PaymentMeans', 'CardAccount', 'PrimaryAccountNumberID').map((id) => id.text),
+    precedingInvoices: all(root, 'BillingReference').map((ref) => textAt(ref, 'InvoiceDocumentReference', 'ID')),
+    supportingDocuments: all(root, 'AdditionalDocumentReference').map((ref) => textAt(ref, 'ID')),
+    allowancesCharges: all(root, 'AllowanceCharge').map((ac) => allowanceCharge(ac, true)),
+    totals: totals
+      ? {
+        lineTotal: amountOf('LineExtensionAmount'),
+        allowanceTotal: amountOf('AllowanceTotalAmount'),
+        chargeTotal: amountOf('ChargeTotalAmount'),
+        taxBasisTotal: amountOf('TaxExclusiveAmount'),
+        taxTotals: taxTotals.flatMap((total) =>
+          all(total, 'TaxAmount').map((tax) => ({ amount: tax.text, currency: attribute(tax, 'currencyID'), withBreakdown: all(total, 'TaxSubtotal').length > 0 }))),
+        grandTotal: amountOf('TaxInclusiveAmount'),
+        prepaid: amountOf('PrepaidAmount'),
+        rounding: amountOf('PayableRoundingAmount'),
+        duePayable: amountOf('PayableAmount'),
+      }
+      : null,
+    vatBreakdown: all(taxTotals, 'TaxSubtotal').map((subtotal) => {
+      const category = first(subtotal, 'TaxCategory');
+      return {
+        taxableAmount: textAt(subtotal, 'TaxableAmount'),
+        taxAmount: textAt(subtotal, 'TaxAmount'),
+        vat: vatCategory(all(subtotal, 'TaxCategory')),
+        exemptionReason: textAt(category, 'TaxExemptionReason'),
+        exemptionReasonCode: textAt(category, 'TaxExemptionReasonCode'),
+      };
+    }),
+    lines: [...all(root, 'InvoiceLine'), ...all(root, 'CreditNoteLine')].map(line),
+    amountElements: amountElements(root, false),
+  };
+}
+
+/** UBL-DT-01's context: every element named …Amount but …PriceAmount, outside a price's allowance. */
+function amountElements(node: XmlElement, inPriceAllowance: boolean): string[] {
+  return node.children.flatMap((child) => {
+    const own = child.local.endsWith('Amount') && !child.local.endsWith('PriceAmount') && !inPriceAllowance ? [child.text] : [];
+    const below = inPriceAllowance || (node.local === 'Price' && child.local === 'AllowanceCharge');
+    return [...own, ...amountElements(child, below)];
+  });
+}
