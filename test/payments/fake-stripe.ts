@@ -1,5 +1,5 @@
 // A local Stripe for tests: outbound fetch to STRIPE_API_BASE (https://stripe.test in
-// vitest.config.ts) is answered here in Stripe's own shapes and recorded, and events are signed
+// vitest.config.ts, its Checkout pages at STRIPE_CHECKOUT_ORIGIN, https://checkout.stripe.test) is answered here in Stripe's own shapes and recorded, and events are signed
 // the way Stripe signs them. Anything else fetched is refused, so nothing reaches the internet.
 import { env } from 'cloudflare:workers';
 import { vi } from 'vitest';
@@ -36,7 +36,7 @@ export function fakeStripe(): FakeStripe {
     if (url.pathname === '/v1/checkout/sessions') {
       const id = `cs_test_${crypto.randomUUID().replace(/-/g, '')}`;
       const session: Session = {
-        id, url: `https://checkout.stripe.com/c/pay/${id}`, amount_total: Number(form['line_items[0][price_data][unit_amount]']),
+        id, url: `https://checkout.stripe.test/c/pay/${id}`, amount_total: Number(form['line_items[0][price_data][unit_amount]']),
         currency: form['line_items[0][price_data][currency]']!, customer_email: form.customer_email ?? null,
         metadata: { invoice_id: form['metadata[invoice_id]']!, attempt_id: form['metadata[attempt_id]']!, workspace_id: form['metadata[workspace_id]']! },
       };

@@ -45,7 +45,12 @@ describe('the pay button and the checkout', () => {
     const html = await page.text();
     expect(html).toContain('Pay $1,000.00 online');
     expect(html).toContain(`action="${new URL(invoice.hosted_url).pathname}/pay"`);
-    expect(page.headers.get('Content-Security-Policy')).toContain("form-action 'self' https://checkout.stripe.com");
+    // Where this Stripe's Checkout pages live (STRIPE_CHECKOUT_ORIGIN), and the redirect goes there.
+    expect(page.headers.get('Content-Security-Policy')).toContain("form-action 'self' https://checkout.stripe.test;");
+    expect((await pressPay(invoice.hosted_url)).headers.get('Location')).toMatch(/^https:\/\/checkout\.stripe\.test\//);
+    // Unset, it is Stripe's own.
+    const unset = { ...env, STRIPE_CHECKOUT_ORIGIN: undefined } as unknown as Env;
+    expect((await raw(invoice.hosted_url, {}, unset)).headers.get('Content-Security-Policy')).toContain("form-action 'self' https://checkout.stripe.com;");
     // A Stripe test key: no real money moves, and the page says so.
     expect(html).toContain('TEST MODE');
   });

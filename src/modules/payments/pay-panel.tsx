@@ -49,7 +49,7 @@ export async function payPanel(input: PanelInput, c: Context, refusal?: { status
   return {
     status: refusal?.status,
     // A checkout on this very origin (the sandbox) is 'self' already.
-    formAction: offer ? ["'self'", offer.provider.checkoutOrigin(input.origin)].filter((source) => source !== input.origin).join(' ') : undefined,
+    formAction: offer ? ["'self'", offer.provider.checkoutOrigin(input.ctx.env, input.origin)].filter((source) => source !== input.origin).join(' ') : undefined,
     render: (nonce: string) => (
       <section class="pay" aria-label="Pay online">
         <style nonce={nonce} dangerouslySetInnerHTML={{ __html: STYLE }} />
