@@ -4,6 +4,7 @@
 import { env } from 'cloudflare:workers';
 import { vi } from 'vitest';
 import { open } from '../helpers/api';
+import { type HugeAnswer, hugeAnswer } from '../helpers/huge-answer';
 import { signPayload } from '../../src/lib/signed-webhook';
 
 export const STRIPE_KEY = 'sk_test_51FakeKeyForTests0000abcd';
@@ -15,12 +16,13 @@ export type Session = { id: string; url: string; amount_total: number; currency:
 export type FakeStripe = {
   requests: RecordedRequest[];
   sessions: Session[];
-  /** How the next calls are answered: as Stripe, as a 500 with an HTML body, or not at all. */
-  mode: 'ok' | 'garbage' | 'down';
+  /** How the next calls are answered: as Stripe, as a 500 with an HTML body, not at all, or with 60 MB made as they are read. */
+  mode: 'ok' | 'garbage' | 'down' | 'huge';
+  huge: HugeAnswer;
 };
 
 export function fakeStripe(): FakeStripe {
-  const fake: FakeStripe = { requests: [], sessions: [], mode: 'ok' };
+  const fake: FakeStripe = { requests: [], sessions: [], mode: 'ok', huge: hugeAnswer() };
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
     const request = new Request(input as RequestInfo, init);
     const url = new URL(request.url);
@@ -31,6 +33,7 @@ export function fakeStripe(): FakeStripe {
       method: request.method, url: request.url, headers: Object.fromEntries(request.headers), form: Object.fromEntries(new URLSearchParams(text)),
     });
     if (fake.mode === 'down') throw new TypeError('fetch failed');
+    if (fake.mode === 'huge') return fake.huge.response();
     if (fake.mode === 'garbage') return new Response('<html>502 Bad Gateway</html>', { status: 502, headers: { 'Content-Type': 'text/html' } });
     const form = fake.requests.at(-1)!.form;
     if (url.pathname === '/v1/checkout/sessions') {

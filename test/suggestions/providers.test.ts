@@ -103,6 +103,18 @@ describe('a chat-completions provider', () => {
     expect(events).toHaveLength(2);
   });
 
+  it('refuses a 60 MB answer after its first megabyte, as it refuses any answer that is not JSON', async () => {
+    const user = await createUser();
+    const queued = await ask(user.key, { task: 'Plan a landing page' });
+    chat.mode = 'huge';
+    expect((await run(queued.id)).retryMessages).toHaveLength(1);
+    expect((await job(user.key, queued.id)).status).toBe('queued');
+    await run(queued.id, SUGGESTION_MAX_RETRIES + 1);
+    expect(await job(user.key, queued.id)).toMatchObject({ status: 'failed', suggestions: [], error: expect.stringContaining('with more than 1 MB') });
+    // Each of the two calls stopped reading just past the cap: the 60 MB were never held.
+    expect(chat.huge.read()).toBeLessThan(2 * (1024 * 1024 + 128 * 1024));
+  });
+
   for (const mode of ['slow', 'down'] as const) {
     it(`retries a ${mode} server with backoff, then fails the job with the reason`, async () => {
       const user = await createUser();
