@@ -56,7 +56,8 @@ describe('a chat-completions provider', () => {
     expect(result.explicitAcks).toHaveLength(1);
 
     const done = await job(user.key, queued.id);
-    expect(done).toMatchObject({ status: 'completed', provider: 'openai', error: null });
+    // A model wrote it: not a sample, and no sample line.
+    expect(done).toMatchObject({ status: 'completed', provider: 'openai', sample: false, error: null });
     expect(done.suggestions).toEqual([
       { title: 'Audit the checkout', detail: 'List every step a buyer takes today.', estimate_hours: 3 },
       { title: 'Add Apple Pay', detail: 'Integrate the payment sheet; about USD 540.00.', estimate_hours: 6, amount: 54_000 },
