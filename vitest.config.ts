@@ -30,8 +30,10 @@ export default defineConfig(async () => {
             WEBHOOK_SECRET_KEY: 'dGVzdC1vbmx5LXdlYmhvb2sta2V5LTMyLWJ5dGVzISE=',
             INVOICE_LINK_SECRET: 'test-only-invoice-link-secret-0123456789abcdef',
             PAYMENTS_ENCRYPTION_KEY: 'dGVzdC1vbmx5LXBheW1lbnRzLWtleS0zMi1ieXRlcyE=',
-            // Stripe's API is a fake in tests (test/payments/fake-stripe.ts mocks fetch to it).
+            // Stripe's API is a fake in tests (test/payments/fake-stripe.ts mocks fetch to it), and so
+            // are its Checkout pages, which the hosted page's CSP must then let the pay form reach.
             STRIPE_API_BASE: 'https://stripe.test',
+            STRIPE_CHECKOUT_ORIGIN: 'https://checkout.stripe.test',
             // Wise's API and a chat-completions server are fakes too (test/transfers/fake-wise.ts,
             // test/suggestions/fake-chat.ts).
             WISE_API_BASE: 'https://wise.test',

@@ -29,6 +29,8 @@ export type Config = {
   PAYMENTS_SANDBOX: boolean;
   /** Stripe's API (tests point it at a fake). */
   STRIPE_API_BASE: string;
+  /** Where Stripe's Checkout pages live: the hosted page's CSP `form-action` lets the pay form go there (a server answering for Stripe in tests sets its own). */
+  STRIPE_CHECKOUT_ORIGIN: string;
   /** Provider secrets are sealed under this key, needed once a workspace connects one. */
   PAYMENTS_ENCRYPTION_KEY: string | undefined;
   /** Transfers abroad (§6): Wise's API, and the public key its webhooks are signed with (PEM, SPKI). */
@@ -45,6 +47,9 @@ export type Config = {
 };
 
 const ORIGIN = /^https?:\/\/[^/\s,]+$/;
+// An origin that goes into a CSP source list as it is: a host name or address and a port, nothing a
+// header could read as another source or directive.
+const CSP_ORIGIN = /^https?:\/\/([A-Za-z0-9-]+\.)*[A-Za-z0-9-]+(:\d{1,5})?$/;
 
 /** The configuration the variables give; what is wrong with them is in `vars.problems`. */
 function readConfig(vars: VarsReader): Config {
@@ -66,6 +71,7 @@ function readConfig(vars: VarsReader): Config {
     EMAIL_FROM: vars.atLeast('EMAIL_FROM', 3, 'must be at least 3 characters', { fallback: 'Workspace <invoices@workspace.example>' }) ?? '',
     PAYMENTS_SANDBOX: vars.choice('PAYMENTS_SANDBOX', ['true', 'false'], 'false') === 'true',
     STRIPE_API_BASE: withoutTrailingSlashes(vars.url('STRIPE_API_BASE', { fallback: 'https://api.stripe.com' })),
+    STRIPE_CHECKOUT_ORIGIN: withoutTrailingSlashes(vars.text('STRIPE_CHECKOUT_ORIGIN', { fallback: 'https://checkout.stripe.com' }) ?? ''),
     PAYMENTS_ENCRYPTION_KEY: vars.key32('PAYMENTS_ENCRYPTION_KEY', { optional: true }),
     WISE_API_BASE: withoutTrailingSlashes(vars.url('WISE_API_BASE', { fallback: 'https://api.transferwise.com' })),
     WISE_WEBHOOK_PUBLIC_KEY: vars.text('WISE_WEBHOOK_PUBLIC_KEY', { fallback: '' }) ?? '',
@@ -80,6 +86,7 @@ function readConfig(vars: VarsReader): Config {
     ],
   };
   if (cfg.EMAIL_PROVIDER === 'http' && !cfg.EMAIL_API_URL) vars.problem('EMAIL_API_URL', 'is required when EMAIL_PROVIDER is http');
+  if (!CSP_ORIGIN.test(cfg.STRIPE_CHECKOUT_ORIGIN)) vars.problem('STRIPE_CHECKOUT_ORIGIN', 'must be an origin such as https://checkout.stripe.com');
   return cfg;
 }
 

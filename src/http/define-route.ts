@@ -53,7 +53,8 @@ function errorExample(status: number) {
 
 const errorResponse = (statuses: number[], description: string) => ({
   description,
-  headers: headerRefs(...ERROR_HEADERS, ...(statuses.includes(429) ? RATE_LIMIT_HEADERS : []), ...(statuses.includes(409) ? (['Retry-After'] as const) : [])),
+  // A 429 and a 503 say when to try again (§3, §8); a 409 does while an idempotent request is in flight.
+  headers: headerRefs(...ERROR_HEADERS, ...(statuses.includes(429) ? RATE_LIMIT_HEADERS : []), ...(statuses.some((s) => s === 409 || s === 503) ? (['Retry-After'] as const) : [])),
   content: { 'application/json': { schema: ErrorSchema, example: errorExample(statuses[0]!) } },
 });
 

@@ -1,6 +1,8 @@
 // What every outbound call to a money provider (Stripe, later Wise) shares: the record's own id
 // as the Idempotency-Key, so a retried create or refund can never act twice at the provider;
-// a time limit; and an answer that is read as JSON or reported as garbage, never thrown raw.
+// a time limit; and an answer that is read (up to 1 MB) as JSON or reported as garbage, never thrown raw.
+import { OUTSIDE_ANSWER_MAX_BYTES, readAnswerText } from './bounded-read';
+
 export const PROVIDER_TIMEOUT_MS = 10_000;
 
 /** The Idempotency-Key of a provider call that creates or acts for one of our records: its id. */
@@ -8,7 +10,7 @@ export const idempotencyHeaders = (recordId: string) => ({ 'Idempotency-Key': re
 
 export type ProviderAnswer = { ok: true; status: number; body: Record<string, unknown> } | { ok: false; status: number | null; message: string; body?: Record<string, unknown> };
 
-/** One call; network failures, timeouts and non-JSON answers come back as `ok: false` with a reason. */
+/** One call; network failures, timeouts, answers past the size cap and non-JSON answers come back as `ok: false` with a reason. */
 export async function callProvider(url: string, init: RequestInit, timeoutMs = PROVIDER_TIMEOUT_MS): Promise<ProviderAnswer> {
   let res: Response;
   try {
@@ -16,7 +18,8 @@ export async function callProvider(url: string, init: RequestInit, timeoutMs = P
   } catch (err) {
     return { ok: false, status: null, message: `unreachable (${err instanceof Error ? err.name : 'error'})` };
   }
-  const text = await res.text().catch(() => '');
+  const text = await readAnswerText(res).catch(() => '');
+  if (text === null) return { ok: false, status: res.status, message: `answered ${res.status} with more than ${OUTSIDE_ANSWER_MAX_BYTES / (1024 * 1024)} MB, read no further` };
   let body: unknown;
   try {
     body = JSON.parse(text);

@@ -98,3 +98,28 @@ export const queryBoolean = z.enum(['true', 'false']).transform((v) => v === 'tr
 export const RoleSchema = z.enum(ROLES).openapi('Role', {
   description: 'Lowest to highest, as the introduction says.',
 });
+
+/**
+ * How a 422 names an object shape a field takes (§3): its required keys, a literal with its value, as
+ * `{iban}`, `{account_number, bank_code}` or `{provider: "sandbox"}`. Keys with a default or that may
+ * be left out are not named: they never decide which shape a value is.
+ */
+export function shapeName(option: z.ZodType): string {
+  const shape = option instanceof z.ZodObject ? (option.shape as Record<string, z.ZodType>) : undefined;
+  if (!shape) return option.description ?? 'a value of another kind';
+  const keys = Object.entries(shape)
+    .filter(([, field]) => !field.safeParse(undefined).success)
+    .map(([key, field]) => (field instanceof z.ZodLiteral ? `${key}: ${JSON.stringify(field.value)}` : key));
+  return `{${keys.join(', ')}}`;
+}
+
+/** The 422 message of a value that fits none of `options`: "an account is {iban} or {account_number, bank_code}". */
+export const shapesMessage = (noun: string, options: readonly z.ZodType[]) => `${noun} is ${options.map(shapeName).join(' or ')}.`;
+
+/** A field that takes one of several object shapes; a value that fits none is a 422 naming them all (§3), never "Invalid input". */
+export const oneOf = <const T extends readonly [z.core.SomeType, ...z.core.SomeType[]]>(noun: string, options: T) =>
+  z.union(options, { error: shapesMessage(noun, options as unknown as z.ZodType[]) });
+
+/** The same for shapes told apart by a literal `key` (`provider`), naming each with its value. */
+export const oneOfBy = <const T extends readonly [z.core.$ZodTypeDiscriminable, ...z.core.$ZodTypeDiscriminable[]]>(key: string, noun: string, options: T) =>
+  z.discriminatedUnion(key, options, { error: shapesMessage(noun, options as unknown as z.ZodType[]) });

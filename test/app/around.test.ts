@@ -47,7 +47,8 @@ describe('around the API', () => {
     for (const [name, response] of errors) {
       for (const header of ['X-Request-Id', 'X-D1-Bookmark']) expect(refers(response, header), `${name} ${header}`).toBe(true);
       const limited = name === '429' || errorRangeStatuses(response.description ?? '').includes(429);
-      for (const header of rateLimit) expect(refers(response, header), `${name} ${header}`).toBe(limited || (name === '409' && header === 'Retry-After'));
+      // A 503 says when to retry too (§3), and a 409 while a keyed request is in flight.
+      for (const header of rateLimit) expect(refers(response, header), `${name} ${header}`).toBe(limited || ((name === '409' || name === '503') && header === 'Retry-After'));
     }
     expect(errors.filter(([, response]) => errorRangeStatuses(response.description ?? '').includes(429)).length).toBeGreaterThan(1);
     // The success of every POST that takes Idempotency-Key may be a replay, and says so.

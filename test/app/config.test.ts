@@ -22,6 +22,7 @@ describe('configuration', () => {
     ['TRANSFER_FEE_BPS', '5O'],
     ['RATES_URL', 'open.er-api.com/v6/latest/USD'],
     ['RATES_TIMEOUT_MS', '-1'],
+    ['STRIPE_CHECKOUT_ORIGIN', "https://checkout.stripe.com; script-src *"],
   ])('answers 500 without detail and logs the name of a bad %s', async (name, value) => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     const res = await fetchWith({ [name]: value } as Partial<Env>);
@@ -38,7 +39,8 @@ describe('reading the configuration', () => {
   const fresh = (overrides: Record<string, unknown>) => ({ ...env, ...overrides }) as unknown as Env;
 
   it('applies the defaults of what is not set, and trims the API bases of trailing slashes', () => {
-    const cfg = config(fresh({ AI_TIMEOUT_MS: undefined, EMAIL_PROVIDER: undefined, STRIPE_API_BASE: 'https://stripe.example/', PUBLIC_URL: '', CORS_ALLOWED_ORIGINS: ' https://a.example , ,https://b.example' }));
+    const cfg = config(fresh({ AI_TIMEOUT_MS: undefined, EMAIL_PROVIDER: undefined, STRIPE_API_BASE: 'https://stripe.example/', STRIPE_CHECKOUT_ORIGIN: undefined, PUBLIC_URL: '', CORS_ALLOWED_ORIGINS: ' https://a.example , ,https://b.example' }));
+    expect(cfg.STRIPE_CHECKOUT_ORIGIN).toBe('https://checkout.stripe.com');
     expect(cfg.AI_TIMEOUT_MS).toBe(30_000);
     expect(cfg.EMAIL_PROVIDER).toBe('log');
     expect(cfg.STRIPE_API_BASE).toBe('https://stripe.example');

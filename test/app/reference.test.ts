@@ -64,6 +64,28 @@ describe('the document', () => {
     expect(doc.components.schemas.AddressInput.properties.country.anyOf).toEqual([{ $ref: '#/components/schemas/CountryCode' }, { type: 'null' }]);
   });
 
+  it('is at most 64 KB gzip-compressed (§8), as a client fetching it with Accept-Encoding gets it', async () => {
+    const gzipped = await new Response(new Blob([text]).stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer();
+    expect(gzipped.byteLength).toBeLessThanOrEqual(64 * 1024);
+  });
+
+  it('declares Retry-After on every 429 and 503, and on every 4XX range that covers a 429 (§8)', () => {
+    const answerOf = (response: any) => (response.$ref ? doc.components.responses[response.$ref.split('/').pop()] : response);
+    const lacking: string[] = [];
+    let checked = 0;
+    for (const { path, method, operation } of operations(doc)) {
+      for (const [status, response] of Object.entries((operation as any).responses as Record<string, any>)) {
+        const answer = answerOf(response);
+        const rateLimited = status === '429' || status === '503' || (status === '4XX' && /^- 429:/m.test(answer.description));
+        if (!rateLimited) continue;
+        checked++;
+        if (answer.headers?.['Retry-After']?.$ref !== '#/components/headers/Retry-After') lacking.push(`${method.toUpperCase()} ${path} ${status}`);
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
+    expect(lacking).toEqual([]);
+  });
+
   it('describes every tag it uses', () => {
     const used = new Set([...operations(doc), ...Object.values(doc.webhooks).map((item: any) => ({ operation: item.post }))].flatMap(({ operation }) => operation.tags ?? []));
     const described = Object.fromEntries((doc.tags as { name: string; description?: string }[]).map((t) => [t.name, t.description]));

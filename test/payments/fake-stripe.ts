@@ -1,9 +1,10 @@
 // A local Stripe for tests: outbound fetch to STRIPE_API_BASE (https://stripe.test in
-// vitest.config.ts) is answered here in Stripe's own shapes and recorded, and events are signed
+// vitest.config.ts, its Checkout pages at STRIPE_CHECKOUT_ORIGIN, https://checkout.stripe.test) is answered here in Stripe's own shapes and recorded, and events are signed
 // the way Stripe signs them. Anything else fetched is refused, so nothing reaches the internet.
 import { env } from 'cloudflare:workers';
 import { vi } from 'vitest';
 import { open } from '../helpers/api';
+import { type HugeAnswer, hugeAnswer } from '../helpers/huge-answer';
 import { signPayload } from '../../src/lib/signed-webhook';
 
 export const STRIPE_KEY = 'sk_test_51FakeKeyForTests0000abcd';
@@ -16,10 +17,11 @@ export type FakeStripe = {
   requests: RecordedRequest[];
   sessions: Session[];
   /**
-   * How the next calls are answered: as Stripe, as a 502 with an HTML body, not at all, or (refunds)
-   * with Stripe's 400 for a charge it will not refund.
+   * How the next calls are answered: as Stripe, as a 502 with an HTML body, not at all, with 60 MB
+   * made as they are read, or (refunds) with Stripe's 400 for a charge it will not refund.
    */
-  mode: 'ok' | 'garbage' | 'down' | 'refuse';
+  mode: 'ok' | 'garbage' | 'down' | 'huge' | 'refuse';
+  huge: HugeAnswer;
   /** The status a new refund is made with. */
   refundStatus: 'succeeded' | 'pending' | 'failed';
   /** How long a refund takes to be answered, so requests at once overlap at the provider. */
@@ -29,7 +31,7 @@ export type FakeStripe = {
 };
 
 export function fakeStripe(): FakeStripe {
-  const fake: FakeStripe = { requests: [], sessions: [], mode: 'ok', refundStatus: 'succeeded', refundDelayMs: 0, refunds: new Map() };
+  const fake: FakeStripe = { requests: [], sessions: [], mode: 'ok', huge: hugeAnswer(), refundStatus: 'succeeded', refundDelayMs: 0, refunds: new Map() };
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
     const request = new Request(input as RequestInfo, init);
     const url = new URL(request.url);
@@ -40,12 +42,13 @@ export function fakeStripe(): FakeStripe {
       method: request.method, url: request.url, headers: Object.fromEntries(request.headers), form: Object.fromEntries(new URLSearchParams(text)),
     });
     if (fake.mode === 'down') throw new TypeError('fetch failed');
+    if (fake.mode === 'huge') return fake.huge.response();
     if (fake.mode === 'garbage') return new Response('<html>502 Bad Gateway</html>', { status: 502, headers: { 'Content-Type': 'text/html' } });
     const form = fake.requests.at(-1)!.form;
     if (url.pathname === '/v1/checkout/sessions') {
       const id = `cs_test_${crypto.randomUUID().replace(/-/g, '')}`;
       const session: Session = {
-        id, url: `https://checkout.stripe.com/c/pay/${id}`, amount_total: Number(form['line_items[0][price_data][unit_amount]']),
+        id, url: `https://checkout.stripe.test/c/pay/${id}`, amount_total: Number(form['line_items[0][price_data][unit_amount]']),
         currency: form['line_items[0][price_data][currency]']!, customer_email: form.customer_email ?? null,
         metadata: { invoice_id: form['metadata[invoice_id]']!, attempt_id: form['metadata[attempt_id]']!, workspace_id: form['metadata[workspace_id]']! },
       };

@@ -45,7 +45,12 @@ describe('the pay button and the checkout', () => {
     const html = await page.text();
     expect(html).toContain('Pay $1,000.00 online');
     expect(html).toContain(`action="${new URL(invoice.hosted_url).pathname}/pay"`);
-    expect(page.headers.get('Content-Security-Policy')).toContain("form-action 'self' https://checkout.stripe.com");
+    // Where this Stripe's Checkout pages live (STRIPE_CHECKOUT_ORIGIN), and the redirect goes there.
+    expect(page.headers.get('Content-Security-Policy')).toContain("form-action 'self' https://checkout.stripe.test;");
+    expect((await pressPay(invoice.hosted_url)).headers.get('Location')).toMatch(/^https:\/\/checkout\.stripe\.test\//);
+    // Unset, it is Stripe's own.
+    const unset = { ...env, STRIPE_CHECKOUT_ORIGIN: undefined } as unknown as Env;
+    expect((await raw(invoice.hosted_url, {}, unset)).headers.get('Content-Security-Policy')).toContain("form-action 'self' https://checkout.stripe.com;");
     // A Stripe test key: no real money moves, and the page says so.
     expect(html).toContain('TEST MODE');
   });
@@ -88,9 +93,9 @@ describe('the pay button and the checkout', () => {
     expect((await call('GET', `/api/workflow/invoices/${invoice.id}/payment-attempts`, { key: owner.key })).body.data).toHaveLength(1);
   });
 
-  it('a Stripe that is down or answers garbage leaves the invoice as it was, the attempt failed, and says so on the page', async () => {
+  it('a Stripe that is down, answers garbage or answers 60 MB leaves the invoice as it was, the attempt failed, and says so on the page', async () => {
     const { owner, invoice } = await openInvoice();
-    for (const mode of ['down', 'garbage'] as const) {
+    for (const mode of ['down', 'garbage', 'huge'] as const) {
       stripe.mode = mode;
       const res = await pressPay(invoice.hosted_url);
       expect(res.status).toBe(502);
@@ -101,8 +106,11 @@ describe('the pay button and the checkout', () => {
     const after = await getInvoice(owner.key, invoice.id);
     expect(after).toMatchObject({ status: 'open', amount_paid: 0, amount_due: 100_000, updated_at: invoice.updated_at });
     const attempts = (await call('GET', `/v1/invoices/${invoice.id}/payment-attempts`, { key: owner.key })).body.data;
-    expect(attempts.map((a: any) => a.status)).toEqual(['failed', 'failed']);
+    expect(attempts.map((a: any) => a.status)).toEqual(['failed', 'failed', 'failed']);
     expect(attempts[0].failure_message).toContain('Stripe');
+    // The 60 MB answer was read only to just past the 1 MB cap.
+    expect(attempts[0].failure_message).toContain('more than 1 MB');
+    expect(stripe.huge.read()).toBeLessThan(1024 * 1024 + 128 * 1024);
     // Once Stripe is back, the next press makes a checkout.
     stripe.mode = 'ok';
     expect((await pressPay(invoice.hosted_url)).status).toBe(303);

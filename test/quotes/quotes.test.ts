@@ -171,6 +171,24 @@ describe('revise', () => {
   });
 });
 
+describe('other quotes', () => {
+  it('are left as they were when a quote is revised or converted, the revision itself and another workspace\'s included', async () => {
+    const mine = await studio();
+    const theirs = await studio('Other');
+    const bystanders = [await openQuote(mine.owner.key, mine.client.id), await openQuote(theirs.owner.key, theirs.client.id)];
+    const keyOf = [mine.owner.key, theirs.owner.key];
+    const statuses = async () => Promise.all(bystanders.map(async (q, i) => (await call('GET', `/v1/quotes/${q.id}`, { key: keyOf[i]! })).body.status));
+    const revised = await call('POST', `/v1/quotes/${(await openQuote(mine.owner.key, mine.client.id)).id}/revise`, { key: mine.owner.key });
+    expect((await call('GET', `/v1/quotes/${revised.body.id}`, { key: mine.owner.key })).body.status).toBe('draft');
+    expect(await statuses()).toEqual(['open', 'open']);
+    const accepted = await openQuote(mine.owner.key, mine.client.id);
+    await call('POST', `/v1/quotes/${accepted.id}/accept`, { key: mine.owner.key, body: { name: 'Bill', method: 'other' } });
+    expect((await call('POST', `/v1/quotes/${accepted.id}/convert`, { key: mine.owner.key })).status).toBe(201);
+    expect(await statuses()).toEqual(['open', 'open']);
+    expect((await call('GET', `/v1/quotes/${revised.body.id}`, { key: mine.owner.key })).body).toMatchObject({ status: 'draft', invoice_id: null });
+  });
+});
+
 describe('convert', () => {
   it('makes one draft invoice with quote_id and the PO, however many converts race', async () => {
     const { owner, client } = await studio();

@@ -49,9 +49,11 @@ describe('GET /api/rates', () => {
     expect(upstream).toHaveBeenCalledOnce();
   });
 
-  it('answers 503 when there is nothing to serve at all', async () => {
+  it('answers 503 with Retry-After when there is nothing to serve at all', async () => {
     mockUpstream(() => Promise.reject(new TypeError('offline')));
-    expectError(await call('GET', '/api/rates', { key: user.key }), 503, 'rates_unavailable');
+    const res = await call('GET', '/api/rates', { key: user.key });
+    expectError(res, 503, 'rates_unavailable');
+    expect(res.headers.get('Retry-After')).toBe('60');
   });
 
   it('lets clients poll cheaply with an ETag', async () => {

@@ -2,16 +2,19 @@
 // vitest.config.ts) is answered here in OpenAI's shapes and recorded. Anything else is refused, so
 // nothing reaches the internet.
 import { vi } from 'vitest';
+import { type HugeAnswer, hugeAnswer } from '../helpers/huge-answer';
 
 export type ChatRequest = { url: string; headers: Record<string, string>; body: any };
 export type FakeChat = {
   requests: ChatRequest[];
   /**
    * good: the answer in `content`; malformed: prose instead of JSON; slow: no answer until the caller
-   * gives up; down: no connection; no-schema: a server without structured output (400 to json_schema).
+   * gives up; down: no connection; no-schema: a server without structured output (400 to json_schema);
+   * huge: an answer of 60 MB, made as it is read (`huge.read()` tells how much was).
    */
-  mode: 'good' | 'malformed' | 'slow' | 'down' | 'no-schema';
+  mode: 'good' | 'malformed' | 'slow' | 'down' | 'no-schema' | 'huge';
   content: string;
+  huge: HugeAnswer;
 };
 
 export const GOOD_ANSWER = {
@@ -28,7 +31,7 @@ const completion = (content: string) => ({
 });
 
 export function fakeChat(): FakeChat {
-  const fake: FakeChat = { requests: [], mode: 'good', content: JSON.stringify(GOOD_ANSWER) };
+  const fake: FakeChat = { requests: [], mode: 'good', content: JSON.stringify(GOOD_ANSWER), huge: hugeAnswer() };
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
     const request = new Request(input as RequestInfo, init);
     if (!request.url.startsWith('https://chat.test/v1/')) return new Response('Outbound network is disabled in tests.', { status: 503 });
@@ -43,6 +46,7 @@ export function fakeChat(): FakeChat {
     if (fake.mode === 'no-schema' && body.response_format?.type === 'json_schema') {
       return Response.json({ error: { message: 'response_format json_schema is not supported', type: 'invalid_request_error' } }, { status: 400 });
     }
+    if (fake.mode === 'huge') return fake.huge.response();
     if (fake.mode === 'malformed') return Response.json(completion('Sure! Here are some ideas: first, audit the checkout.'));
     return Response.json(completion(fake.content));
   });

@@ -56,7 +56,8 @@ describe('a chat-completions provider', () => {
     expect(result.explicitAcks).toHaveLength(1);
 
     const done = await job(user.key, queued.id);
-    expect(done).toMatchObject({ status: 'completed', provider: 'openai', error: null });
+    // A model wrote it: not a sample, and no sample line.
+    expect(done).toMatchObject({ status: 'completed', provider: 'openai', sample: false, error: null });
     expect(done.suggestions).toEqual([
       { title: 'Audit the checkout', detail: 'List every step a buyer takes today.', estimate_hours: 3 },
       { title: 'Add Apple Pay', detail: 'Integrate the payment sheet; about USD 540.00.', estimate_hours: 6, amount: 54_000 },
@@ -101,6 +102,18 @@ describe('a chat-completions provider', () => {
     expect(failed).toMatchObject({ status: 'failed', error: expect.stringMatching(/not usable: 0\.(title|estimate_hours)/) });
     const events = (await call('GET', '/api/events?type=suggestion.failed', { key: user.key })).body.data;
     expect(events).toHaveLength(2);
+  });
+
+  it('refuses a 60 MB answer after its first megabyte, as it refuses any answer that is not JSON', async () => {
+    const user = await createUser();
+    const queued = await ask(user.key, { task: 'Plan a landing page' });
+    chat.mode = 'huge';
+    expect((await run(queued.id)).retryMessages).toHaveLength(1);
+    expect((await job(user.key, queued.id)).status).toBe('queued');
+    await run(queued.id, SUGGESTION_MAX_RETRIES + 1);
+    expect(await job(user.key, queued.id)).toMatchObject({ status: 'failed', suggestions: [], error: expect.stringContaining('with more than 1 MB') });
+    // Each of the two calls stopped reading just past the cap: the 60 MB were never held.
+    expect(chat.huge.read()).toBeLessThan(2 * (1024 * 1024 + 128 * 1024));
   });
 
   for (const mode of ['slow', 'down'] as const) {

@@ -48,8 +48,11 @@ describe('the co-pilot', () => {
 
     await deliver(QUEUE, [{ id: 'm1', body: suggestionMessage(queued.id) }]);
     const done = await job(user.key, queued.id);
-    expect(done).toMatchObject({ status: 'completed', provider: 'local', error: null, completed_at: expect.any(String) });
+    // No model wrote it: the suggestion is marked a sample, and its first line says so.
+    expect(done).toMatchObject({ status: 'completed', provider: 'local', sample: true, error: null, completed_at: expect.any(String) });
+    expect(done.suggestions[0]).toEqual({ title: 'Sample: no AI model wrote this', detail: expect.stringContaining('not by an AI model') });
     expect(done.suggestions.map((s: { title: string }) => s.title)).toEqual([
+      'Sample: no AI model wrote this',
       'Agree the scope',
       'Step 1: Redesign the checkout page',
       'Step 2: Add Apple Pay',
@@ -91,7 +94,7 @@ describe('the co-pilot', () => {
     await deliver(QUEUE, [{ id: 'p', body: suggestionMessage(price.id) }]);
     const p = await job(user.key, price.id);
     // 8 h × $150 × 1.15 = $1,380.00, over the $1,000 budget.
-    expect(p.suggestions).toEqual([
+    expect(p.suggestions.slice(1)).toEqual([
       { title: 'Hourly', detail: expect.stringContaining('$150.00'), amount: 15_000 },
       { title: 'Fixed price', detail: expect.any(String), estimate_hours: 8, amount: 138_000 },
       { title: 'Against the budget', detail: expect.stringContaining('exceeds'), amount: 100_000 },
@@ -100,7 +103,7 @@ describe('the co-pilot', () => {
     const msg = await ask(user.key, { kind: 'message', task: 'Move the launch to Friday', project_id: project.id });
     await deliver(QUEUE, [{ id: 'x', body: suggestionMessage(msg.id) }]);
     const m = await job(user.key, msg.id);
-    expect(m.suggestions[0].detail).toMatch(/^Hi Globex,[\s\S]*for Website before starting/);
+    expect(m.suggestions[1].detail).toMatch(/^Hi Globex,[\s\S]*for Website before starting/);
   });
 
   it('fails the job with a reason when the provider answers junk', async () => {
@@ -173,7 +176,7 @@ describe('the co-pilot', () => {
     const yen = await createProject(user.key, { client_id: tokyo.id, hourly_rate: 5_000 });
     const priced = await ask(user.key, { kind: 'pricing', task: 'Design the site and build it', project_id: yen.id });
     await deliver(QUEUE, [{ id: 'jpy', body: suggestionMessage(priced.id) }]);
-    expect((await job(user.key, priced.id)).suggestions.slice(0, 2)).toEqual([
+    expect((await job(user.key, priced.id)).suggestions.slice(1, 3)).toEqual([
       { title: 'Hourly', detail: expect.stringContaining('¥5,000 per hour'), amount: 5_000 },
       { title: 'Fixed price', detail: expect.stringContaining('= ¥46,000'), estimate_hours: 8, amount: 46_000 },
     ]);
@@ -182,7 +185,7 @@ describe('the co-pilot', () => {
     const fils = await createProject(user.key, { client_id: kuwait.id, hourly_rate: 12_345 });
     const estimate = await ask(user.key, { kind: 'pricing', task: 'Design the site and build it', project_id: fils.id });
     await deliver(QUEUE, [{ id: 'kwd', body: suggestionMessage(estimate.id) }]);
-    expect((await job(user.key, estimate.id)).suggestions[1]).toEqual({
+    expect((await job(user.key, estimate.id)).suggestions[2]).toEqual({
       title: 'Fixed price', detail: expect.stringContaining('KWD\u00a0113.574'), estimate_hours: 8, amount: 113_574,
     });
   });

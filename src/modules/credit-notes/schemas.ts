@@ -2,7 +2,7 @@
 import { z } from '@hono/zod-openapi';
 import { TAX_CATEGORIES } from '../../lib/document-totals';
 import { lineAmount, MAX_MINOR_AMOUNT, toScaledInteger } from '../../lib/money';
-import { idSchema, longText, minorAmount, pageOf, timestampSchema } from '../../lib/schemas';
+import { idSchema, longText, minorAmount, oneOf, pageOf, timestampSchema } from '../../lib/schemas';
 import { DEFAULT_UNIT } from '../../lib/units';
 import { DocumentLine, MAX_LINE_ITEMS, TaxBreakdownEntry, unitSchema } from '../invoices/schemas';
 
@@ -35,7 +35,7 @@ const CreditCustomLine = z
 export const CreateCreditNoteBody = z
   .strictObject({
     lines: z
-      .array(z.union([CreditInvoiceLine, CreditCustomLine]))
+      .array(oneOf('a line', [CreditInvoiceLine, CreditCustomLine]))
       .min(1)
       .max(MAX_LINE_ITEMS)
       .optional()

@@ -2,7 +2,7 @@
 import { invalidField } from '../../errors';
 import { defineRoute, jsonContent } from '../../http/define-route';
 import { createRouter } from '../../lib/router';
-import { todayUtc } from '../../lib/time';
+import { todayIn } from '../../lib/time';
 import { Dashboard, DashboardQuery } from './schemas';
 import { buildDashboard } from './service';
 
@@ -16,7 +16,8 @@ export const dashboardRoutes = createRouter().openapi(
   }),
   async (c) => {
     const query = c.req.valid('query');
-    const today = todayUtc();
+    // The period ends on the workspace's today, the date its records are issued on.
+    const today = todayIn(c.get('ctx').timeZone);
     const period = { from: query.from ?? `${today.slice(0, 4)}-01-01`, to: query.to ?? today };
     if (period.from > period.to) throw invalidField('from', '`from` must not be after `to`.');
     const dashboard = await buildDashboard(c.get('ctx'), period, query.currency);

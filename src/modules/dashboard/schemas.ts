@@ -3,8 +3,8 @@ import { ActorSchema } from '../events/schemas';
 import { currencySchema, dateSchema, timestampSchema } from '../../lib/schemas';
 
 export const DashboardQuery = z.object({
-  from: dateSchema.optional().openapi({ description: 'Start of the period (inclusive). Defaults to 1 January of this year (UTC).' }),
-  to: dateSchema.optional().openapi({ description: 'End of the period (inclusive). Defaults to today (UTC).' }),
+  from: dateSchema.optional().openapi({ description: 'Start of the period (inclusive). Defaults to 1 January of this year in the workspace time zone.' }),
+  to: dateSchema.optional().openapi({ description: 'End of the period (inclusive). Defaults to today in the workspace time zone.' }),
   currency: currencySchema.default('USD').openapi({ description: 'Currency of `totals`. Defaults to USD.' }),
 });
 

@@ -4,7 +4,7 @@
 import { invalidField } from '../../errors';
 import type { WorkspaceContext } from '../../lib/context';
 import { exactFigure, sumFromSql } from '../../lib/money';
-import { todayUtc } from '../../lib/time';
+import { todayIn } from '../../lib/time';
 import { serializeActivity } from '../events/serialize';
 import { getRatesSnapshot } from '../rates/refresh';
 import { convertSumAtSnapshot, isStale } from '../rates/snapshot';
@@ -17,7 +17,8 @@ const FIGURES = ['invoiced', 'collected', 'outstanding', 'expenses'] as const;
 type Converted = Figures & { tax_collected: bigint };
 
 export async function buildDashboard(ctx: WorkspaceContext, period: Period, currency: string) {
-  const today = todayUtc();
+  // Overdue is due before the workspace's today (§5), not UTC's.
+  const today = todayIn(ctx.timeZone);
   // The rates are read beside the batch, so `rates` always shows what is cached.
   const [[invoiced, collected, taxCollected, open, spent, statusCounts, clientCount, activeProjects, recent], snapshot] = await Promise.all([
     dashboardQueries(ctx, period, today),

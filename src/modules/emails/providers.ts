@@ -4,6 +4,7 @@
 // `reply_to` the issuer's email so a client's answer reaches them. Any answer but 2xx is a failed
 // attempt, with the reason kept on the outbox row.
 import { config } from '../../config';
+import { readAnswerStart } from '../../lib/bounded-read';
 import type { ComposedEmail } from '../invoices/render/email';
 
 export type OutgoingEmail = ComposedEmail & { to: string[]; cc: string[] };
@@ -28,7 +29,7 @@ export async function sendEmail(env: Env, email: OutgoingEmail): Promise<SendRes
       }),
     });
     if (res.ok) return { ok: true };
-    const detail = (await res.text().catch(() => '')).slice(0, 300);
+    const detail = (await readAnswerStart(res, 300).catch(() => '')).slice(0, 300);
     return { ok: false, error: `The email service answered ${res.status}${detail ? `: ${detail}` : ''}` };
   } catch (err) {
     return { ok: false, error: `The email service could not be reached: ${String(err)}` };

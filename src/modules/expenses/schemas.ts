@@ -12,7 +12,7 @@ const expenseFields = {
   vendor: text(200).nullish(),
   amount: positiveMinorAmount('Amount spent, in minor units of `currency`; more than zero.'),
   currency: currencySchema.default('USD'),
-  incurred_on: dateSchema.openapi({ description: 'Defaults to today (UTC).' }).optional(),
+  incurred_on: dateSchema.openapi({ description: 'Defaults to today in the workspace time zone.' }).optional(),
   billable: z.boolean().default(false).openapi({ description: 'To be passed on to a client.' }),
 };
 

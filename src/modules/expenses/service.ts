@@ -8,7 +8,7 @@ import { assertOrderedRange } from '../../lib/validation';
 import { changedRows } from '../../lib/guarded-write';
 import { assertReferencedProject } from '../../lib/references';
 import { newId } from '../../lib/ids';
-import { nowIso, todayUtc } from '../../lib/time';
+import { nowIso, todayIn } from '../../lib/time';
 import { recordEvent } from '../events/record';
 import { updateWithEvent } from '../events/update-with-event';
 import { assertConvertible } from '../rates/convertible';
@@ -46,7 +46,7 @@ export async function createExpense(ctx: ServiceContext, input: CreateExpenseInp
     vendor: input.vendor ?? null,
     amount: input.amount,
     currency: input.currency,
-    incurredOn: input.incurred_on ?? todayUtc(),
+    incurredOn: input.incurred_on ?? todayIn(ctx.timeZone),
     billable: input.billable,
     invoiceId: null,
     createdAt: now,

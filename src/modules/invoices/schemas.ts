@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { TAX_CATEGORIES, TAX_ROUNDING_MODES, VATEX_PATTERN } from '../../lib/document-totals';
 import { lineAmount, MAX_MINOR_AMOUNT, toScaledInteger } from '../../lib/money';
-import { currencySchema, dateSchema, emailSchema, idSchema, listQuery, longText, minorAmount, moneyNumber, pageOf, text, timestampSchema } from '../../lib/schemas';
+import { currencySchema, dateSchema, emailSchema, idSchema, listQuery, longText, minorAmount, moneyNumber, oneOf, pageOf, text, timestampSchema } from '../../lib/schemas';
 import { DEFAULT_UNIT, UNIT_CODES } from '../../lib/units';
 import { Address } from '../clients/schemas';
 import { addDays, todayUtc } from '../../lib/time';
@@ -61,11 +61,10 @@ const lineItems = z.array(LineItemInput).min(1).max(MAX_LINE_ITEMS);
 
 const discountReason = text(200).nullish().openapi({ example: 'Loyalty discount' });
 
-export const DiscountInput = z
-  .union([
-    z.strictObject({ percent: percent('Percent of the subtotal: `discount_total = round(subtotal × percent / 100)`.'), reason: discountReason }),
-    z.strictObject({ amount: minorAmount('A fixed amount in minor units; at most the subtotal (422 otherwise).'), reason: discountReason }),
-  ])
+export const DiscountInput = oneOf('a discount', [
+  z.strictObject({ percent: percent('Percent of the subtotal: `discount_total = round(subtotal × percent / 100)`.'), reason: discountReason }),
+  z.strictObject({ amount: minorAmount('A fixed amount in minor units; at most the subtotal (422 otherwise).'), reason: discountReason }),
+])
   .openapi('DiscountInput', {
     description: 'A discount before tax on the whole document, `{percent}` or `{amount}`, with an optional `reason`; null for none.',
   });

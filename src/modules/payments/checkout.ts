@@ -16,7 +16,10 @@ import type { AttemptRow } from './serialize';
 
 export type PayTarget = { ctx: WorkspaceContext; invoice: InvoiceRow; workspace: { paymentsAllowPartial: boolean; locale: string }; clientEmail: string | null };
 
-export type PressOutcome = { kind: 'redirect'; url: string } | { kind: 'refused'; status: 404 | 409 | 422 | 502; message: string };
+/** A press the page answers itself: a body it could not read (400, 413, 415), or why nothing can be paid. */
+export type RefusalStatus = 400 | 404 | 409 | 413 | 415 | 422 | 502;
+
+export type PressOutcome = { kind: 'redirect'; url: string } | { kind: 'refused'; status: RefusalStatus; message: string };
 
 /** What the pay button offers now, or why there is none: the provider, the amount due, the step. */
 export async function payOffer(target: PayTarget) {

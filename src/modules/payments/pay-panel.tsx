@@ -6,7 +6,7 @@ import type { Context } from 'hono';
 import { exponentOf } from '../../lib/currencies';
 import { formatMoney } from '../../lib/money';
 import type { PageExtra } from '../invoices/render/respond';
-import { type PayTarget, payOffer } from './checkout';
+import { type PayTarget, payOffer, type RefusalStatus } from './checkout';
 
 const STYLE = `
 .pay{margin-top:24px;padding:16px;border:1px solid #dfe2e6;border-radius:10px}
@@ -39,7 +39,7 @@ export type PanelInput = PayTarget & { token: string; origin: string };
  * The panel for the page, or undefined when there is nothing to show. `message` is a refusal of a
  * press (the provider down, a bad amount), shown in place of the result line with its status.
  */
-export async function payPanel(input: PanelInput, c: Context, refusal?: { status: 404 | 409 | 422 | 502; message: string }): Promise<PageExtra | undefined> {
+export async function payPanel(input: PanelInput, c: Context, refusal?: { status: RefusalStatus; message: string }): Promise<PageExtra | undefined> {
   const offer = await payOffer(input);
   const notice = refusal ? { text: refusal.message, tone: 'bad' as const } : NOTICES[c.req.query('payment') ?? ''];
   if (!offer && !notice) return undefined;
@@ -49,7 +49,7 @@ export async function payPanel(input: PanelInput, c: Context, refusal?: { status
   return {
     status: refusal?.status,
     // A checkout on this very origin (the sandbox) is 'self' already.
-    formAction: offer ? ["'self'", offer.provider.checkoutOrigin(input.origin)].filter((source) => source !== input.origin).join(' ') : undefined,
+    formAction: offer ? ["'self'", offer.provider.checkoutOrigin(input.ctx.env, input.origin)].filter((source) => source !== input.origin).join(' ') : undefined,
     render: (nonce: string) => (
       <section class="pay" aria-label="Pay online">
         <style nonce={nonce} dangerouslySetInnerHTML={{ __html: STYLE }} />

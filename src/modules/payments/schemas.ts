@@ -1,6 +1,6 @@
 // Getting paid online (§16): the provider setting, payment attempts, payments as listed, refunds.
 import { z } from '@hono/zod-openapi';
-import { idSchema, pageOf, text, timestampSchema } from '../../lib/schemas';
+import { idSchema, oneOfBy, pageOf, text, timestampSchema } from '../../lib/schemas';
 
 const MAX_REASON = 500;
 
@@ -11,8 +11,7 @@ export type ProviderName = (typeof PROVIDERS)[number];
 export const STRIPE_SECRET_KEY = /^(sk|rk)_(test|live)_[A-Za-z0-9]{8,200}$/;
 export const STRIPE_WEBHOOK_SECRET = /^whsec_[A-Za-z0-9+/=]{8,200}$/;
 
-export const ConnectProviderBody = z
-  .discriminatedUnion('provider', [
+export const ConnectProviderBody = oneOfBy('provider', 'a payment provider', [
     z.strictObject({
       provider: z.literal('stripe'),
       secret_key: z.string().regex(STRIPE_SECRET_KEY, 'A Stripe secret key (sk_live_… or sk_test_…, or a restricted rk_… key).').openapi({ description: 'Your Stripe secret key (`sk_live_…`, `sk_test_…`, or a restricted `rk_…` key allowed to write Checkout Sessions and Refunds). Stored encrypted; never shown again.' }),

@@ -143,7 +143,8 @@ export async function convertQuote(ctx: ServiceContext, id: string): Promise<{ q
         alongside: (invoiceId, written) => {
           after = { ...before, status: 'converted', invoiceId, updatedAt: now };
           return [
-            ctx.db.update(quotes).set({ status: 'converted', invoiceId, updatedAt: now }).where(and(guard, written)),
+            // The quote by its own row: `guard` and `written` are EXISTS conditions that name no row to update.
+            ctx.db.update(quotes).set({ status: 'converted', invoiceId, updatedAt: now }).where(and(unchangedQuote(ctx, before), written)),
             recordEvent(ctx, 'quote.converted', quoteObject(after), { ifChanged: true }),
           ];
         },

@@ -225,7 +225,8 @@ export async function reviseQuote(ctx: ServiceContext, id: string): Promise<Quot
         after: (written) =>
           before.status === 'open'
             ? [
-                ctx.db.update(quotes).set({ status: 'canceled', updatedAt: now }).where(and(guard, written)),
+                // The original by its own row: `guard` and `written` are EXISTS conditions that name no row to update.
+                ctx.db.update(quotes).set({ status: 'canceled', updatedAt: now }).where(and(unchangedQuote(ctx, before), written)),
                 recordEvent(ctx, 'quote.canceled', quoteObject(canceled), { ifChanged: true }),
               ]
             : [],

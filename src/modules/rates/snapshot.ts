@@ -33,8 +33,14 @@ export function isStale(snapshot: RatesSnapshot, now = Date.now()): boolean {
   return now - Date.parse(snapshot.as_of) > STALE_AFTER_MS;
 }
 
+/**
+ * How long a 503 asks a client to wait (§3: with Retry-After): a first fill is shared by the requests
+ * that wait for it, and the cron refreshes every 15 minutes, so a minute is a fair first wait.
+ */
+export const RATES_RETRY_AFTER_SECONDS = 60;
+
 export const ratesUnavailable = (why = 'No exchange rates are available yet; try again shortly.') =>
-  new ApiError('rates_unavailable', why);
+  new ApiError('rates_unavailable', why, undefined, { 'Retry-After': String(RATES_RETRY_AFTER_SECONDS) });
 
 /**
  * `amount` (minor units of `from`) in minor units of `to` at the snapshot's rates, rounded half away

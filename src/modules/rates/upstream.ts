@@ -1,7 +1,7 @@
 // The upstream rates provider (open.er-api.com's shape by default): fetched with a timeout and
 // validated before anything is believed, so a broken provider can never poison the cache.
 import { z } from '@hono/zod-openapi';
-import { readAtMost } from '../../lib/bounded-read';
+import { OUTSIDE_ANSWER_MAX_BYTES, readAnswerText } from '../../lib/bounded-read';
 import type { RatesSnapshot } from './snapshot';
 
 const UpstreamRates = z.object({
@@ -19,19 +19,7 @@ export class UpstreamError extends Error {
 }
 
 /** A real answer is ~10 KB; reading more than this is work (and memory) a broken or hostile upstream makes us do. */
-export const MAX_BODY_BYTES = 1024 * 1024;
-
-/** The body as text, refused (and the rest never read) once it passes `max` bytes. */
-async function readAtMostText(response: Response, max: number): Promise<string> {
-  const declared = Number(response.headers.get('Content-Length'));
-  if (declared > max) {
-    await response.body?.cancel();
-    throw new UpstreamError(`answered ${declared} bytes, more than ${max}`);
-  }
-  const bytes = await readAtMost(response.body, max);
-  if (bytes === null) throw new UpstreamError(`answered more than ${max} bytes`);
-  return new TextDecoder().decode(bytes);
-}
+export const MAX_BODY_BYTES = OUTSIDE_ANSWER_MAX_BYTES;
 
 /** The upstream's rates as a snapshot, not yet vetted against the last good one (sanity.ts). */
 export async function fetchUpstreamRates(url: string, timeoutMs: number, now = new Date()): Promise<RatesSnapshot> {
@@ -42,7 +30,8 @@ export async function fetchUpstreamRates(url: string, timeoutMs: number, now = n
     throw new UpstreamError(err instanceof Error && err.name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : `unreachable: ${String(err)}`);
   }
   if (!response.ok) throw new UpstreamError(`answered HTTP ${response.status}`);
-  const text = await readAtMostText(response, MAX_BODY_BYTES);
+  const text = await readAnswerText(response, MAX_BODY_BYTES);
+  if (text === null) throw new UpstreamError(`answered more than ${MAX_BODY_BYTES} bytes`);
   let body: unknown;
   try {
     body = JSON.parse(text);

@@ -36,6 +36,7 @@ export const Suggestion = z
     task: z.string(),
     project_id: z.string().nullable(),
     provider: z.string().nullable().openapi({ description: 'Who answered: "openai" (a chat-completions server), "workers-ai", or "local" (no model: worked out from the task text and your records).' }),
+    sample: z.boolean().openapi({ description: 'true when no model wrote the suggestions (provider "local"): a sample worked out by rules, whose first suggestion says so.' }),
     suggestions: z.array(SuggestionItem),
     error: z.string().nullable(),
     created_at: timestampSchema,

@@ -21,6 +21,8 @@ export const serializeSuggestion = (row: SuggestionRow) => ({
   task: row.task,
   project_id: row.projectId,
   provider: row.provider,
+  // The local provider needs no model: what it answers is a sample, and says so (§6).
+  sample: row.provider === 'local',
   suggestions: row.suggestions ? (JSON.parse(row.suggestions) as SuggestionItemValue[]) : [],
   error: row.error,
   created_at: row.createdAt,

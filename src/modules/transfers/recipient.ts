@@ -1,7 +1,7 @@
 // Who receives a transfer: a name, a country, and either an IBAN (checked by its mod-97 checksum
 // and its country's length) or a local account number with a bank code.
 import { z } from '@hono/zod-openapi';
-import { countrySchema, text } from '../../lib/schemas';
+import { countrySchema, oneOf, text } from '../../lib/schemas';
 
 // IBAN lengths by country (ISO 13616 registry), for the countries a small studio pays most.
 const IBAN_LENGTHS: Record<string, number> = {
@@ -44,7 +44,7 @@ export const Recipient = z
   .strictObject({
     name: text(140).min(1),
     country: countrySchema,
-    account: z.union([IbanAccount, LocalAccount]),
+    account: oneOf('an account', [IbanAccount, LocalAccount]),
   })
   .openapi('Recipient');
 

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { currencySchema, idSchema, listQuery, pageOf, positiveMinorAmount, text, timestampSchema } from '../../lib/schemas';
+import { currencySchema, idSchema, listQuery, oneOfBy, pageOf, positiveMinorAmount, text, timestampSchema } from '../../lib/schemas';
 import { MaskedRecipient } from './account';
 import { Recipient } from './recipient';
 
@@ -69,8 +69,7 @@ export const Transfer = z
 export const TransferQuery = listQuery.extend({ status: TransferStatus.optional() });
 export const TransferPage = pageOf(Transfer);
 
-export const ConnectPayoutProviderBody = z
-  .discriminatedUnion('provider', [
+export const ConnectPayoutProviderBody = oneOfBy('provider', 'a payout provider', [
     z.strictObject({
       provider: z.literal('wise'),
       api_token: z.string().trim().min(16).max(200).regex(/^[A-Za-z0-9._-]+$/, 'A Wise API token.').openapi({ description: 'A Wise API token of the profile that pays (Settings → API tokens). Stored encrypted; never shown again.' }),

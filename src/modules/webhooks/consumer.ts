@@ -10,6 +10,7 @@
 import { and, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import { webhookDeliveries, webhookEndpoints } from '../../db/schema';
 import { config } from '../../config';
+import { readAnswerStart } from '../../lib/bounded-read';
 import { systemContext, type WorkspaceContext } from '../../lib/context';
 import { createDb } from '../../lib/db';
 import { changedRows, insertIf, previousChanged } from '../../lib/guarded-write';
@@ -119,35 +120,12 @@ async function attempt(ctx: WorkspaceContext, endpoint: EndpointRow, row: Delive
       },
       body,
     });
-    const answer = await firstBytes(res, RESPONSE_BODY_BYTES);
+    const answer = await readAnswerStart(res, RESPONSE_BODY_BYTES);
     return { status: res.status, body: answer, error: null, durationMs: Date.now() - started, retryAfter: res.headers.get('Retry-After') };
   } catch (err) {
     const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
     return { status: null, body: null, error: timedOut ? `No answer within ${TIMEOUT_MS / 1000} s.` : `Could not connect: ${String(err)}`, durationMs: Date.now() - started, retryAfter: null };
   }
-}
-
-/** The first `limit` bytes of the answer as text; the rest is not read. */
-async function firstBytes(res: Response, limit: number): Promise<string> {
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  while (size < limit) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.length;
-  }
-  await reader.cancel().catch(() => undefined);
-  const bytes = new Uint8Array(Math.min(size, limit));
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk.slice(0, bytes.length - offset), offset);
-    offset += Math.min(chunk.length, bytes.length - offset);
-    if (offset >= bytes.length) break;
-  }
-  return new TextDecoder().decode(bytes);
 }
 
 async function record(ctx: WorkspaceContext, endpoint: EndpointRow, row: DeliveryRow, result: Attempted): Promise<void> {

@@ -16,7 +16,7 @@ const PAGE_HEADERS = {
 };
 
 /** What another room adds to the page: its part (given the page's nonce), the forms it posts, the status. */
-export type PageExtra = { render: (nonce: string) => unknown; formAction?: string; status?: 200 | 404 | 409 | 422 | 502 };
+export type PageExtra = { render: (nonce: string) => unknown; formAction?: string; status?: 200 | 400 | 404 | 409 | 413 | 415 | 422 | 502 };
 
 export function pageResponse(c: Context, doc: InvoiceDocument, options: { countView: boolean; extra?: PageExtra }) {
   const nonce = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));

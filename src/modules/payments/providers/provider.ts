@@ -53,8 +53,8 @@ export interface PaymentProvider {
   readonly name: ProviderName;
   /** Checks the settings a PUT sends; throws a 422 naming the field that is wrong. */
   connect(input: { secret_key?: string; webhook_secret?: string }): Connection;
-  /** The origin the checkout page is served from, for the hosted page's CSP `form-action`. */
-  checkoutOrigin(origin: string): string;
+  /** The origin the checkout page is served from, for the hosted page's CSP `form-action` (`origin` is the page's own). */
+  checkoutOrigin(env: Env, origin: string): string;
   /** The least the provider charges in `currency`, in its ISO minor unit. */
   minimumCharge(currency: string): number;
   /** The amounts the provider can charge are multiples of this (ISO minor unit). */

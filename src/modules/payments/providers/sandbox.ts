@@ -19,7 +19,7 @@ export const sandbox: PaymentProvider = {
 
   connect: () => ({ secretKey: null, webhookSecret: `whsec_${randomToken(24)}`, keyLast4: null, testMode: true }),
 
-  checkoutOrigin: (origin) => origin,
+  checkoutOrigin: (_env, origin) => origin,
 
   minimumCharge: () => 1,
 

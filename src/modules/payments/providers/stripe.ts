@@ -10,7 +10,6 @@ import { STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET } from '../schemas';
 import type { CheckoutInput, PaymentProvider, ProviderEvent, ProviderSecrets, RefundInput } from './provider';
 
 export const STRIPE_VERSION = '2024-06-20';
-export const STRIPE_CHECKOUT_ORIGIN = 'https://checkout.stripe.com';
 
 // Stripe's minor unit is ISO's except for these (https://docs.stripe.com/currencies): zero-decimal
 // currencies take whole units; the three-decimal ones take thousandths whose last digit is 0; ISK
@@ -73,7 +72,7 @@ export const stripe: PaymentProvider = {
     return { secretKey: key, webhookSecret, keyLast4: key.slice(-4), testMode: key.includes('_test_') };
   },
 
-  checkoutOrigin: () => STRIPE_CHECKOUT_ORIGIN,
+  checkoutOrigin: (env) => config(env).STRIPE_CHECKOUT_ORIGIN,
 
   minimumCharge: (currency) => MINIMUM[currency] ?? Math.max(1, pow10(exponentOf(currency)) / 2),
 

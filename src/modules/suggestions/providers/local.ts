@@ -89,18 +89,31 @@ function message(task: string, context: WorkContext): SuggestionItemValue[] {
   return [{ title: 'Draft message', detail: `${greeting}\n\n${body}\n\nI'll confirm timing and cost${project} before starting. Does this match what you had in mind?\n\nBest regards` }];
 }
 
+/**
+ * The first line of every answer (§6): what follows is a sample worked out by rules, so no one takes
+ * it for a model's judgement. The suggestion itself says `sample: true` (service.ts).
+ */
+export const SAMPLE_NOTICE: SuggestionItemValue = {
+  title: 'Sample: no AI model wrote this',
+  detail: 'Worked out by fixed rules from the task text and your own records, not by an AI model. Treat it as a starting point.',
+};
+
+function suggestionsFor({ kind, task, context }: SuggestionJob): SuggestionItemValue[] {
+  switch (kind) {
+    case 'plan':
+      return plan(task);
+    case 'estimate':
+      return estimate(task, context);
+    case 'pricing':
+      return pricing(task, context);
+    case 'message':
+      return message(task, context);
+  }
+}
+
 export const localProvider: SuggestionProvider = {
   name: 'local',
-  async suggest({ kind, task, context }: SuggestionJob) {
-    switch (kind) {
-      case 'plan':
-        return plan(task);
-      case 'estimate':
-        return estimate(task, context);
-      case 'pricing':
-        return pricing(task, context);
-      case 'message':
-        return message(task, context);
-    }
+  async suggest(job: SuggestionJob) {
+    return [SAMPLE_NOTICE, ...suggestionsFor(job)];
   },
 };
