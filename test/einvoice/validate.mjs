@@ -4,9 +4,10 @@
 // (test/einvoice/corpus.ts) must fail exactly the rules the official validator failed on it, as recorded in
 // official-verdicts.json. Where the official validation artefacts are installed (EINVOICE_VALIDATE, else
 // ../shared/einvoice/validate beside the checkout or the folder of worktrees: CEN Schematron for both syntaxes and
-// the CII D16B XSD, run by Java and Saxon), all the files go through them too: the produced ones must pass with no
-// fatal rule, the mutated ones must fail as recorded, so the record cannot drift. Without them the check says so in
-// one line and passes on our own rules. `-- --record` rewrites official-verdicts.json from the official validator.
+// the CII D16B XSD, run by Java and Saxon), all the files go through them too, in one call (official-validator.mjs
+// compiles each stylesheet once for them all): the produced ones must pass with no fatal rule, the mutated ones must
+// fail as recorded, so the record cannot drift. Without them the check says so in one line and passes on our own
+// rules. `-- --record` rewrites official-verdicts.json from the official validator.
 // Also reads the Factur-X PDF's XMP (pdfinfo -meta) for the PDF/A-3b and Factur-X declarations, where poppler is
 // installed. Runs in Node, not in the Workers pool, because it starts Java and poppler.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -24,6 +25,7 @@ import { mutatedFiles } from './corpus.ts';
 import { FIXTURES } from './fixtures.ts';
 import { invoiceLabels } from '../../src/modules/documents/labels/invoice.ts';
 import { eInvoiceXml } from '../../src/modules/invoices/einvoice.ts';
+import { validateOfficially } from './official-validator.mjs';
 import { creditNoteEInvoiceXml } from '../../src/modules/credit-notes/einvoice.ts';
 import { plannedContent } from '../../src/modules/credit-notes/service.ts';
 
@@ -135,34 +137,25 @@ try {
     const canary = path.join(dir, 'canary-wrong-total.cii.xml');
     writeFileSync(canary, renderCii(FIXTURES['two-rates']).replace(/<ram:GrandTotalAmount>[^<]*</, '<ram:GrandTotalAmount>1.00<'));
 
-    // Each file is a JVM start and a compile of the stylesheet. The client compiler alone (no C2) does
-    // that in half the CPU. The canary goes first, on its own, and leaves an archive of the classes its
-    // JVM loaded (Java's class data sharing): the JVMs of the other files map it instead of loading and
-    // verifying Saxon's classes again, about a sixth less CPU each. The checks themselves are the same,
-    // and a JVM that cannot use the archive loads its classes as before.
-    const archive = path.join(dir, 'saxon.jsa');
-    const validate = (paths, javaOption) => {
-      const javaOptions = [process.env.JAVA_TOOL_OPTIONS, '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xlog:disable', javaOption].filter(Boolean).join(' ');
-      const run = spawnSync(validator, paths, { encoding: 'utf8', env: { ...process.env, JAVA_TOOL_OPTIONS: javaOptions } });
-      return `${run.stdout ?? ''}${run.stderr ?? ''}`.replaceAll(`${dir}/`, '');
-    };
-    const fatalLines = (output) => output.split('\n').filter((line) => line.includes('[fatal]'));
-
-    const canaryOutput = validate([canary], `-XX:ArchiveClassesAtExit=${archive}`);
+    // All the files in one call, the canary first; official-validator.mjs compiles each stylesheet once for them all.
+    const mutatedPaths = mutated.map((m) => path.join(dir, m.file));
+    const report = (await validateOfficially(validator, [canary, ...files, ...mutatedPaths], mkdtempSync(path.join(dir, 'official-'))))
+      .replaceAll(`${dir}/`, '');
+    const fatalLines = (text) => text.split('\n').filter((line) => line.includes('[fatal]'));
+    const isCanary = (line) => line.startsWith(`${path.basename(canary)}:`);
+    const canaryOutput = report.split('\n').filter(isCanary).join('\n');
     const canaryFatal = fatalLines(canaryOutput);
     if (!canaryFatal.some((line) => line.includes('BR-CO-15'))) fail(`the validator did not reject the canary with a wrong total (BR-CO-15):\n${canaryOutput}`);
-
-    const mutatedPaths = mutated.map((m) => path.join(dir, m.file));
-    const output = validate([...files, ...mutatedPaths], existsSync(archive) ? `-XX:SharedArchiveFile=${archive}` : '');
+    const output = report.split('\n').filter((line) => !isCanary(line)).join('\n');
     const byFile = officialVerdicts(output);
     const producedFatal = fatalLines(output).filter((line) => !line.startsWith('mutated-'));
     // The produced files' report as the validator prints it; the mutated ones are compared below, not printed.
     const summary = /^\d+ fatal, \d+ warnings in \d+ files$/m.exec(output)?.[0] ?? 'no summary line';
     process.stdout.write(output.split('\n').filter((line) => !line.startsWith('mutated-') && line !== summary).join('\n'));
-    console.log(`The validator's count: ${summary} (the ${mutatedPaths.length} mutated files included).`);
-    console.log(`(and the canary with a wrong total: ${canaryFatal.length} fatal, as it should be)`);
+    console.log(`The validator's count: ${summary} (the ${mutatedPaths.length} mutated files and the canary included).`);
+    console.log(`(the canary with a wrong total: ${canaryFatal.length} fatal, as it should be)`);
     if (producedFatal.length) fail(`the EN 16931 validation failed:\n${producedFatal.join('\n')}`);
-    const total = files.length + mutatedPaths.length;
+    const total = 1 + files.length + mutatedPaths.length;
     if (!new RegExp(`^\\d+ fatal, \\d+ warnings in ${total} files$`, 'm').test(output)) fail(`the validator did not check all ${total} files`);
     if (record) {
       const entries = Object.fromEntries(mutated.map(({ file }) => [file, byFile[file] ?? { fatal: [], warnings: [] }]));
