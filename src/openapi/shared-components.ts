@@ -9,7 +9,7 @@ import { COUNTRY_CODES } from '../lib/countries';
 import { CURRENCY_CODES } from '../lib/currencies';
 import { errorRangeName, errorRangeStatuses } from '../http/error-ranges';
 import { RESPONSE_HEADERS } from '../http/response-headers';
-import { TAX_CATEGORIES, TAX_ROUNDING_MODES } from '../lib/document-totals';
+import { TAX_CATEGORIES, TAX_ROUNDING_MODES } from '../modules/documents/totals';
 import { UNIT_CODES, UNIT_LIST_TEXT } from '../lib/units';
 import { TIME_ZONE_TEXT, TIME_ZONES } from '../modules/workspaces/validation';
 import { EVENT_TYPES } from '../modules/events/types';

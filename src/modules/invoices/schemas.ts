@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { TAX_CATEGORIES, TAX_ROUNDING_MODES, VATEX_PATTERN } from '../../lib/document-totals';
+import { TAX_CATEGORIES, TAX_ROUNDING_MODES, VATEX_PATTERN } from '../documents/totals';
 import { lineAmount, MAX_MINOR_AMOUNT, toScaledInteger } from '../../lib/money';
 import { currencySchema, dateSchema, emailSchema, idSchema, listQuery, longText, minorAmount, moneyNumber, pageOf, text, timestampSchema } from '../../lib/schemas';
 import { DEFAULT_UNIT, UNIT_CODES } from '../../lib/units';
