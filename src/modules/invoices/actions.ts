@@ -13,7 +13,7 @@ import { newId } from '../../lib/ids';
 import { taxShare } from '../../lib/money';
 import { nowIso, todayIn } from '../../lib/time';
 import { recordEvent } from '../events/record';
-import { releaseBilledWork } from '../time-entries/billing';
+import { releaseBilledWork } from './release-billed-work';
 import { enqueueEmailsQuietly, outboxRow } from '../emails/outbox';
 import { billToOf, issuerSnapshotOf } from './client-snapshot';
 import { linkHash, linkToken } from './links';
