@@ -3,7 +3,7 @@ import { TAX_CATEGORIES, TAX_ROUNDING_MODES, VATEX_PATTERN } from '../documents/
 import { lineAmount, MAX_MINOR_AMOUNT, toScaledInteger } from '../../lib/money';
 import { currencySchema, dateSchema, emailSchema, idSchema, listQuery, longText, minorAmount, moneyNumber, pageOf, text, timestampSchema } from '../../lib/schemas';
 import { DEFAULT_UNIT, UNIT_CODES } from '../../lib/units';
-import { Address } from '../clients/schemas';
+import { Address } from '../../lib/address';
 import { addDays, todayUtc } from '../../lib/time';
 
 export const InvoiceStatus = z.enum(['draft', 'open', 'paid', 'void']);
