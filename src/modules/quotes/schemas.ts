@@ -2,8 +2,9 @@
 import { z } from '@hono/zod-openapi';
 import { currencySchema, dateSchema, idSchema, listQuery, longText, pageOf, text, timestampSchema } from '../../lib/schemas';
 import {
-  BillToSnapshot, Discount, documentFields, IssuerSnapshot, LineItem, LineItemInput, MAX_LINE_ITEMS, TaxBreakdownEntry, taxRoundingField,
+  BillToSnapshot, Discount, documentFields, IssuerSnapshot, LineItem, LineItemInput, MAX_LINE_ITEMS, TaxBreakdownEntry,
 } from '../invoices/schemas';
+import { taxRoundingField } from '../documents/schemas';
 
 export const QUOTE_STATUSES = ['draft', 'open', 'accepted', 'declined', 'expired', 'canceled', 'converted'] as const;
 export const QuoteStatus = z.enum(QUOTE_STATUSES);
