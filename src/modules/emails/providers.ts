@@ -4,8 +4,9 @@
 // `reply_to` the issuer's email so a client's answer reaches them. Any answer but 2xx is a failed
 // attempt, with the reason kept on the outbox row.
 import { config } from '../../config';
-import type { ComposedEmail } from '../invoices/render/email';
 
+/** An email as a room composes it; `replyTo`: where a reply goes, when not to EMAIL_FROM. */
+export type ComposedEmail = { subject: string; html: string; text: string; replyTo?: string | null };
 export type OutgoingEmail = ComposedEmail & { to: string[]; cc: string[] };
 export type SendResult = { ok: true } | { ok: false; error: string };
 

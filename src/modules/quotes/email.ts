@@ -11,7 +11,7 @@ import { createDb } from '../../lib/db';
 import { nowIso } from '../../lib/time';
 import { EMAIL_RETRY_DELAYS_MS, MAX_EMAIL_ATTEMPTS } from '../emails/schedule';
 import { sendEmail } from '../emails/providers';
-import type { ComposedEmail } from '../invoices/render/email';
+import type { ComposedEmail } from '../emails/providers';
 import { type QuoteDocument, quoteDocumentOf } from './document';
 import { readQuoteWithParties } from './service';
 
