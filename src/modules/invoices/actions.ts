@@ -18,7 +18,7 @@ import { enqueueEmailsQuietly, outboxRow } from '../emails/outbox';
 import { billToOf, issuerSnapshotOf } from './client-snapshot';
 import { linkHash, linkToken } from './links';
 import type { PaymentInput, SendInvoiceInput } from './schemas';
-import { serializePayment, type PaymentRow } from '../payments/serialize';
+import { serializePayment, type PaymentRow } from './payment';
 import { amountDue, type InvoiceRow, type InvoiceWithLines } from './serialize';
 import { getInvoice, getInvoiceWithParties, invoiceObject } from './service';
 
