@@ -78,7 +78,7 @@ async function describedApp() {
 }
 /** The document as served at `origin`. */
 async function documentAt(origin: string): Promise<string> {
-  const [{ OPENAPI_INFO, finishedDocument }, described] = await Promise.all([import('./openapi-document'), describedApp()]);
+  const [{ OPENAPI_INFO, finishedDocument }, described] = await Promise.all([import('./openapi/document'), describedApp()]);
   await giveWay();
   const generated = described.getOpenAPI31Document({ ...OPENAPI_INFO, servers: [{ url: origin }] });
   await giveWay();

@@ -21,7 +21,7 @@ type ViewOperation = { summary?: string; description?: string; parameters?: unkn
 
 /**
  * The reference's view of the document: an operation served under both listings is written once,
- * under /v1/clients, and /api/workflow/clients is a path item that refers to it (openapi-listings.ts).
+ * under /v1/clients, and /api/workflow/clients is a path item that refers to it (openapi/listings.ts).
  * The view lists it once, under its /v1 path, with a summary that names the other path too. What
  * every webhook delivery shares (its headers and the receiver's answer) is declared once, on
  * `webhook.test` (webhooks/openapi.ts); the view shows it on every event type.
@@ -34,7 +34,7 @@ export function docsView(spec: { paths: Record<string, Record<string, ViewOperat
   for (const [path, item] of Object.entries(spec.paths)) {
     const ref = item.$ref;
     if (typeof ref !== 'string' || !ref.startsWith('#/paths/')) paths[path] = item;
-    // The pointer decoded as referencedPath (openapi-listings.ts) does it: written out, as this function cannot import.
+    // The pointer decoded as referencedPath (openapi/listings.ts) does it: written out, as this function cannot import.
     else (alsoAt[decodeURIComponent(ref.slice('#/paths/'.length)).replaceAll('~1', '/').replaceAll('~0', '~')] ??= []).push(path);
   }
   for (const [path, others] of Object.entries(alsoAt)) {

@@ -1,4 +1,5 @@
 // Worker entry: HTTP, the cron trigger and the queue consumers.
+import './registrations';
 import { app } from './app';
 import { config } from './config';
 

@@ -163,7 +163,7 @@ export function defineRoute<R extends RouteConfig>(
     name: 'Idempotency-Key',
     in: 'header' as const,
     required: mode === 'required',
-    // The rules are the introduction's (openapi-info.ts), written there once rather than on the shared header
+    // The rules are the introduction's (openapi/info.ts), written there once rather than on the shared header
     // and again on each POST that requires it.
     description: 'Makes a retry safe (**Idempotency** in the introduction).',
     // Visible ASCII, as the middleware checks (a header cannot carry more anyway).

@@ -2,7 +2,7 @@
 // as request fields. Each is normalized (trimmed, upper case, spaces dropped where the format has none)
 // before it is checked, so "de 123 456 789" is stored as DE123456789.
 import { z } from '@hono/zod-openapi';
-import { isValidIban, normalizeIban } from '../modules/transfers/recipient';
+import { isValidIban, normalizeIban } from './iban';
 
 const compact = (v: string) => v.replace(/[\s.-]/g, '').toUpperCase();
 

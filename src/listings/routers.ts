@@ -18,7 +18,7 @@ export const expenseRoutes = lazyRouter(['/expenses'], async () => (await import
 export const timeEntryRoutes = lazyRouter(['/time-entries'], async () => (await import('../modules/time-entries/routes')).timeEntryRoutes);
 export const dashboardRoutes = lazyRouter(['/dashboard'], async () => (await import('../modules/dashboard/routes')).dashboardRoutes);
 export const rateRoutes = lazyRouter(['/rates'], async () => (await import('../modules/rates/routes')).rateRoutes);
-export const eventRoutes = lazyRouter(['/events'], async () => (await import('../modules/events/routes')).eventRoutes);
+export const eventRoutes = lazyRouter(['/events'], async () => (await import('../modules/event-feed/routes')).eventRoutes);
 export const workspaceRoutes = lazyRouter(['/workspaces', '/workspace'], async () => (await import('../modules/workspaces/routes')).workspaceRoutes);
 export const paymentProviderRoutes = lazyRouter(['/workspace'], async () => (await import('../modules/payments/routes')).paymentProviderRoutes);
 export const payoutProviderRoutes = lazyRouter(['/workspace'], async () => (await import('../modules/transfers/routes')).payoutProviderRoutes);

@@ -5,7 +5,7 @@
 import { Validator } from '@cfworker/json-schema';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { docsView } from '../../src/docs-page';
-import { referencedPath } from '../../src/openapi-listings';
+import { referencedPath } from '../../src/openapi/listings';
 import { COUNTRY_CODES } from '../../src/lib/countries';
 import { CURRENCY_CODES } from '../../src/lib/currencies';
 import { EVENT_TYPES } from '../../src/modules/events/types';

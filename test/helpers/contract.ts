@@ -6,7 +6,7 @@
 import { Validator } from '@cfworker/json-schema';
 import { exports } from 'cloudflare:workers';
 import { errorRangeStatuses } from '../../src/http/error-ranges';
-import { referencedPath } from '../../src/openapi-listings';
+import { referencedPath } from '../../src/openapi/listings';
 
 type Schema = Record<string, unknown>;
 type Operation = { responses: Record<string, { $ref?: string; description?: string; content?: { 'application/json'?: { schema: Schema } } }> };

@@ -1,6 +1,6 @@
 // The route table, read from /openapi.json: what the isolation matrix and the fuzzer walk, so a
 // route added later is covered without anyone remembering to add it here.
-import { referencedPath } from '../../src/openapi-listings';
+import { referencedPath } from '../../src/openapi/listings';
 import { call } from './api';
 
 export type Parameter = { name: string; in: 'path' | 'query' | 'header' | 'cookie'; required?: boolean; schema?: Record<string, any> };

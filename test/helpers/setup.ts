@@ -4,6 +4,8 @@
 // table emptied, and the KV namespaces cleared.
 import { applyD1Migrations } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
+// What the worker entry registers at start (src/registrations.ts), for tests that call a consumer directly.
+import '../../src/registrations';
 import { forgetHeldRates } from '../../src/modules/rates/convertible';
 import { deliver } from './worker';
 

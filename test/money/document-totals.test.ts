@@ -3,7 +3,7 @@
 // rounds to zero, ties), both rounding modes, and the category rules.
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors';
-import { type DocumentLineInput, documentTotals, type DocumentTotalsInput } from '../../src/lib/document-totals';
+import { type DocumentLineInput, documentTotals, type DocumentTotalsInput } from '../../src/modules/documents/totals';
 import { buildLines, storedDocumentTotals } from '../../src/modules/invoices/lines';
 
 const doc = (lines: DocumentLineInput[], more: Partial<DocumentTotalsInput> = {}) =>

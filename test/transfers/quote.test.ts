@@ -1,6 +1,6 @@
 // Quotes to the minor unit in 0-, 2- and 3-decimal currencies, through the worker.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { isValidIban } from '../../src/modules/transfers/recipient';
+import { isValidIban } from '../../src/lib/iban';
 import { call, errorPaths, expectError } from '../helpers/api';
 import { createUser, type TestUser } from '../helpers/factories';
 import { putRates } from '../helpers/rates';

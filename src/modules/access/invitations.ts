@@ -25,7 +25,7 @@ import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { recordEvent } from '../events/record';
 import { relayEventsOf } from '../events/relay';
-import { serializeMember } from '../workspaces/members';
+import { serializeMember } from './member';
 import { mintKey } from './api-keys';
 import { workspaceInvitationCode } from './invitation-code';
 import { enqueueInvitationEmail, queuedEmail } from './invitation-email';

@@ -1,30 +1,9 @@
 import { z } from '@hono/zod-openapi';
-import { countrySchema, currencySchema, emailSchema, idSchema, listQuery, longText, pageOf, searchText, text, timestampSchema } from '../../lib/schemas';
+import { currencySchema, emailSchema, idSchema, listQuery, longText, pageOf, searchText, text, timestampSchema } from '../../lib/schemas';
 import { peppolIdSchema, vatIdSchema } from '../../lib/party-ids';
+import { Address, AddressInput } from '../../lib/address';
 
 export const ClientStatus = z.enum(['active', 'archived']);
-
-export const AddressInput = z
-  .strictObject({
-    line1: text(200).nullish(),
-    line2: text(200).nullish(),
-    city: text(100).nullish(),
-    region: text(100).nullish(),
-    postal_code: text(20).nullish(),
-    country: countrySchema.nullish(),
-  })
-  .openapi('AddressInput');
-
-export const Address = z
-  .object({
-    line1: z.string().nullable(),
-    line2: z.string().nullable(),
-    city: z.string().nullable(),
-    region: z.string().nullable(),
-    postal_code: z.string().nullable(),
-    country: z.string().nullable(),
-  })
-  .openapi('Address');
 
 const clientFields = {
   name: text(200).min(1),

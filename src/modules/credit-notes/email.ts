@@ -1,7 +1,7 @@
 // The email that carries a credit note to the client (§17, kind `credit_note`): the invoice's email
 // layout with what the credit note says: its number, the invoice it corrects, its total and its link.
 import { html } from 'hono/html';
-import type { ComposedEmail } from '../invoices/render/email';
+import type { ComposedEmail } from '../emails/providers';
 import type { InvoiceDocument } from '../invoices/render/document';
 
 export function composeCreditNoteEmail(doc: InvoiceDocument): ComposedEmail {

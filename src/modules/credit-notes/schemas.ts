@@ -1,6 +1,6 @@
 // Credit notes (§17): the request that issues one and the record as the API returns it.
 import { z } from '@hono/zod-openapi';
-import { TAX_CATEGORIES } from '../../lib/document-totals';
+import { TAX_CATEGORIES } from '../documents/totals';
 import { lineAmount, MAX_MINOR_AMOUNT, toScaledInteger } from '../../lib/money';
 import { idSchema, longText, minorAmount, oneOf, pageOf, timestampSchema } from '../../lib/schemas';
 import { DEFAULT_UNIT } from '../../lib/units';

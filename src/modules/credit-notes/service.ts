@@ -13,7 +13,7 @@ import { creditNoteLineItems, creditNotes, emailDeliveries, invoiceLineItems, in
 import { ApiError, type ErrorDetail, invalidState, notFound } from '../../errors';
 import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
 import type { Db } from '../../lib/db';
-import { type DocumentLineInput, type DocumentTotals, documentTotals } from '../../lib/document-totals';
+import { type DocumentLineInput, type DocumentTotals, documentTotals } from '../documents/totals';
 import { changedRows, insertIf, retryOnRace } from '../../lib/guarded-write';
 import { newId } from '../../lib/ids';
 import { divRoundHalfAwayFromZero, fromScaledInteger, taxShare, toScaledInteger } from '../../lib/money';

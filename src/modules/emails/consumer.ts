@@ -4,19 +4,13 @@
 // sent, or retried after 1 min, 10 min, 1 h and 6 h, and `failed` after the fifth attempt.
 import { and, eq, isNull, lte, or } from 'drizzle-orm';
 import { emailDeliveries } from '../../db/schema';
-import { systemContext, type WorkspaceContext } from '../../lib/context';
-import { creditNoteDocument, creditNoteWithParties } from '../credit-notes/documents';
-import { composeCreditNoteEmail } from '../credit-notes/email';
+import { systemContext } from '../../lib/context';
 import { createDb } from '../../lib/db';
-import { documentById } from '../invoices/document-for';
-import { composeInvoiceEmail } from '../invoices/render/email';
-import { attemptInvitationEmail } from '../access/invitation-email';
-import { composeReceipt } from '../payments/receipt';
-import { attemptQuoteEmail } from '../quotes/email';
 import { EmailMessage } from './message';
 import { EMAIL_RETRY_DELAYS_MS, MAX_EMAIL_ATTEMPTS } from './schedule';
 import { enqueueEmails, type EmailDeliveryRow } from './outbox';
 import { sendEmail } from './providers';
+import { attemptFor, rendererFor } from './renderers';
 
 export const EMAILS_JOB = 'emails';
 export { EMAIL_RETRY_DELAYS_MS, MAX_EMAIL_ATTEMPTS } from './schedule';
@@ -32,7 +26,7 @@ export async function consumeEmails(batch: MessageBatch<unknown>, env: Env): Pro
     const body = parsed.data;
     try {
       const waitSeconds =
-        'invitation_id' in body ? await attemptInvitationEmail(env, body.invitation_id) : 'quote_id' in body ? await attemptQuoteEmail(env, body.quote_id) : await attempt(env, body.delivery_id);
+        'invitation_id' in body ? await attemptFor('invitation')(env, body.invitation_id) : 'quote_id' in body ? await attemptFor('quote')(env, body.quote_id) : await attempt(env, body.delivery_id);
       if (waitSeconds) message.retry({ delaySeconds: waitSeconds });
       else message.ack();
     } catch (err) {
@@ -65,19 +59,9 @@ async function attempt(env: Env, id: string): Promise<number | void> {
     return dueIn > 1000 ? Math.min(43_200, Math.ceil(dueIn / 1000)) : undefined;
   }
   const ctx = systemContext(env, row.workspaceId, EMAILS_JOB);
-  const composed = row.kind === 'credit_note' ? await composeCreditNote(ctx, row) : await composeForInvoice(ctx, row);
+  const composed = await rendererFor(row.kind)(ctx, row);
   const result = await sendEmail(env, { ...composed, to: JSON.parse(row.to) as string[], cc: JSON.parse(row.cc) as string[] });
   await record(env, { ...row, leaseUntil }, result.ok ? null : result.error);
-}
-
-async function composeForInvoice(ctx: WorkspaceContext, row: EmailDeliveryRow) {
-  const doc = await documentById(ctx, row.invoiceId, row.linkOrigin);
-  return row.kind === 'receipt' ? composeReceipt(ctx, doc, row.paymentId) : composeInvoiceEmail(doc, row.kind as 'invoice' | 'reminder', row.message);
-}
-
-async function composeCreditNote(ctx: WorkspaceContext, row: EmailDeliveryRow) {
-  const found = await creditNoteWithParties(ctx, row.creditNoteId!);
-  return composeCreditNoteEmail(await creditNoteDocument(ctx, found, row.linkOrigin));
 }
 
 async function record(env: Env, row: EmailDeliveryRow, error: string | null) {

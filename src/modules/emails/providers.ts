@@ -5,8 +5,9 @@
 // attempt, with the reason kept on the outbox row.
 import { config } from '../../config';
 import { readAnswerStart } from '../../lib/bounded-read';
-import type { ComposedEmail } from '../invoices/render/email';
 
+/** An email as a room composes it; `replyTo`: where a reply goes, when not to EMAIL_FROM. */
+export type ComposedEmail = { subject: string; html: string; text: string; replyTo?: string | null };
 export type OutgoingEmail = ComposedEmail & { to: string[]; cc: string[] };
 export type SendResult = { ok: true } | { ok: false; error: string };
 

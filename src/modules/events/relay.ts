@@ -9,8 +9,7 @@ import { and, eq, exists, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import { events, users, workspaces } from '../../db/schema';
 import { createDb, type Db } from '../../lib/db';
 import { databaseBinding, DIRECTORY, withDatabase } from '../../lib/databases';
-import { dispatchQuietly } from '../webhooks/dispatch';
-import { mirrorUser } from '../workspaces/mirror';
+import { relayHandler } from './relay-handlers';
 
 const CHUNK = 50;
 
@@ -30,7 +29,7 @@ export async function relayEvents(directory: Db, target: Db, workspaceId: string
     const people = joined.length ? await directory.select().from(users).where(inArray(users.id, joined)) : [];
     // One statement per row: ten columns each, under D1's 100 bound parameters.
     const [first, ...rest] = [
-      ...people.map((person) => mirrorUser(target, person)),
+      ...people.map((person) => relayHandler('mirrorUser')(target, person)),
       ...rows.map((row) => target.insert(events).values(row).onConflictDoNothing()),
     ];
     await target.batch([first!, ...rest]);
@@ -57,7 +56,7 @@ export async function relayEventsOf(env: Env, workspaceId: string, database: str
   if (database === DIRECTORY) return;
   const target = withDatabase(env, database);
   await relayQuietly(createDb(databaseBinding(env, DIRECTORY)), createDb(target.DB), workspaceId, database);
-  await dispatchQuietly(target);
+  await relayHandler('dispatchDeliveries')(target);
 }
 
 /** Cron: every outbox event a failed request left in the directory goes to its workspace's database. */

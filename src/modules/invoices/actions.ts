@@ -13,12 +13,12 @@ import { newId } from '../../lib/ids';
 import { taxShare } from '../../lib/money';
 import { nowIso, todayIn } from '../../lib/time';
 import { recordEvent } from '../events/record';
-import { releaseBilledWork } from '../time-entries/billing';
+import { releaseBilledWork } from './release-billed-work';
 import { enqueueEmailsQuietly, outboxRow } from '../emails/outbox';
 import { billToOf, issuerSnapshotOf } from './client-snapshot';
 import { linkHash, linkToken } from './links';
 import type { PaymentInput, SendInvoiceInput } from './schemas';
-import { serializePayment, type PaymentRow } from '../payments/serialize';
+import { serializePayment, type PaymentRow } from './payment';
 import { amountDue, type InvoiceRow, type InvoiceWithLines } from './serialize';
 import { getInvoice, getInvoiceWithParties, invoiceObject } from './service';
 

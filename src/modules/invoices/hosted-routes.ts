@@ -9,17 +9,16 @@ import { hostedPageRateLimit } from '../../middleware/rate-limit';
 import { documentOf } from './document-for';
 import { eInvoiceProblems, eInvoiceXml, facturXCii, xmlResponse } from './einvoice';
 import { findByToken, recordFirstView } from './hosted-link';
+import { hostedPanel } from './hosted-panel';
 import { linkOrigin } from './links';
 import { notFoundPage, pageResponse, pdfResponse } from './render/respond';
-import { payPanel } from '../payments/pay-panel';
-import { panelInput } from '../payments/public-routes';
 
 export const hostedInvoiceRoutes = new Hono<AppEnv>()
   .use('*', hostedPageRateLimit)
   .get('/:token', async (c) => {
     const found = await findByToken(c.env, c.req.param('token'), (name) => requestEnvFor(c, name));
     if (!found) return notFoundPage(c);
-    const extra = await payPanel(panelInput(c, found), c);
+    const extra = await hostedPanel(c, found);
     const doc = await documentOf(found.ctx, found, linkOrigin(c.env, c.req.url));
     // The XML beside the PDF, in each format the invoice is ready in.
     const xmlLinks = doc.hostedUrl

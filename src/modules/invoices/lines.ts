@@ -1,11 +1,11 @@
 // Line items: from the request's decimals to exact integers (thousandths of a unit, thousandths of
-// a percent), their figures and the invoice's totals by the one tax engine (lib/document-totals.ts),
+// a percent), their figures and the invoice's totals by the one tax engine (documents/totals.ts),
 // and their rows.
 import { type SQL, sql } from 'drizzle-orm';
 import { invoiceLineItems } from '../../db/schema';
 import type { Db } from '../../lib/db';
 import { flatList } from '../../lib/guarded-write';
-import { type DocumentLineInput, type DocumentTotals, documentTotals, type TaxBreakdownEntry, type TaxRounding } from '../../lib/document-totals';
+import { type DocumentLineInput, type DocumentTotals, documentTotals, type TaxBreakdownEntry, type TaxRounding } from '../documents/totals';
 import { fromScaledInteger, toScaledInteger } from '../../lib/money';
 import { newId } from '../../lib/ids';
 import { DEFAULT_UNIT } from '../../lib/units';
@@ -109,7 +109,7 @@ export const serializeLine = (row: LineRow, taxRounding: TaxRounding = 'line') =
 });
 
 /**
- * A stored invoice as the engine's answer (lib/document-totals.ts `DocumentTotals`), read from what
+ * A stored invoice as the engine's answer (documents/totals.ts `DocumentTotals`), read from what
  * was stored, never recomputed: the value the e-invoice writers, the PDF and the page render, so an
  * invoice reads as it was issued whatever the engine later becomes.
  */

@@ -8,9 +8,8 @@ import { CRON_CHUNK, inChunks } from '../../lib/chunked';
 import { budgetOf } from '../../lib/query-budget';
 import { createDb } from '../../lib/db';
 import { changedRows } from '../../lib/guarded-write';
-import { nowIso } from '../../lib/time';
+import { nowIso, todayIn } from '../../lib/time';
 import { recordEvent } from '../events/record';
-import { todayIn } from '../recurring-invoices/schedule';
 import type { InvoiceRow } from './serialize';
 import { invoiceObject } from './service';
 
@@ -21,7 +20,7 @@ const MAX_PER_RUN = 2000;
 export async function markOverdueInvoices(env: Env, now = Date.now()): Promise<number> {
   const db = createDb(env.DB);
   // Due before today somewhere on Earth (UTC+14 is the first to reach a day).
-  const latestToday = todayIn('Pacific/Kiritimati', now);
+  const latestToday = todayIn('Pacific/Kiritimati', new Date(now));
   let marked = 0;
   type Candidate = { invoice: InvoiceRow; timeZone: string };
   const find = (after: Candidate | undefined) =>
@@ -33,7 +32,7 @@ export async function markOverdueInvoices(env: Env, now = Date.now()): Promise<n
       .orderBy(asc(invoices.dueDate), asc(invoices.id))
       .limit(CRON_CHUNK);
   await inChunks(find, async ({ invoice, timeZone }) => {
-    if (invoice.dueDate >= todayIn(timeZone, now)) return; // not yet past due where the workspace is
+    if (invoice.dueDate >= todayIn(timeZone, new Date(now))) return; // not yet past due where the workspace is
     const ctx = systemContext(env, invoice.workspaceId, OVERDUE_JOB, timeZone);
     const lines = await db.select().from(invoiceLineItems).where(eq(invoiceLineItems.invoiceId, invoice.id)).orderBy(invoiceLineItems.position);
     const at = nowIso();

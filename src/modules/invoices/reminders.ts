@@ -13,9 +13,8 @@ import { CRON_CHUNK, inChunks } from '../../lib/chunked';
 import { changedRows, insertIf } from '../../lib/guarded-write';
 import { budgetOf } from '../../lib/query-budget';
 import { createDb } from '../../lib/db';
-import { addDays } from '../../lib/time';
+import { addDays, todayIn } from '../../lib/time';
 import { enqueueEmailsQuietly, outboxRow } from '../emails/outbox';
-import { todayIn } from '../recurring-invoices/schedule';
 import { afterRow } from './overdue';
 import type { BillToSnapshot, InvoiceRow } from './serialize';
 
@@ -25,7 +24,7 @@ const MAX_PER_RUN = 2000;
 /** Queues every reminder that has come due. Returns how many. */
 export async function queueReminders(env: Env, now = Date.now()): Promise<number> {
   const db = createDb(env.DB);
-  const latestToday = todayIn('Pacific/Kiritimati', now);
+  const latestToday = todayIn('Pacific/Kiritimati', new Date(now));
   const publicUrl = config(env).PUBLIC_URL;
   // A day of days_after_due that has come somewhere on Earth, with no reminder queued for it or a later day yet.
   const reminderPending = sql`EXISTS (SELECT 1 FROM json_each(${workspaces.reminderDays}) day
@@ -48,7 +47,7 @@ export async function queueReminders(env: Env, now = Date.now()): Promise<number
       .limit(CRON_CHUNK);
   const queued: string[] = [];
   await inChunks(find, async ({ invoice, timeZone, days, remindedThrough }) => {
-    const today = todayIn(timeZone, now);
+    const today = todayIn(timeZone, new Date(now));
     // The latest day that has come where the workspace is and that no reminder covers yet.
     const day = Math.max(...(JSON.parse(days) as number[]).filter((d) => d > (remindedThrough ?? 0) && addDays(invoice.dueDate, d) <= today));
     if (!Number.isFinite(day)) return;

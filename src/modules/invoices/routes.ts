@@ -27,7 +27,7 @@ async function withLinks(c: Context<AppEnv>, invoice: InvoiceWithLines) {
 }
 
 // The rules of lines, discount and taxes are written once, under **Money** in the document's
-// introduction (openapi-info.ts); the two operations that compute them point there.
+// introduction (openapi/info.ts); the two operations that compute them point there.
 const ROUNDING = 'Amounts are computed as **Money** in the introduction says, with the workspace\'s `tax_rounding`; a line or `discount` that breaks the rules of `TaxCategory` or `discount` is a 422 naming the field.';
 
 export const invoiceRoutes = createRouter()

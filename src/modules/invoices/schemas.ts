@@ -1,9 +1,10 @@
 import { z } from '@hono/zod-openapi';
-import { TAX_CATEGORIES, TAX_ROUNDING_MODES, VATEX_PATTERN } from '../../lib/document-totals';
+import { TAX_CATEGORIES, VATEX_PATTERN } from '../documents/totals';
 import { lineAmount, MAX_MINOR_AMOUNT, toScaledInteger } from '../../lib/money';
 import { currencySchema, dateSchema, emailSchema, idSchema, listQuery, longText, minorAmount, moneyNumber, oneOf, pageOf, text, timestampSchema } from '../../lib/schemas';
 import { DEFAULT_UNIT, UNIT_CODES } from '../../lib/units';
-import { Address } from '../clients/schemas';
+import { Address } from '../../lib/address';
+import { taxRoundingField } from '../documents/schemas';
 import { addDays, todayUtc } from '../../lib/time';
 
 export const InvoiceStatus = z.enum(['draft', 'open', 'paid', 'void']);
@@ -32,9 +33,6 @@ const percent = (description: string) =>
 export const TaxCategory = z.enum(TAX_CATEGORIES).openapi('TaxCategory', {
   description: 'EN 16931 VAT category: `S` standard (tax_rate > 0), `Z` zero-rated, `E` exempt, `AE` reverse charge, `K` intra-community supply, `G` export outside the EU, `O` not subject to VAT; all but `S` take tax_rate 0 (422 otherwise). Default: `S` above rate 0; at 0, `O` when the issuer has no `vat_id` and no line a rate above 0, else `Z`. `E`, `AE`, `K`, `G` and `O` carry the invoice\'s exemption reason (`tax_exemption_reason` and/or `tax_exemption_code`), by default "Reverse charge" (`AE`), "Intra-community supply" (`K`), "Export outside the EU" (`G`), "Not subject to VAT" (`O`); an `E` line without one is a 422. `O` stands alone on an invoice (422).',
 });
-
-/** The rounding mode with a description of its own use; /openapi.json says what the modes do once, on `TaxRounding` (openapi-shared-components.ts). */
-export const taxRoundingField = (use: string) => z.enum(TAX_ROUNDING_MODES).openapi({ description: use });
 
 // Request bodies are inlined in the document, so what they repeat is kept short: the long texts live
 // on the response components (TaxCategory, LineItem) and the operations' descriptions.

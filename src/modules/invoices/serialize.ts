@@ -85,7 +85,7 @@ export function serializeInvoiceSummary(row: InvoiceRow, today: string) {
   };
 }
 
-/** Σ line amount: the stored column is what is taxed, after the document discount (schema.ts). */
+/** Σ line amount: the stored column is what is taxed, after the document discount (db/schema/invoices.ts). */
 export const invoiceSubtotal = (row: Pick<InvoiceRow, 'taxableAmount' | 'discountTotal'>) => row.taxableAmount + row.discountTotal;
 
 export function serializeInvoice(row: InvoiceRow, lines: LineRow[], today: string) {

@@ -19,8 +19,8 @@ import { LATEST_DATE } from '../../lib/schemas';
 import { assertDocumentTotal } from '../../lib/money';
 import { changedAttributes, recordEvent } from '../events/record';
 import { assertConvertible } from '../rates/convertible';
-import { quoteReleasedBy } from '../quotes/released';
 import { draftStatements, plainDraftStatements } from './draft-statements';
+import { draftDeletedStatements } from './draft-deleted';
 import { wroteInvoice } from './wrote-invoice';
 import { buildLines, type DocumentContent, insertLineStatements, lineInputOf } from './lines';
 import { numberIsFree, numberTaken, withInvoiceNumber } from './numbering';
@@ -283,7 +283,7 @@ export async function deleteInvoice(ctx: ServiceContext, id: string): Promise<vo
     const [deleted] = await ctx.db.batch([
       ctx.db.delete(invoices).where(unchangedDraft(ctx, before.row)),
       recordEvent(ctx, 'invoice.deleted', invoiceObject(ctx, before), { ifChanged: true }),
-      ...(await quoteReleasedBy(ctx, before.row)),
+      ...(await draftDeletedStatements(ctx, before.row)),
     ]);
     return changedRows(deleted) > 0 ? true : undefined;
   });

@@ -7,7 +7,7 @@ import { paymentProviders, payments } from '../../db/schema';
 import { inWorkspace, type WorkspaceContext } from '../../lib/context';
 import { formatMoney } from '../../lib/money';
 import type { InvoiceDocument } from '../invoices/render/document';
-import type { ComposedEmail } from '../invoices/render/email';
+import type { ComposedEmail } from '../emails/providers';
 
 export async function composeReceipt(ctx: WorkspaceContext, doc: InvoiceDocument, paymentId: string | null): Promise<ComposedEmail> {
   const [[payment], [provider]] = await ctx.db.batch([

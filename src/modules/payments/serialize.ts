@@ -1,28 +1,13 @@
 // Payments, attempts and refunds as the API returns them, and what money in or out does to an
 // invoice's amounts and state.
-import type { paymentAttempts, payments, refunds } from '../../db/schema';
+import type { paymentAttempts, refunds } from '../../db/schema';
 import type { InvoiceRow } from '../invoices/serialize';
 
-export type PaymentRow = typeof payments.$inferSelect;
+// Invoices record manual payments and write `invoice.payment_recorded` with one (invoices/payment.ts).
+export { type PaymentRow, serializePayment } from '../invoices/payment';
+
 export type AttemptRow = typeof paymentAttempts.$inferSelect;
 export type RefundRow = typeof refunds.$inferSelect;
-
-/** A payment as the API shows it: in lists, and in `data.payment` of `invoice.payment_recorded`. */
-export const serializePayment = (row: PaymentRow, amountRefunded = 0) => ({
-  id: row.id,
-  invoice_id: row.invoiceId,
-  amount: row.amount,
-  tax: row.tax,
-  currency: row.currency,
-  paid_on: row.paidOn,
-  method: row.method,
-  reference: row.reference,
-  source: row.source,
-  provider: row.provider as 'stripe' | 'sandbox' | null,
-  provider_payment_id: row.providerPaymentId,
-  amount_refunded: amountRefunded,
-  created_at: row.createdAt,
-});
 
 export const serializeAttempt = (row: AttemptRow) => ({
   id: row.id,

@@ -1,6 +1,6 @@
 // The email that carries a quote's link to the client (§18, kind `quote`): in the quote's language,
 // with its total, its validity and the link to the page where the client answers. Its state lives
-// on the quote (schema.ts): queued in the batch that sends it, claimed under a lease by the emails
+// on the quote (db/schema/quotes.ts): queued in the batch that sends it, claimed under a lease by the emails
 // consumer (a duplicate message finds it taken or sent), retried after 1 min, 10 min, 1 h and 6 h,
 // `failed` after the fifth attempt, and re-queued by the cron sweep when its message was lost.
 import { and, eq, isNull, lt, lte, or } from 'drizzle-orm';
@@ -11,7 +11,7 @@ import { createDb } from '../../lib/db';
 import { nowIso } from '../../lib/time';
 import { EMAIL_RETRY_DELAYS_MS, MAX_EMAIL_ATTEMPTS } from '../emails/schedule';
 import { sendEmail } from '../emails/providers';
-import type { ComposedEmail } from '../invoices/render/email';
+import type { ComposedEmail } from '../emails/providers';
 import { type QuoteDocument, quoteDocumentOf } from './document';
 import { readQuoteWithParties } from './service';
 

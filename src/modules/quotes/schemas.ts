@@ -2,15 +2,16 @@
 import { z } from '@hono/zod-openapi';
 import { currencySchema, dateSchema, idSchema, listQuery, longText, pageOf, text, timestampSchema } from '../../lib/schemas';
 import {
-  BillToSnapshot, Discount, documentFields, IssuerSnapshot, LineItem, LineItemInput, MAX_LINE_ITEMS, TaxBreakdownEntry, taxRoundingField,
+  BillToSnapshot, Discount, documentFields, IssuerSnapshot, LineItem, LineItemInput, MAX_LINE_ITEMS, TaxBreakdownEntry,
 } from '../invoices/schemas';
+import { taxRoundingField } from '../documents/schemas';
 
 export const QUOTE_STATUSES = ['draft', 'open', 'accepted', 'declined', 'expired', 'canceled', 'converted'] as const;
 export const QuoteStatus = z.enum(QUOTE_STATUSES);
 export const QuoteAction = z.enum(['update', 'delete', 'send', 'accept', 'decline', 'cancel', 'revise', 'convert']);
 export const ON_ACCEPT = ['none', 'draft_invoice', 'send_invoice'] as const;
 // Not registered by name: zod-openapi would write the create's default (`none`) into the component.
-// /openapi.json writes the enumeration once all the same (openapi-shared-components.ts).
+// /openapi.json writes the enumeration once all the same (openapi/shared-components.ts).
 export const ON_ACCEPT_TEXT = 'What accepting does: `none` (default) waits for …/convert; `draft_invoice` converts at once; `send_invoice` converts and sends the invoice.';
 export const OnAccept = z.enum(ON_ACCEPT).openapi({ description: ON_ACCEPT_TEXT });
 /** How an acceptance reached you; `online` is the client's own, on the quote's page. */

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { currencySchema, dateSchema, idSchema, listQuery, longText, pageOf, timestampSchema } from '../../lib/schemas';
-import { Discount, DocumentLine, documentFields, LineItemInput, MAX_LINE_ITEMS, TaxBreakdownEntry, taxRoundingField } from '../invoices/schemas';
+import { Discount, DocumentLine, documentFields, LineItemInput, MAX_LINE_ITEMS, TaxBreakdownEntry } from '../invoices/schemas';
+import { taxRoundingField } from '../documents/schemas';
 import { timeZoneSchema } from '../workspaces/validation';
 
 const Status = z.enum(['active', 'paused', 'completed', 'canceled']);

@@ -19,19 +19,6 @@ import { projectRounding, roundDuration, roundDurationSql } from './rounding';
 import type { InvoiceFromTimeInput } from './schemas';
 
 /**
- * The entries and expenses an invoice bills lose it when the invoice is voided (a deleted draft
- * releases them by its foreign key): statements for the void's batch.
- */
-export function releaseBilledWork(ctx: WorkspaceContext, invoiceId: string) {
-  const voided = sql`EXISTS (SELECT 1 FROM invoices WHERE id = ${invoiceId} AND status = 'void')`;
-  const now = nowIso();
-  return [
-    ctx.db.update(timeEntries).set({ invoiceId: null, updatedAt: now }).where(and(inWorkspace(ctx, timeEntries), eq(timeEntries.invoiceId, invoiceId), voided)),
-    ctx.db.update(expenses).set({ invoiceId: null, updatedAt: now }).where(and(inWorkspace(ctx, expenses), eq(expenses.invoiceId, invoiceId), voided)),
-  ] as const;
-}
-
-/**
  * The ids of the client's projects (or of the ones named): what the entries and expenses to bill
  * are looked up by, through their (workspace_id, project_id) indexes, so a request reads the
  * client's rows and not every row of the workspace.

@@ -6,7 +6,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { z } from '@hono/zod-openapi';
 import { Client } from '../clients/schemas';
 import { CreditNote } from '../credit-notes/schemas';
-import { Event } from '../events/schemas';
+import { Event } from '../event-feed/schemas';
 import { EVENT_TYPES } from '../events/types';
 import { Expense } from '../expenses/schemas';
 import { Invoice } from '../invoices/schemas';

@@ -13,15 +13,7 @@ import { nowIso } from '../../lib/time';
 import { forgetMemberKeys } from '../../middleware/key-lookup';
 import { recordEvent } from '../events/record';
 import { relayQuietly } from '../events/relay';
-
-export type MemberRow = { id: string; userId: string; name: string; email: string; role: Role; createdAt: string };
-
-export const serializeMember = (row: MemberRow) => ({
-  id: row.id,
-  user: { id: row.userId, name: row.name, email: row.email },
-  role: row.role,
-  created_at: row.createdAt,
-});
+import { type MemberRow, serializeMember } from '../access/member';
 
 const memberColumns = {
   id: memberships.id,

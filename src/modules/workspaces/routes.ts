@@ -6,7 +6,8 @@ import { idParams, listQuery } from '../../lib/schemas';
 import { serializeKey } from '../access/api-keys';
 import { createWorkspace } from './create';
 import { inviteToWorkspace, listPendingInvitations, serializeWorkspaceInvitation, withdrawInvitation } from './invitations';
-import { changeRole, listMembers, removeMember, serializeMember } from './members';
+import { serializeMember } from '../access/member';
+import { changeRole, listMembers, removeMember } from './members';
 import * as S from './schemas';
 import { getWorkspace, listMyWorkspaces, serializeWorkspace, updateWorkspace } from './settings';
 

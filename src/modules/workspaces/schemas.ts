@@ -1,10 +1,10 @@
 import { z } from '@hono/zod-openapi';
 import { IssuedApiKey } from '../access/schemas';
-import { Address, AddressInput } from '../clients/schemas';
+import { Address, AddressInput } from '../../lib/address';
 import { currencySchema, emailSchema, idSchema, listQuery, longText, pageOf, RoleSchema, text, timestampSchema } from '../../lib/schemas';
 import { LOCALE_PATTERN, timeZoneSchema } from './validation';
 import { bicSchema, ibanSchema, peppolIdSchema, vatIdSchema } from '../../lib/party-ids';
-import { taxRoundingField } from '../invoices/schemas';
+import { taxRoundingField } from '../documents/schemas';
 
 export const Issuer = z
   .object({

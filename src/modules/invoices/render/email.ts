@@ -3,10 +3,8 @@
 // hosted link, all in the invoice's language with its amounts formatted in its locale. A reply goes
 // to the issuer's email. No attachment: the link leads to the page and its PDF.
 import { html } from 'hono/html';
+import type { ComposedEmail } from '../../emails/providers';
 import type { InvoiceDocument } from './document';
-
-/** `replyTo`: where a reply goes, when not to EMAIL_FROM. */
-export type ComposedEmail = { subject: string; html: string; text: string; replyTo?: string | null };
 
 export function composeInvoiceEmail(doc: InvoiceDocument, kind: 'invoice' | 'reminder', message: string | null): ComposedEmail {
   const { labels } = doc;

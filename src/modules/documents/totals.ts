@@ -22,8 +22,8 @@
 //                         group tax = Σ its line tax − round(part × rate / 100) (never below 0)
 //   tax_rounding "group": line tax = null; group tax = round(taxable_amount × rate / 100)
 //   tax                   = Σ group tax;  total = subtotal − discount_total + tax
-import { ApiError, type ErrorDetail } from '../errors';
-import { divRoundHalfAwayFromZero, toScaledInteger } from './money';
+import { ApiError, type ErrorDetail } from '../../errors';
+import { divRoundHalfAwayFromZero, toScaledInteger } from '../../lib/money';
 
 /** EN 16931 VAT category codes (UNCL5305 subset): standard, zero-rated, exempt, reverse charge,
  *  intra-community supply, export outside the EU, not subject to VAT. */

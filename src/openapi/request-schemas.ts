@@ -2,7 +2,7 @@
 // and recurring invoices, create and update alike; an `address`; the `events` a webhook endpoint
 // listens to; the line items of invoices, quotes and recurring invoices) is written once, in
 // components.schemas, and referenced from each body. openapi-typescript makes a property with a
-// `default` required in a named component (openapi-request-bodies.ts), so a schema that moves says
+// `default` required in a named component (request-bodies.ts), so a schema that moves says
 // its defaults in words instead ("Defaults to 0."; the server applies them all the same) and
 // generated clients keep those fields optional. A schema equal to a component the document
 // already has is referenced too.

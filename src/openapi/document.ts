@@ -1,18 +1,18 @@
 // What /openapi.json makes of the document @hono/zod-openapi generates from the routes: the steps
 // below, in order, each answering the document it was given, changed. Imported when the document is
 // first asked for, so a worker started for any other request does not build it.
-import { withSharedListings } from './openapi-listings';
-import { withInlineRequestBodies } from './openapi-request-bodies';
-import { withSharedInputs } from './openapi-inputs';
-import { withRequestExamples } from './openapi-examples';
-import { withSharedComponents } from './openapi-shared-components';
-import { withSharedRequestSchemas } from './openapi-request-schemas';
-import { withRecordsAsSummaries } from './openapi-summaries';
-import { withTagDescriptions } from './openapi-tags';
-import { withNullableValueSchemas, withSharedValueSchemas, withValueSchemasUsedOnceInPlace } from './openapi-value-schemas';
-import { withPathParametersOnPathItems } from './openapi-path-parameters';
+import { withSharedListings } from './listings';
+import { withInlineRequestBodies } from './request-bodies';
+import { withSharedInputs } from './inputs';
+import { withRequestExamples } from './examples';
+import { withSharedComponents } from './shared-components';
+import { withSharedRequestSchemas } from './request-schemas';
+import { withRecordsAsSummaries } from './summaries';
+import { withTagDescriptions } from './tags';
+import { withNullableValueSchemas, withSharedValueSchemas, withValueSchemasUsedOnceInPlace } from './value-schemas';
+import { withPathParametersOnPathItems } from './path-parameters';
 
-export { OPENAPI_INFO } from './openapi-info';
+export { OPENAPI_INFO } from './info';
 
 type Document = Parameters<typeof withInlineRequestBodies>[0];
 

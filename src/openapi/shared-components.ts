@@ -2,20 +2,20 @@
 // responses (the same per status, or per combination of generic statuses, on every operation), the
 // response headers, shared parameters (Idempotency-Key, the webhook signature headers), and the long
 // enumerations (currencies, countries, time zones) that request bodies, written out in place for
-// generated clients (openapi-request-bodies.ts), would otherwise repeat on every field that takes
+// generated clients (request-bodies.ts), would otherwise repeat on every field that takes
 // one. Written out, they made /openapi.json some 600 KB, slow to load in /docs; referenced, it stays
 // well under 250 KB. Generated clients read the references as they read any other.
-import { COUNTRY_CODES } from './lib/countries';
-import { CURRENCY_CODES } from './lib/currencies';
-import { errorRangeName, errorRangeStatuses } from './http/error-ranges';
-import { RESPONSE_HEADERS } from './http/response-headers';
-import { TAX_CATEGORIES, TAX_ROUNDING_MODES } from './lib/document-totals';
-import { UNIT_CODES, UNIT_LIST_TEXT } from './lib/units';
-import { TIME_ZONE_TEXT, TIME_ZONES } from './modules/workspaces/validation';
-import { EVENT_TYPES } from './modules/events/types';
-import { ROLES } from './lib/context';
-import { EXPENSE_CATEGORIES } from './modules/expenses/schemas';
-import { ON_ACCEPT, ON_ACCEPT_TEXT } from './modules/quotes/schemas';
+import { COUNTRY_CODES } from '../lib/countries';
+import { CURRENCY_CODES } from '../lib/currencies';
+import { errorRangeName, errorRangeStatuses } from '../http/error-ranges';
+import { RESPONSE_HEADERS } from '../http/response-headers';
+import { TAX_CATEGORIES, TAX_ROUNDING_MODES } from '../modules/documents/totals';
+import { UNIT_CODES, UNIT_LIST_TEXT } from '../lib/units';
+import { TIME_ZONE_TEXT, TIME_ZONES } from '../modules/workspaces/validation';
+import { EVENT_TYPES } from '../modules/events/types';
+import { ROLES } from '../lib/context';
+import { EXPENSE_CATEGORIES } from '../modules/expenses/schemas';
+import { ON_ACCEPT, ON_ACCEPT_TEXT } from '../modules/quotes/schemas';
 
 type Json = Record<string, unknown>;
 type Doc = { paths?: Record<string, Record<string, Json>>; webhooks?: Record<string, Record<string, Json>>; components?: Record<string, Record<string, unknown>> };

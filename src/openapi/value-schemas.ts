@@ -7,8 +7,8 @@
 // description), which JSON Schema 2020-12 applies with the component; a nullable field is
 // `anyOf: [the component, null]`, which generated clients type as `InvoiceId | null`.
 // Parameters refer to them too: a path's id, a filter by client or a date range.
-import { ID_PREFIXES } from './lib/ids';
-import { DATE_RANGE_TEXT } from './lib/schemas';
+import { ID_PREFIXES } from '../lib/ids';
+import { DATE_RANGE_TEXT } from '../lib/schemas';
 
 type Json = Record<string, unknown>;
 type Doc = { paths?: Record<string, unknown>; webhooks?: Record<string, unknown>; components?: Record<string, Record<string, unknown>> };

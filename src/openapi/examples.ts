@@ -2,7 +2,7 @@
 // values (a client called Acme GmbH, a line "Design work"), never the generator's "string", and
 // never a fixed invoice number (the second try would collide): the server numbers invoices.
 // Keyed by operationId.
-import { addDays, todayUtc } from './lib/time';
+import { addDays, todayUtc } from '../lib/time';
 
 const CLIENT_ID = 'cli_01JD5ZQ5X8Y4V1N2K3M4P5Q6R7';
 const PROJECT_ID = 'prj_01JD5ZQ5X8Y4V1N2K3M4P5Q6R7';

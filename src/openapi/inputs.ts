@@ -6,7 +6,7 @@
 // and `ClientInput & { name: string }` (@hey-api/openapi-ts).
 //
 // Request bodies are written in place so that a field with a `default` stays optional in generated
-// clients (openapi-request-bodies.ts); the component only takes fields that carry none, so a
+// clients (request-bodies.ts); the component only takes fields that carry none, so a
 // defaulted field stays in its body. When the two bodies take exactly the fields they share, the
 // component refuses any other (`additionalProperties: false`); otherwise each body does, with
 // `unevaluatedProperties: false`, which counts the component's fields as its own.

@@ -3,9 +3,10 @@ import { defineRoute, jsonContent } from '../../http/define-route';
 import { decodeCursor, toPage } from '../../lib/pagination';
 import { createRouter } from '../../lib/router';
 import { idParams } from '../../lib/schemas';
+import { EventQuery } from '../events/schemas';
+import { serializeEvent } from '../events/serialize';
+import { getEvent, listEvents } from '../events/service';
 import * as S from './schemas';
-import { serializeEvent } from './serialize';
-import { getEvent, listEvents } from './service';
 
 const tags = ['Events'];
 
@@ -15,7 +16,7 @@ export const eventRoutes = createRouter()
       method: 'get', path: '/events', operationId: 'listEvents', tags, access: 'user', role: 'viewer',
       summary: 'List events',
       description: 'Every change in the workspace.',
-      request: { query: S.EventQuery },
+      request: { query: EventQuery },
       responses: { 200: jsonContent(S.EventPage, 'A page of events.') },
     }),
     async (c) => {

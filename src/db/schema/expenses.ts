@@ -1,0 +1,34 @@
+import { sql } from 'drizzle-orm';
+import { type AnySQLiteColumn, check, index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { timestamps } from './columns';
+import { invoices } from './invoices';
+import { projects } from './projects';
+import { users, workspaceColumn } from './workspaces';
+
+export const expenses = sqliteTable(
+  'expenses',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceColumn(),
+    projectId: text('project_id').references(() => projects.id, { onDelete: 'restrict' }),
+    category: text('category').notNull(),
+    description: text('description'),
+    vendor: text('vendor'),
+    amount: integer('amount').notNull(),
+    currency: text('currency').notNull(),
+    incurredOn: text('incurred_on').notNull(),
+    billable: integer('billable', { mode: 'boolean' }).notNull().default(false),
+    // The invoice that bills this expense (§19), set by an invoice from time; a deleted draft
+    // releases it through this key, a void by an UPDATE in its batch.
+    invoiceId: text('invoice_id').references((): AnySQLiteColumn => invoices.id, { onDelete: 'set null' }),
+    ...timestamps,
+  },
+  (t) => [
+    index('expenses_invoice_idx').on(t.invoiceId),
+    index('expenses_workspace_idx').on(t.workspaceId, t.id),
+    index('expenses_workspace_incurred_idx').on(t.workspaceId, t.incurredOn, t.currency, t.amount),
+    index('expenses_workspace_project_idx').on(t.workspaceId, t.projectId, t.id),
+    check('expenses_amount_positive', sql`${t.amount} > 0`),
+  ],
+);
