@@ -121,6 +121,9 @@ const invoiceNumber = z
     example: 'INV-000042',
   });
 
+/** A document's number as shown (§20): null until a draft numbered at send is sent. */
+export const numberField = z.string().nullable().openapi({ description: 'Null on a draft with no number yet: with `number_at: "send"` it is drawn when sent.' });
+
 const datesOrdered = (v: { issue_date?: string; due_date?: string }) => !v.issue_date || !v.due_date || v.due_date >= v.issue_date;
 const datesIssue = { message: 'due_date must not be before issue_date.', path: ['due_date'] };
 
@@ -238,7 +241,7 @@ export const EmailDeliveryPage = pageOf(EmailDelivery);
 export const Invoice = z
   .object({
     id: idSchema('invoice'),
-    number: z.string(),
+    number: numberField,
     status: InvoiceStatus,
     overdue: z.boolean().openapi({ description: 'Open and past due_date (UTC); derived, never stored.' }),
     client_id: z.string(),

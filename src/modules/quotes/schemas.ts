@@ -2,7 +2,7 @@
 import { z } from '@hono/zod-openapi';
 import { currencySchema, dateSchema, idSchema, listQuery, longText, pageOf, text, timestampSchema } from '../../lib/schemas';
 import {
-  BillToSnapshot, Discount, documentFields, IssuerSnapshot, LineItem, LineItemInput, MAX_LINE_ITEMS, TaxBreakdownEntry,
+  BillToSnapshot, Discount, documentFields, IssuerSnapshot, LineItem, LineItemInput, MAX_LINE_ITEMS, numberField, TaxBreakdownEntry,
 } from '../invoices/schemas';
 import { taxRoundingField } from '../documents/schemas';
 
@@ -86,7 +86,7 @@ export const DeclineQuoteBody = z
 export const Quote = z
   .object({
     id: idSchema('quote'),
-    number: z.string(),
+    number: numberField,
     status: QuoteStatus,
     client_id: z.string(),
     project_id: z.string().nullable(),
