@@ -26,7 +26,7 @@ const quoteNumber = z
   .min(1)
   .max(50)
   .regex(/^[\w./#-]+$/, 'Letters, digits and . / # - _ only.')
-  .openapi({ description: 'Unique per workspace. Defaults to the workspace\'s next quote number: its `quote_prefix` (default `QUO-`) and six digits.', example: 'QUO-000042' });
+  .openapi({ description: 'Unique per workspace. Default: the next `quote_prefix` + six digits (at send with `number_at: "send"`).', example: 'QUO-000042' });
 
 const datesOrdered = (v: { issue_date?: string; valid_until?: string }) => !v.issue_date || !v.valid_until || v.valid_until >= v.issue_date;
 const datesIssue = { message: 'valid_until must not be before issue_date.', path: ['valid_until'] };
