@@ -1,7 +1,8 @@
 // A new draft's batch is sent as statement shapes (src/modules/invoices/draft-statements.ts): each
 // must stay exactly the statement, with the same values, that plainDraftStatements builds with
 // numbering.ts, insertIf, recordEvent and insertLineStatements (as a draft another room guards is
-// written), for a drawn and a given number, and for lines in one statement and in two.
+// written), for a drawn and a given number and for none yet (numbered at send, §20), and for lines
+// in one statement and in two.
 import { env } from 'cloudflare:workers';
 import { type SQL, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
@@ -41,16 +42,21 @@ const sent = (statements: BatchItem<'sqlite'>[]) =>
   });
 
 describe('a new draft\'s statements', () => {
-  for (const [number, lineCount] of [[undefined, 5], ['INV-2026-0042', 9]] as const) {
-    it(`are the plain functions' statements (${number ? 'a given number' : 'the counter\'s next number'}, ${lineCount} lines)`, () => {
+  for (const [number, lineCount] of [[undefined, 5], ['INV-2026-0042', 9], ['unnumbered', 3]] as const) {
+    const named = number === undefined ? 'the counter\'s next number' : number === 'unnumbered' ? 'no number yet' : 'a given number';
+    it(`are the plain functions' statements (${named}, ${lineCount} lines)`, () => {
       vi.useFakeTimers({ toFake: ['Date'] });
       vi.setSystemTime(new Date('2026-11-28T10:00:00.123Z'));
-      const { row, lines } = draft(lineCount);
+      const { row: drafted, lines } = draft(lineCount);
+      const unnumbered = number === 'unnumbered';
+      // An unnumbered draft stores its own id as its number (numbering.ts).
+      const row = unnumbered ? { ...drafted, number: drafted.id } : drafted;
+      const explicit = unnumbered ? row.id : number;
       const object = invoiceObject(ctx, { row, lines });
       // As withInvoiceNumber gives it.
-      const value: SQL = number === undefined ? currentDefaultNumber(ctx) : sql`${number}`;
-      const plain = plainDraftStatements(ctx, row, lines, object, { value, explicit: number, before: number === undefined ? [bumpCounter(ctx)] : [] }, wroteInvoice(ctx, row.id, row.updatedAt));
-      const shaped = draftStatements(ctx, row, lines, object, number);
+      const value: SQL = explicit === undefined ? currentDefaultNumber(ctx) : sql`${explicit}`;
+      const plain = plainDraftStatements(ctx, row, lines, object, { value, explicit, before: explicit === undefined ? [bumpCounter(ctx)] : [], unnumbered }, wroteInvoice(ctx, row.id, row.updatedAt));
+      const shaped = draftStatements(ctx, row, lines, object, explicit, unnumbered);
       expect(shaped).toHaveLength(plain.length);
       expect(sent(shaped)).toEqual(sent(plain));
     });

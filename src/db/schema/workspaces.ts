@@ -52,6 +52,9 @@ export const workspaces = sqliteTable(
     // §18: quotes have their own sequence, bumped in the batch that writes the quote, as invoices' is.
     quoteSeq: integer('quote_seq').notNull().default(0),
     quotePrefix: text('quote_prefix').notNull().default('QUO-'),
+    // §20: when a default invoice or quote number is drawn: at creation (`create`, as always), or at
+    // send, so numbers follow the order of sending (`send`; invoices/numbering.ts).
+    numberAt: text('number_at', { enum: ['create', 'send'] }).notNull().default('create'),
   },
 );
 

@@ -12,7 +12,8 @@ type Found = { note: CreditNoteWithLines; invoice: InvoiceWithLines; workspace: 
 
 function eInvoiceDocumentOf(found: Found) {
   const invoice = serializeInvoice(found.invoice.row, found.invoice.lines, found.invoice.row.issueDate);
-  return creditNoteToEInvoiceDocument(serializeCreditNote(found.note), invoice);
+  // A credited invoice was sent, so it has its number (§20).
+  return creditNoteToEInvoiceDocument(serializeCreditNote(found.note), { ...invoice, number: found.invoice.row.number });
 }
 
 /** The credit note's e-invoice (381), or 422 `einvoice_incomplete` naming every problem. */

@@ -4,7 +4,8 @@
 // the events after it are written only if that UPDATE changed the invoice, so a lost race writes
 // nothing and runs again against the state that won. (D1 counts rows that triggers change in
 // meta.changes, so "did it happen" is changes > 0.)
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, exists, type SQL, sql } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import { emailDeliveries, invoices, payments } from '../../db/schema';
 import { ApiError, invalidState } from '../../errors';
 import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
@@ -21,16 +22,18 @@ import type { PaymentInput, SendInvoiceInput } from './schemas';
 import { serializePayment, type PaymentRow } from './payment';
 import { amountDue, type InvoiceRow, type InvoiceWithLines } from './serialize';
 import { getInvoice, getInvoiceWithParties, invoiceObject } from './service';
+import { isUnnumbered, numberAtSend, skipNumbersInUse } from './numbering';
 
 const refusal = (row: InvoiceRow, action: string) =>
   invalidState(`Cannot ${action} invoice ${row.number}: it is ${row.status}${row.status === 'open' && row.amountPaid > 0 ? ' with payments recorded' : ''}.`);
 
-/** The UPDATE of an action: the new columns, written only over the exact state that was read. */
-function transition(ctx: WorkspaceContext, before: InvoiceRow, set: Partial<InvoiceRow>) {
-  return ctx.db
-    .update(invoices)
-    .set(set)
-    .where(and(eq(invoices.id, before.id), inWorkspace(ctx, invoices), eq(invoices.status, before.status), eq(invoices.updatedAt, before.updatedAt)));
+/** The invoice is still in the exact state that was read. */
+const asRead = (ctx: WorkspaceContext, before: InvoiceRow) =>
+  and(eq(invoices.id, before.id), inWorkspace(ctx, invoices), eq(invoices.status, before.status), eq(invoices.updatedAt, before.updatedAt));
+
+/** The UPDATE of an action: the new columns, written only over the exact state that was read (and if `onlyIf` holds). */
+function transition(ctx: WorkspaceContext, before: InvoiceRow, set: Partial<InvoiceRow>, onlyIf?: SQL) {
+  return ctx.db.update(invoices).set(set).where(and(asRead(ctx, before), onlyIf));
 }
 
 /**
@@ -59,13 +62,27 @@ export async function sendInvoice(ctx: WorkspaceContext, id: string, input: Send
     const email = input.email && to.length
       ? outboxRow(ctx, { invoiceId: id, kind: 'invoice', to, cc: input.cc ?? [], message: input.message ?? null, linkOrigin })
       : null;
-    const [updated] = await ctx.db.batch([
-      transition(ctx, before.row, set),
-      recordEvent(ctx, 'invoice.sent', invoiceObject(ctx, after), { ifChanged: true }),
-      ...(settled ? [recordEvent(ctx, 'invoice.paid', invoiceObject(ctx, after), { ifChanged: true })] : []),
+    // A draft with no number yet takes the next one now, in this batch (§20), so numbers follow the
+    // order of sending; its events carry it from here on.
+    const numbering = isUnnumbered(before.row) ? numberAtSend(ctx, exists(ctx.db.select({ one: sql`1` }).from(invoices).where(asRead(ctx, before.row)))) : undefined;
+    const fill = numbering && { fill: { number: numbering.value } };
+    const statements: BatchItem<'sqlite'>[] = [
+      ...(numbering ? [numbering.bump] : []),
+      transition(ctx, before.row, numbering ? { ...set, number: numbering.value as unknown as string } : set, numbering?.isFree),
+      recordEvent(ctx, 'invoice.sent', invoiceObject(ctx, after), { ifChanged: true, ...fill }),
+      ...(settled ? [recordEvent(ctx, 'invoice.paid', invoiceObject(ctx, after), { ifChanged: true, ...fill })] : []),
       ...(email ? [insertIf(ctx.db, emailDeliveries, email, previousChanged)] : []),
-    ]);
-    return changedRows(updated) > 0 ? { ...after, emailId: email?.id } : undefined;
+      // The number it took, or, when nothing was written, whether the draft is still as read.
+      ...(numbering ? [ctx.db.select({ number: invoices.number, updatedAt: invoices.updatedAt }).from(invoices).where(eq(invoices.id, id))] : []),
+    ];
+    const results = await ctx.db.batch(statements as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
+    if (!numbering) return changedRows(results[0]) > 0 ? { ...after, emailId: email?.id } : undefined;
+    const [current] = results.at(-1) as { number: string; updatedAt: string }[];
+    if (changedRows(results[1]) > 0) return { ...after, row: { ...after.row, number: current!.number }, emailId: email?.id };
+    // Not sent: another request changed the invoice (read it again), or, the draft as it was, a
+    // hand-picked number stood where the counter's next one was (move past the numbers in use, and draw again).
+    if (current?.updatedAt === before.row.updatedAt) await skipNumbersInUse(ctx);
+    return undefined;
   });
   if (sent.emailId) await enqueueEmailsQuietly(ctx.env, [sent.emailId]);
   return sent;

@@ -43,6 +43,9 @@ const insertInvoice = statementShapes((db, explicit: boolean) => {
 });
 
 const EVENT_KEYS = ['id', 'workspaceId', 'type', 'actorType', 'actorId', 'actorName', 'objectId', 'createdAt'];
+/** The event of a draft with no number yet (§20): its object says null, so nothing is filled in. */
+const insertUnnumberedEvent = statementShape((db) =>
+  insertIf(db, events, placeholdersFor([...EVENT_KEYS, 'summary', 'data']) as unknown as typeof events.$inferInsert, previousChanged));
 const insertCreatedEvent = statementShapes((db, explicit: boolean) => {
   const number = numberOf(explicit);
   const summary = sql`replace(${placeholder('summary')}, ${fillPlaceholder('number')}, ${number})`;
@@ -68,7 +71,8 @@ export function plainDraftStatements(ctx: WorkspaceContext, row: InvoiceRow, lin
   return [
     ...number.before,
     insertIf(ctx.db, invoices, { ...row, number: number.value as unknown as string }, and(numberIsFree(ctx, number.value), onlyIf)!).returning({ number: invoices.number }),
-    recordEvent(ctx, 'invoice.created', object, { ifChanged: true, fill: { number: number.value } }),
+    // An unnumbered draft's event keeps the object's null: its stored "number" is its id (numbering.ts).
+    recordEvent(ctx, 'invoice.created', object, { ifChanged: true, fill: number.unnumbered ? undefined : { number: number.value } }),
     ...insertLineStatements(ctx.db, lines, written),
   ];
 }
@@ -76,17 +80,20 @@ export function plainDraftStatements(ctx: WorkspaceContext, row: InvoiceRow, lin
 /**
  * The statements createInvoice sends for a draft numbered `explicit` (or the counter's next): the
  * bump (for the counter's), the invoice unless its number is taken (answering its number), its event
- * if it was written, and its lines if it was written.
+ * if it was written, and its lines if it was written. `unnumbered`: `explicit` is the draft's own id,
+ * standing for no number yet (numbering.ts), which its event shows as null.
  */
-export function draftStatements(ctx: WorkspaceContext, row: InvoiceRow, lines: LineRow[], object: EventObject, explicit: string | undefined) {
+export function draftStatements(ctx: WorkspaceContext, row: InvoiceRow, lines: LineRow[], object: EventObject, explicit: string | undefined, unnumbered = false) {
   const { db } = ctx;
   const given = explicit !== undefined;
   const number = { number: explicit, workspaceId: ctx.workspaceId };
-  const event = eventRow(ctx, 'invoice.created', object, { fill: { number: true } });
+  const event = eventRow(ctx, 'invoice.created', object, { fill: unnumbered ? undefined : { number: true } });
   const statements: BatchItem<'sqlite'>[] = [
     ...(given ? [] : [bump.with(db, number)]),
     insertInvoice(given).with(db, { ...valuesOf(row, INVOICE_KEYS, INVOICE_COLUMNS), ...number }),
-    insertCreatedEvent(given).with(db, { ...valuesOf(event, EVENT_KEYS), summary: event.summary, data: event.data, ...number }),
+    unnumbered
+      ? insertUnnumberedEvent.with(db, valuesOf(event, [...EVENT_KEYS, 'summary', 'data']))
+      : insertCreatedEvent(given).with(db, { ...valuesOf(event, EVENT_KEYS), summary: event.summary, data: event.data, ...number }),
   ];
   for (let i = 0; i < lines.length; i += LINES_PER_STATEMENT) {
     const chunk = lines.slice(i, i + LINES_PER_STATEMENT);

@@ -16,6 +16,8 @@ function eInvoiceDocumentOf({ invoice, workspace, client }: Found) {
   return toEInvoiceDocument(
     {
       ...shown,
+      // A draft numbered at send (§20) has no number yet: for the check its id stands in for the one it will draw.
+      number: invoice.row.number,
       issuer: shown.issuer ?? (draft ? issuerSnapshotOf(workspace) : null),
       bill_to: shown.bill_to ?? (draft && client ? billToOf(client) : null),
       buyer_reference: shown.buyer_reference ?? (draft ? (client?.buyerReference ?? null) : null),

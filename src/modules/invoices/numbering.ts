@@ -6,7 +6,12 @@
 // and the creation tries the next one. Quotes (§18) number themselves the same way, on a sequence
 // of their own (`quote_prefix`, `quote_seq`), and credit notes (§17) on theirs (only default
 // numbers, drawn in the batch that issues them): `Sequence` says which.
-import { and, eq, ne, notExists, type Placeholder, type SQL, sql } from 'drizzle-orm';
+//
+// §20: with the workspace's `number_at: "send"`, a draft takes no default number when it is made but
+// when it is sent, in the send's batch (numberAtSend), so numbers follow the order of sending. And
+// deleting a draft that holds the newest number of its sequence gives that number back
+// (giveBackNumber), so throwing away the last drafts leaves no gap.
+import { and, eq, ne, notExists, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { creditNotes, invoices, quotes, workspaces } from '../../db/schema';
 import { ApiError, type ErrorCode } from '../../errors';
 import type { WorkspaceContext } from '../../lib/context';
@@ -51,14 +56,28 @@ export function numberIsFree(ctx: InWorkspace, number: string | SQL, exceptId?: 
   );
 }
 
+/**
+ * "No number yet" (§20, `number_at: "send"`). The number columns of invoices and quotes are NOT NULL
+ * and unique per workspace, and stay so (changing that would rebuild the tables): a draft that
+ * takes its number when it is sent stores its own id as its number until then. An id is unique by
+ * itself, and is never a number of the sequence (its tail is 26 characters, more than the 12 digits
+ * skipNumbersInUse reads), so it blocks no one. The API, the events and the documents show it as null.
+ */
+export const isUnnumbered = (row: { id: string; number: string }) => row.number === row.id;
+
+/** The number as the API shows it: null while the draft has none yet. */
+export const shownNumber = (row: { id: string; number: string }): string | null => (isUnnumbered(row) ? null : row.number);
+
 /** Where a new invoice's number comes from: the caller's literal, or the workspace's counter. */
 export type InvoiceNumber = {
   /** The number, as SQL for the batch that writes the invoice (and its event). */
   value: SQL;
-  /** The caller's literal; undefined for the counter's next number. */
+  /** The literal written (the caller's, or the draft's own id when unnumbered); undefined for the counter's next number. */
   explicit: string | undefined;
   /** Statements that must run before it in that batch: the counter bump for a default number. */
   before: ReturnType<typeof bumpCounter>[];
+  /** The literal is the draft's own id: no number until it is sent (its event shows null, never the id). */
+  unnumbered?: boolean;
 };
 
 /** The counter bump of a batch that writes a default-numbered invoice; `onlyIf` holds it back with the write. */
@@ -97,6 +116,8 @@ export async function skipNumbersInUse(ctx: WorkspaceContext, sequence: Sequence
  * Writes a new invoice under its number: `explicit` as given (409 if taken), else the next
  * default one. `write(number)` runs the batch and answers undefined when the number was taken (or
  * `onlyIf`, the batch's own guard, failed: the counter is held back with it, so that leaves no gap).
+ * `unnumberedId`, the new draft's id when the workspace numbers at send: with no `explicit`, the
+ * draft is written with no number yet (isUnnumbered), and the counter is left alone.
  */
 export async function withInvoiceNumber<T>(
   ctx: WorkspaceContext,
@@ -104,7 +125,14 @@ export async function withInvoiceNumber<T>(
   write: (number: InvoiceNumber) => Promise<T | undefined>,
   onlyIf?: SQL,
   sequence: Sequence = INVOICE_SEQUENCE,
+  unnumberedId?: string,
 ): Promise<T> {
+  if (explicit === undefined && unnumberedId !== undefined) {
+    // Nothing can take a draft's own id: writing nothing means `onlyIf` failed.
+    const written = await write({ value: sql`${unnumberedId}`, explicit: unnumberedId, before: [], unnumbered: true });
+    if (written === undefined) throw new ApiError('conflict', `The ${sequence.noun} could not be written: what it depends on changed at the same time; try again.`);
+    return written;
+  }
   if (explicit !== undefined) {
     const written = await write({ value: sql`${explicit}`, explicit, before: [] });
     if (written === undefined) throw numberTaken(explicit, sequence);
@@ -116,4 +144,37 @@ export async function withInvoiceNumber<T>(
     await skipNumbersInUse(ctx, sequence);
   }
   throw new ApiError('conflict', `Could not find a free ${sequence.noun} number; try again or pass \`number\`.`);
+}
+
+/**
+ * What a send's batch needs to number a draft that has none yet (§20, `number_at: "send"`): `bump`,
+ * the counter's bump, run first and held back unless `guard` (the send's own guard) holds; `value`,
+ * the number the send's UPDATE sets (and its events fill in); `isFree`, the condition for that UPDATE
+ * that no other document of the sequence has it. A hand-picked number may: the send then writes
+ * nothing, and the caller moves the counter past the numbers in use (skipNumbersInUse) and tries again.
+ */
+export function numberAtSend(ctx: WorkspaceContext, guard: SQL, sequence: Sequence = INVOICE_SEQUENCE) {
+  const value = currentDefaultNumber(ctx, sequence);
+  return { bump: bumpCounter(ctx, guard, sequence), value, isFree: numberIsFree(ctx, value, undefined, sequence) };
+}
+
+/**
+ * For a draft's delete batch (§20): gives the draft's number back to its sequence when it is the
+ * newest one, so the next default number is that one again and throwing away the last drafts leaves
+ * no gap. The counter goes down by one only while it still points at this number and once no
+ * document of the workspace has the number or the draft's id any more (the delete before it in the
+ * batch happened): a lost race, a second delete of the same draft or a draft deleted after later
+ * numbers were taken leaves the counter where it is (the last makes a gap, as it must).
+ */
+export function giveBackNumber(ctx: WorkspaceContext, draft: { id: string; number: string }, sequence: Sequence = INVOICE_SEQUENCE) {
+  const { table, prefix, counterKey } = sequence;
+  const counter = workspaces[counterKey];
+  return ctx.db
+    .update(workspaces)
+    .set({ [counterKey]: sql`${counter} - 1` })
+    .where(and(
+      eq(workspaces.id, ctx.workspaceId),
+      sql`${counter} > 0 AND ${prefix} || printf('%06d', ${counter}) = ${draft.number}`,
+      notExists(ctx.db.select({ one: sql`1` }).from(table).where(and(eq(table.workspaceId, ctx.workspaceId), or(eq(table.id, draft.id), eq(table.number, draft.number))))),
+    ));
 }

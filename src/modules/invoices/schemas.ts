@@ -117,9 +117,12 @@ const invoiceNumber = z
   .max(50)
   .regex(/^[\w./#-]+$/, 'Letters, digits and . / # - _ only.')
   .openapi({
-    description: 'Unique per workspace. Defaults to the next number: `invoice_prefix` and six digits, past the highest in use of the form prefix + 1–12 digits; a number of another form is kept as given and never moves the sequence.',
+    description: 'Unique per workspace. Default: the next `invoice_prefix` + six digits, past the highest in use of that form (prefix + 1–12 digits), drawn at send with `number_at: "send"`.',
     example: 'INV-000042',
   });
+
+/** A document's number as shown (§20): null until a draft numbered at send is sent. */
+export const numberField = z.string().nullable().openapi({ description: 'Null until sent (`number_at`).' });
 
 const datesOrdered = (v: { issue_date?: string; due_date?: string }) => !v.issue_date || !v.due_date || v.due_date >= v.issue_date;
 const datesIssue = { message: 'due_date must not be before issue_date.', path: ['due_date'] };
@@ -238,7 +241,7 @@ export const EmailDeliveryPage = pageOf(EmailDelivery);
 export const Invoice = z
   .object({
     id: idSchema('invoice'),
-    number: z.string(),
+    number: numberField,
     status: InvoiceStatus,
     overdue: z.boolean().openapi({ description: 'Open and past due_date (UTC); derived, never stored.' }),
     client_id: z.string(),

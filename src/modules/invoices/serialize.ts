@@ -4,6 +4,7 @@ import type { z } from '@hono/zod-openapi';
 import type { invoices } from '../../db/schema';
 import type { InvoiceAction } from './schemas';
 import { type LineRow, parseBreakdown, serializeLine } from './lines';
+import { shownNumber } from './numbering';
 
 export type InvoiceRow = typeof invoices.$inferSelect;
 
@@ -42,7 +43,8 @@ export function availableActions(row: InvoiceRow): InvoiceActionValue[] {
 export function serializeInvoiceSummary(row: InvoiceRow, today: string) {
   return {
     id: row.id,
-    number: row.number,
+    // null while a draft has no number yet (§20; numbering.ts).
+    number: shownNumber(row),
     status: row.status,
     overdue: isOverdue(row, today),
     client_id: row.clientId,

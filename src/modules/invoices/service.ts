@@ -23,7 +23,7 @@ import { draftStatements, plainDraftStatements } from './draft-statements';
 import { draftDeletedStatements } from './draft-deleted';
 import { wroteInvoice } from './wrote-invoice';
 import { buildLines, type DocumentContent, insertLineStatements, lineInputOf } from './lines';
-import { numberIsFree, numberTaken, withInvoiceNumber } from './numbering';
+import { giveBackNumber, INVOICE_SEQUENCE, isUnnumbered, numberIsFree, numberTaken, withInvoiceNumber } from './numbering';
 import type { CreateInvoiceInput, InvoiceFilter, UpdateInvoiceInput } from './schemas';
 import { type InvoiceRow, type InvoiceWithLines, serializeInvoice } from './serialize';
 
@@ -36,11 +36,11 @@ export const invoiceObject = (ctx: WorkspaceContext, { row, lines }: InvoiceWith
 /** Whether the workspace's issuer has a VAT id: rate-0 lines then default to Z rather than O (§15). */
 export const issuerHasVatId = (workspace: Pick<typeof workspaces.$inferSelect, 'issuer'>) => Boolean(issuerOf(workspace).vat_id);
 
-// Every create reads the client it names and, of the workspace, only its rounding mode and whether its
-// issuer has a VAT id: in one statement, whose SQL text is worked out once. No client column shares
-// a name with those two (D1 answers a batch's rows by column name).
+// Every create reads the client it names and, of the workspace, only its rounding mode, whether its
+// issuer has a VAT id and when it numbers (§20): in one statement, whose SQL text is worked out once.
+// No client column shares a name with those three (D1 answers a batch's rows by column name).
 const clientWithWorkspace = statementShape((db) =>
-  db.select({ client: clients, taxRounding: workspaces.taxRounding, issuer: workspaces.issuer })
+  db.select({ client: clients, taxRounding: workspaces.taxRounding, issuer: workspaces.issuer, numberAt: workspaces.numberAt })
     .from(clients)
     .innerJoin(workspaces, eq(workspaces.id, clients.workspaceId))
     .where(and(eq(clients.id, placeholder('clientId')), eq(clients.workspaceId, placeholder('workspaceId')))));
@@ -49,7 +49,7 @@ const clientWithWorkspace = statementShape((db) =>
 async function clientAndWorkspace(ctx: WorkspaceContext, clientId: string) {
   const [[found]] = await ctx.db.batch([clientWithWorkspace.with(ctx.db, { clientId, workspaceId: ctx.workspaceId })]);
   if (!found) throw invalidField('client_id', 'No such client.');
-  return { client: found.client, workspace: { taxRounding: found.taxRounding, issuer: found.issuer } };
+  return { client: found.client, workspace: { taxRounding: found.taxRounding, issuer: found.issuer, numberAt: found.numberAt } };
 }
 
 /**
@@ -81,10 +81,12 @@ export async function createInvoice(ctx: ServiceContext, input: CreateInvoiceInp
   const { rows: lines, columns } = buildLines(id, input, { taxRounding, issuerHasVatId: issuerHasVatId(workspace) });
   assertDocumentTotal(columns.total);
   const now = nowIso();
+  // Numbered at send (§20): a draft given no number of its own waits for its send to draw one.
+  const unnumberedId = workspace.numberAt === 'send' ? id : undefined;
   return withInvoiceNumber(ctx, input.number, async (number) => {
     // The number is filled in by the batch (a default one comes from the workspace's counter).
     const row: InvoiceRow = {
-      id, userId: ctx.userId, workspaceId: ctx.workspaceId, number: '', status: 'draft', clientId: client.id,
+      id, userId: ctx.userId, workspaceId: ctx.workspaceId, number: number.unnumbered ? id : '', status: 'draft', clientId: client.id,
       projectId: input.project_id ?? null, currency, issueDate, dueDate, ...columns, taxRounding,
       buyerReference: input.buyer_reference ?? client.buyerReference, purchaseOrder: input.purchase_order ?? null,
       amountPaid: 0, notes: input.notes ?? null, sentAt: null, paidAt: null, voidedAt: null, createdAt: now, updatedAt: now,
@@ -98,12 +100,12 @@ export async function createInvoice(ctx: ServiceContext, input: CreateInvoiceInp
     // answers the number it was given (none when it was not written), after the counter's bump.
     const draft = extras.onlyIf
       ? plainDraftStatements(ctx, row, lines, object, number, wroteInvoice(ctx, id, now), extras.onlyIf)
-      : draftStatements(ctx, row, lines, object, number.explicit);
+      : draftStatements(ctx, row, lines, object, number.explicit, number.unnumbered);
     const statements: BatchItem<'sqlite'>[] = [...draft, ...(extras.alongside?.(id, wroteInvoice(ctx, id, now)) ?? [])];
     const results = await ctx.db.batch(statements as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
     const [written] = results[number.before.length] as { number: string }[];
     return written ? { row: { ...row, number: written.number }, lines } : undefined;
-  }, extras.onlyIf);
+  }, extras.onlyIf, INVOICE_SEQUENCE, unnumberedId);
 }
 
 export async function getInvoice(ctx: WorkspaceContext, id: string): Promise<InvoiceWithLines> {
@@ -280,10 +282,12 @@ export async function deleteInvoice(ctx: ServiceContext, id: string): Promise<vo
     const before = await draftInvoice(ctx, id);
     // Its time entries and expenses are released by their foreign keys (ON DELETE SET NULL); the
     // quote it was converted from, if any, by the statements after the delete.
+    // Its number, the newest of the sequence, goes back to it (§20; guarded in SQL on the delete).
     const [deleted] = await ctx.db.batch([
       ctx.db.delete(invoices).where(unchangedDraft(ctx, before.row)),
       recordEvent(ctx, 'invoice.deleted', invoiceObject(ctx, before), { ifChanged: true }),
       ...(await draftDeletedStatements(ctx, before.row)),
+      ...(isUnnumbered(before.row) ? [] : [giveBackNumber(ctx, before.row)]),
     ]);
     return changedRows(deleted) > 0 ? true : undefined;
   });

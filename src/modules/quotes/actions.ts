@@ -3,7 +3,7 @@
 // action reads the quote and writes what it becomes in one batch led by an UPDATE guarded on the
 // state it read (status and updated_at), its event after it only if that UPDATE changed the quote:
 // of two answers racing, one wins and the other finds the quote answered.
-import { and } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { quotes } from '../../db/schema';
 import { ApiError, invalidState } from '../../errors';
 import type { ServiceContext, WorkspaceContext } from '../../lib/context';
@@ -14,6 +14,7 @@ import { sendInvoice } from '../invoices/actions';
 import { billToOf, issuerSnapshotOf } from '../invoices/client-snapshot';
 import { lineInputOf } from '../invoices/lines';
 import { linkHash, linkToken } from '../invoices/links';
+import { isUnnumbered, numberAtSend, QUOTE_SEQUENCE, skipNumbersInUse } from '../invoices/numbering';
 import type { SendInvoiceInput } from '../invoices/schemas';
 import type { InvoiceWithLines } from '../invoices/serialize';
 import { enqueueQuoteEmail, queuedQuoteEmail } from './email';
@@ -41,8 +42,24 @@ export async function sendQuote(ctx: WorkspaceContext, id: string, input: SendIn
       ...(input.email && to.length ? queuedQuoteEmail(to, input.cc ?? [], input.message ?? null) : {}),
     };
     const after = { ...before, ...set };
-    const [updated] = await ctx.db.batch([transition(ctx, before, set), recordEvent(ctx, 'quote.sent', quoteObject(after), { ifChanged: true })]);
-    return changedRows(updated) > 0 ? after : undefined;
+    if (!isUnnumbered(before)) {
+      const [updated] = await ctx.db.batch([transition(ctx, before, set), recordEvent(ctx, 'quote.sent', quoteObject(after), { ifChanged: true })]);
+      return changedRows(updated) > 0 ? after : undefined;
+    }
+    // A draft with no number yet takes the next one now, in this batch (§20), so numbers follow the
+    // order of sending; its events carry it from here on.
+    const numbering = numberAtSend(ctx, quoteStillAsRead(ctx, before), QUOTE_SEQUENCE);
+    const [, updated, , [current]] = await ctx.db.batch([
+      numbering.bump,
+      ctx.db.update(quotes).set({ ...set, number: numbering.value as unknown as string }).where(and(unchangedQuote(ctx, before), numbering.isFree)),
+      recordEvent(ctx, 'quote.sent', quoteObject(after), { ifChanged: true, fill: { number: numbering.value } }),
+      ctx.db.select({ number: quotes.number, updatedAt: quotes.updatedAt }).from(quotes).where(eq(quotes.id, id)),
+    ]);
+    if (changedRows(updated) > 0) return { ...after, number: current!.number };
+    // Not sent: the quote changed (read it again), or, the draft as it was, a hand-picked number
+    // stood where the counter's next one was (move past the numbers in use, and draw again).
+    if (current?.updatedAt === before.updatedAt) await skipNumbersInUse(ctx, QUOTE_SEQUENCE);
+    return undefined;
   });
   if (sent.emailStatus === 'queued') await enqueueQuoteEmail(ctx.env, sent.id);
   return sent;

@@ -7,6 +7,7 @@ import { todayIn } from '../../lib/time';
 import { quoteLabels } from '../documents/labels/quote';
 import { billToOf } from '../invoices/client-snapshot';
 import { formatDate, type InvoiceDocument } from '../invoices/render/document';
+import { shownNumber } from '../invoices/numbering';
 import type { BillToSnapshot, IssuerSnapshot } from '../invoices/serialize';
 import { issuerSnapshotOf } from '../invoices/client-snapshot';
 import { quoteLinks } from './links';
@@ -51,8 +52,10 @@ export async function quoteDocumentOf(env: Env, { quote, workspace, client }: Pa
           ? q.canceledNotice
           : null;
   const links = await quoteLinks(env, origin, quote);
+  // A draft numbered at send has none yet (§20): DRAFT, in the quote's language, stands where it goes.
+  const shownAs = shownNumber(quote) ?? q.draft;
   return {
-    number: quote.number,
+    number: shownAs,
     status: 'open',
     banner: (shown?.[0] ?? null) as InvoiceDocument['banner'],
     bannerText: shown?.[1] ?? null,
@@ -82,7 +85,7 @@ export async function quoteDocumentOf(env: Env, { quote, workspace, client }: Pa
     hostedUrl: links.hosted_url,
     pdfUrl: links.pdf_url,
     payable: false,
-    title: q.quoteFrom(quote.number, issuer.legal_name ?? issuer.name),
+    title: q.quoteFrom(shownAs, issuer.legal_name ?? issuer.name),
     quoteStatus: expired ? 'expired' : quote.status,
     outcome,
     quoteLabels: q,

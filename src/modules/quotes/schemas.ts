@@ -2,7 +2,7 @@
 import { z } from '@hono/zod-openapi';
 import { currencySchema, dateSchema, idSchema, listQuery, longText, pageOf, text, timestampSchema } from '../../lib/schemas';
 import {
-  BillToSnapshot, Discount, documentFields, IssuerSnapshot, LineItem, LineItemInput, MAX_LINE_ITEMS, TaxBreakdownEntry,
+  BillToSnapshot, Discount, documentFields, IssuerSnapshot, LineItem, LineItemInput, MAX_LINE_ITEMS, numberField, TaxBreakdownEntry,
 } from '../invoices/schemas';
 import { taxRoundingField } from '../documents/schemas';
 
@@ -26,7 +26,7 @@ const quoteNumber = z
   .min(1)
   .max(50)
   .regex(/^[\w./#-]+$/, 'Letters, digits and . / # - _ only.')
-  .openapi({ description: 'Unique per workspace. Defaults to the workspace\'s next quote number: its `quote_prefix` (default `QUO-`) and six digits.', example: 'QUO-000042' });
+  .openapi({ description: 'Unique per workspace. Default: the next `quote_prefix` + six digits (at send with `number_at: "send"`).', example: 'QUO-000042' });
 
 const datesOrdered = (v: { issue_date?: string; valid_until?: string }) => !v.issue_date || !v.valid_until || v.valid_until >= v.issue_date;
 const datesIssue = { message: 'valid_until must not be before issue_date.', path: ['valid_until'] };
@@ -86,7 +86,7 @@ export const DeclineQuoteBody = z
 export const Quote = z
   .object({
     id: idSchema('quote'),
-    number: z.string(),
+    number: numberField,
     status: QuoteStatus,
     client_id: z.string(),
     project_id: z.string().nullable(),

@@ -3,6 +3,7 @@
 import type { z } from '@hono/zod-openapi';
 import type { quotes } from '../../db/schema';
 import { type LineRow, parseBreakdown, serializeLine } from '../invoices/lines';
+import { shownNumber } from '../invoices/numbering';
 import type { BillToSnapshot, IssuerSnapshot } from '../invoices/serialize';
 import type { QuoteAction } from './schemas';
 
@@ -41,7 +42,8 @@ export function serializeQuoteSummary(row: QuoteRow) {
   const declined = row.declined ? (JSON.parse(row.declined) as Declination) : null;
   return {
     id: row.id,
-    number: row.number,
+    // null while a draft has no number yet (§20; invoices/numbering.ts).
+    number: shownNumber(row),
     status: row.status,
     client_id: row.clientId,
     project_id: row.projectId,

@@ -16,7 +16,8 @@ import { addDays, nowIso, todayIn } from '../../lib/time';
 import { changedAttributes, recordEvent } from '../events/record';
 import { assertConvertible } from '../rates/convertible';
 import { buildLines, type DocumentContent, lineInputOf } from '../invoices/lines';
-import { numberIsFree, numberTaken, QUOTE_SEQUENCE, withInvoiceNumber } from '../invoices/numbering';
+import { giveBackNumber, isUnnumbered, numberIsFree, numberTaken, QUOTE_SEQUENCE, withInvoiceNumber } from '../invoices/numbering';
+import { getWorkspace, type WorkspaceRow } from '../workspaces/settings';
 import { issuerHasVatId } from '../invoices/service';
 import type { CreateQuoteInput, QuoteFilter, UpdateQuoteInput } from './schemas';
 import { VALID_DAYS } from './schemas';
@@ -47,6 +48,8 @@ async function clientAndWorkspace(ctx: WorkspaceContext, clientId: string) {
   return { client, workspace };
 }
 
+type NumberAt = WorkspaceRow['numberAt'];
+
 /** A quote not (yet) emailed. */
 const NO_EMAIL = {
   emailTo: null, emailCc: null, emailMessage: null, emailStatus: null, emailAttempts: 0, emailError: null, emailNextAttemptAt: null, emailLeaseUntil: null, emailSentAt: null,
@@ -60,24 +63,31 @@ const contentOf = (row: QuoteRow): DocumentContent => ({
 });
 
 /**
- * Writes a new quote under its number (`explicit`, else the workspace's next quote number).
- * `guard` must hold for it to be written; `after(written)` are statements that follow it in the same
- * batch, conditional on `written` (this batch wrote the quote).
+ * Writes a new quote under its number (`explicit`, else the workspace's next quote number, or, when
+ * the workspace numbers at send, none yet: invoices/numbering.ts). `guard` must hold for it to be
+ * written; `after(written)` are statements that follow it in the same batch, conditional on
+ * `written` (this batch wrote the quote).
  */
-async function insertQuote(ctx: WorkspaceContext, row: QuoteRow, explicit: string | undefined, extras: { guard?: SQL; after?: (written: SQL) => BatchItem<'sqlite'>[] } = {}) {
+async function insertQuote(
+  ctx: WorkspaceContext, row: QuoteRow, explicit: string | undefined, numberAt: NumberAt,
+  extras: { guard?: SQL; after?: (written: SQL) => BatchItem<'sqlite'>[] } = {},
+) {
   return withInvoiceNumber(ctx, explicit, async (number) => {
     const written = wroteQuote(ctx, row.id, row.updatedAt);
     const statements: BatchItem<'sqlite'>[] = [
       ...number.before,
       insertIf(ctx.db, quotes, { ...row, number: number.value as unknown as string }, and(numberIsFree(ctx, number.value, undefined, QUOTE_SEQUENCE), extras.guard)!),
-      recordEvent(ctx, 'quote.created', quoteObject(row), { ifChanged: true, fill: { number: number.value } }),
+      // An unnumbered draft's event keeps the object's null (its stored "number" is its id).
+      number.unnumbered
+        ? recordEvent(ctx, 'quote.created', quoteObject({ ...row, number: row.id }), { ifChanged: true })
+        : recordEvent(ctx, 'quote.created', quoteObject(row), { ifChanged: true, fill: { number: number.value } }),
       ...(extras.after?.(written) ?? []),
       ctx.db.select({ number: quotes.number }).from(quotes).where(eq(quotes.id, row.id)),
     ];
     const results = await ctx.db.batch(statements as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
     const found = results.at(-1) as { number: string }[];
     return found[0] ? { ...row, number: found[0].number } : undefined;
-  }, extras.guard, QUOTE_SEQUENCE);
+  }, extras.guard, QUOTE_SEQUENCE, numberAt === 'send' ? row.id : undefined);
 }
 
 export async function createQuote(ctx: ServiceContext, input: CreateQuoteInput): Promise<QuoteRow> {
@@ -100,7 +110,7 @@ export async function createQuote(ctx: ServiceContext, input: CreateQuoteInput):
     onAccept: input.on_accept, issuer: null, billTo: null, locale: null, linkVersion: null, linkHash: null, linkOrigin: null, viewedAt: null,
     accepted: null, declined: null, invoiceId: null, revisionOf: null, sentAt: null, createdAt: now, updatedAt: now, ...NO_EMAIL,
   };
-  return insertQuote(ctx, row, input.number);
+  return insertQuote(ctx, row, input.number, workspace.numberAt);
 }
 
 export async function getQuote(ctx: WorkspaceContext, id: string): Promise<QuoteRow> {
@@ -189,9 +199,11 @@ export async function updateQuote(ctx: ServiceContext, id: string, input: Update
 export async function deleteQuote(ctx: ServiceContext, id: string): Promise<void> {
   await retryOnRace('quote', async () => {
     const before = await draftQuote(ctx, id);
+    // Its number, the newest of the sequence, goes back to it (§20; guarded in SQL on the delete).
     const [deleted] = await ctx.db.batch([
       ctx.db.delete(quotes).where(unchangedQuote(ctx, before)),
       recordEvent(ctx, 'quote.deleted', quoteObject(before), { ifChanged: true }),
+      ...(isUnnumbered(before) ? [] : [giveBackNumber(ctx, before, QUOTE_SEQUENCE)]),
     ]);
     return changedRows(deleted) > 0 ? true : undefined;
   });
@@ -219,8 +231,9 @@ export async function reviseQuote(ctx: ServiceContext, id: string): Promise<Quot
     };
     const canceled: QuoteRow = { ...before, status: 'canceled', updatedAt: now };
     const guard = quoteStillAsRead(ctx, before);
+    const { numberAt } = await getWorkspace(ctx);
     try {
-      return await insertQuote(ctx, copy, undefined, {
+      return await insertQuote(ctx, copy, undefined, numberAt, {
         guard,
         after: (written) =>
           before.status === 'open'

@@ -6,6 +6,7 @@
 // on (status, next_issue_at), the moment the issue date begins in the schedule's zone, a chunk at a
 // time and a bounded number a run (lib/chunked.ts): the next run carries on.
 import { and, asc, eq, exists, gt, lte, or, sql } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import { clients, invoices, recurringInvoices, workspaces } from '../../db/schema';
 import { config } from '../../config';
 import { systemContext, type WorkspaceContext } from '../../lib/context';
@@ -36,6 +37,8 @@ type DueSchedule = {
   issuer: WorkspaceRow['issuer'] | null;
   /** The client's buyer reference, for a template that has none. */
   clientBuyerReference: string | null;
+  /** When the workspace numbers its invoices (§20): at `send`, the issued draft waits for its send to draw one. */
+  numberAt: WorkspaceRow['numberAt'] | null;
 };
 
 /** Issues what is due. Returns how many invoices it issued. */
@@ -46,7 +49,7 @@ export async function issueDueInvoices(env: Env, now = Date.now()): Promise<numb
   // period costs one D1 round trip, its batch: the run's query budget then goes to issuing.
   const find = (after: DueSchedule | undefined): Promise<DueSchedule[]> =>
     db
-      .select({ schedule: recurringInvoices, issuer: workspaces.issuer, clientBuyerReference: clients.buyerReference })
+      .select({ schedule: recurringInvoices, issuer: workspaces.issuer, clientBuyerReference: clients.buyerReference, numberAt: workspaces.numberAt })
       .from(recurringInvoices)
       .leftJoin(workspaces, eq(workspaces.id, recurringInvoices.workspaceId))
       .leftJoin(clients, eq(clients.id, recurringInvoices.clientId))
@@ -76,7 +79,7 @@ export async function issueDueInvoices(env: Env, now = Date.now()): Promise<numb
 }
 
 /** Issues the schedule's next period; the schedule after it, or undefined if another run got there first. */
-async function issuePeriod(env: Env, { schedule, issuer, clientBuyerReference }: DueSchedule): Promise<RecurringRow | undefined> {
+async function issuePeriod(env: Env, { schedule, issuer, clientBuyerReference, numberAt }: DueSchedule): Promise<RecurringRow | undefined> {
   const ctx = systemContext(env, schedule.workspaceId, RECURRING_JOB, schedule.timeZone);
   const n = schedule.nextPeriod;
   const issueDate = schedule.nextIssueDate!;
@@ -97,12 +100,16 @@ async function issuePeriod(env: Env, { schedule, issuer, clientBuyerReference }:
   const atPeriod = exists(
     ctx.db.select({ one: sql`1` }).from(recurringInvoices).where(and(eq(recurringInvoices.id, schedule.id), eq(recurringInvoices.nextPeriod, n), eq(recurringInvoices.status, 'active'))),
   );
-  const number = currentDefaultNumber(ctx);
+  // Numbered at send (§20), the draft has no number until then: it stores its id (invoices/numbering.ts).
+  const unnumbered = numberAt === 'send';
+  const number = unnumbered ? sql`${id}` : currentDefaultNumber(ctx);
   for (let attempt = 1; attempt <= NUMBER_ATTEMPTS; attempt++) {
-    const results = await ctx.db.batch([
-      bumpCounter(ctx, atPeriod),
+    const statements: BatchItem<'sqlite'>[] = [
+      ...(unnumbered ? [] : [bumpCounter(ctx, atPeriod)]),
       insertIf(ctx.db, invoices, { ...row, number: number as unknown as string }, and(numberIsFree(ctx, number), atPeriod)!),
-      recordEvent(ctx, 'invoice.created', invoiceObject(ctx, { row, lines }), { ifChanged: true, fill: { number } }),
+      unnumbered
+        ? recordEvent(ctx, 'invoice.created', invoiceObject(ctx, { row: { ...row, number: id }, lines }), { ifChanged: true })
+        : recordEvent(ctx, 'invoice.created', invoiceObject(ctx, { row, lines }), { ifChanged: true, fill: { number } }),
       ...insertLineStatements(ctx.db, lines, wroteInvoice(ctx, id, at)),
       ctx.db
         .update(recurringInvoices)
@@ -110,7 +117,8 @@ async function issuePeriod(env: Env, { schedule, issuer, clientBuyerReference }:
         .where(and(eq(recurringInvoices.id, schedule.id), eq(recurringInvoices.nextPeriod, n), wroteInvoice(ctx, id, at))),
       ...(after.status === 'completed' ? [recordEvent(ctx, 'recurring_invoice.completed', serializeRecurring(after), { ifChanged: true })] : []),
       ctx.db.select({ id: invoices.id }).from(invoices).where(eq(invoices.id, id)),
-    ]);
+    ];
+    const results = await ctx.db.batch(statements as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
     if ((results.at(-1) as unknown[]).length) {
       if (schedule.autoSend) await autoSend(ctx, id, schedule);
       return after;

@@ -25,6 +25,7 @@ export const Reminders = z
   .openapi('Reminders');
 
 const EInvoicePdf = z.enum(['facturx', 'plain']);
+const NumberAt = z.enum(['create', 'send']);
 
 export const Workspace = z
   .object({
@@ -43,6 +44,7 @@ export const Workspace = z
     reminders: Reminders,
     payments_allow_partial: z.boolean().openapi({ description: 'Whether the pay button lets the client pay less than the amount due. Default false.' }),
     einvoice_pdf: EInvoicePdf.openapi({ description: 'A sent invoice\'s PDF: `facturx` (default) is a Factur-X PDF/A-3b carrying its CII XML when the invoice is ready as an e-invoice (…/e-invoice/check); `plain` is always the plain PDF.' }),
+    number_at: NumberAt.openapi({ description: 'When drafts take their default number: `create` (default) or `send`.' }),
     created_at: timestampSchema,
     updated_at: timestampSchema,
   })
@@ -106,6 +108,7 @@ export const UpdateWorkspaceBody = z
     reminders: RemindersInput.optional().openapi({ description: 'Replaced whole when sent: a field left out takes its default.' }),
     payments_allow_partial: z.boolean().optional(),
     einvoice_pdf: EInvoicePdf.optional().openapi({ description: 'Default `facturx` (see `Workspace`).' }),
+    number_at: NumberAt.optional(),
   })
   .openapi('UpdateWorkspace');
 

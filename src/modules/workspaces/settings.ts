@@ -54,6 +54,7 @@ export const serializeWorkspace = (row: WorkspaceRow, role: Role) => ({
   reminders: { enabled: row.remindersEnabled, days_after_due: JSON.parse(row.reminderDays) as number[] },
   payments_allow_partial: row.paymentsAllowPartial,
   einvoice_pdf: row.einvoicePdf,
+  number_at: row.numberAt,
   created_at: row.createdAt,
   updated_at: row.updatedAt,
 });
@@ -83,6 +84,7 @@ export async function updateWorkspace(ctx: ServiceContext, input: UpdateWorkspac
   if (input.payment_instructions !== undefined) set.paymentInstructions = input.payment_instructions;
   if (input.payments_allow_partial !== undefined) set.paymentsAllowPartial = input.payments_allow_partial;
   if (input.einvoice_pdf !== undefined) set.einvoicePdf = input.einvoice_pdf;
+  if (input.number_at !== undefined) set.numberAt = input.number_at;
   if (input.issuer !== undefined) {
     const issuer = input.issuer;
     set.issuer = issuer

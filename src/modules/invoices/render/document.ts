@@ -6,6 +6,7 @@
 import { formatMoney, fromScaledInteger } from '../../../lib/money';
 import { type InvoiceLabels, invoiceLabels } from '../../documents/labels/invoice';
 import type { LineRow } from '../lines';
+import { shownNumber } from '../numbering';
 import { amountDue, type BillToSnapshot, invoiceSubtotal, type InvoiceRow, type IssuerSnapshot, isOverdue } from '../serialize';
 
 export type DocumentLine = { description: string; quantity: string; unitPrice: string; taxRate: string; tax: string; amount: string };
@@ -90,7 +91,8 @@ export function invoiceDocument(input: {
     ? (JSON.parse(row.billTo) as BillToSnapshot)
     : (input.draftBillTo ?? { name: '', email: null, company: null, address: EMPTY_ADDRESS, tax_id: null });
   return {
-    number: row.number,
+    // A draft numbered at send has none yet (§20): DRAFT, in the document's language, stands where it goes.
+    number: shownNumber(row) ?? labels.draft,
     status: row.status,
     banner: shown,
     bannerText: shown && { PAID: labels.bannerPaid, VOID: labels.bannerVoid, Overdue: labels.bannerOverdue, DRAFT: labels.draft }[shown],

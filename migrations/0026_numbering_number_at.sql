@@ -1,0 +1,1 @@
+ALTER TABLE `workspaces` ADD `number_at` text DEFAULT 'create' NOT NULL;
