@@ -13,7 +13,7 @@ import {
   paymentMeansCode,
   peppolEndpoint,
   type TaxCategory,
-} from './document';
+} from '../value';
 import { all, el, type Markup, required, xmlDocument } from './xml';
 
 const NAMESPACES = {

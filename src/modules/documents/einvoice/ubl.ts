@@ -14,7 +14,7 @@ import {
   paymentMeansCode,
   peppolEndpoint,
   type TaxCategory,
-} from './document';
+} from '../value';
 import { all, el, xmlDocument } from './xml';
 
 export const PEPPOL_CUSTOMIZATION_ID = 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0';
