@@ -110,6 +110,8 @@ export type EInvoiceDocument = {
   /** Free text on how to pay (BT-20). */
   payment_instructions: string | null;
   lines: EInvoiceLine[];
+  /** The word an allowance without a reason of its own carries (a line's discount; BT-97, BT-140), in the document's language. */
+  allowance_reason?: string;
   /** The document discount (applied before tax, split over the tax groups). */
   discount: { amount: number; reason: string | null } | null;
   /** Σ line amount. */

@@ -4,7 +4,8 @@ import { lineAmount, MAX_MINOR_AMOUNT, toScaledInteger } from '../../lib/money';
 import { currencySchema, dateSchema, emailSchema, idSchema, listQuery, longText, minorAmount, moneyNumber, oneOf, pageOf, text, timestampSchema } from '../../lib/schemas';
 import { DEFAULT_UNIT, UNIT_CODES } from '../../lib/units';
 import { Address } from '../../lib/address';
-import { taxRoundingField } from '../documents/schemas';
+import { oneServiceDate, serviceFields, serviceResponseFields, taxRoundingField } from '../documents/schemas';
+import { LocalizedText } from '../workspaces/schemas';
 import { addDays, todayUtc } from '../../lib/time';
 
 export const InvoiceStatus = z.enum(['draft', 'open', 'paid', 'void']);
@@ -135,8 +136,10 @@ export const CreateInvoiceBody = z
     notes: longText(5000).nullish(),
     line_items: lineItems,
     ...documentFields,
+    ...serviceFields,
   })
   .refine(datesOrdered, datesIssue)
+  .refine(...oneServiceDate)
   .openapi('CreateInvoice');
 
 export const UpdateInvoiceBody = z
@@ -150,8 +153,10 @@ export const UpdateInvoiceBody = z
     notes: longText(5000).nullish(),
     line_items: lineItems.optional(),
     ...documentFields,
+    ...serviceFields,
   })
   .refine(datesOrdered, datesIssue)
+  .refine(...oneServiceDate)
   .openapi('UpdateInvoice');
 
 export const PaymentBody = z
@@ -199,7 +204,7 @@ export const IssuerSnapshot = z
   .object({
     name: z.string(), legal_name: z.string().nullable(), email: z.string().nullable(), address: SnapshotAddress, tax_id: z.string().nullable(),
     vat_id: z.string().nullable().optional(), registration_id: z.string().nullable().optional(), peppol_id: z.string().nullable().optional(),
-    iban: z.string().nullable().optional(), bic: z.string().nullable().optional(),
+    iban: z.string().nullable().optional(), bic: z.string().nullable().optional(), legal_notes: LocalizedText.nullable().optional(),
   })
   .openapi('InvoiceIssuer', { description: 'Who bills, as the workspace was when the invoice or quote was sent; null on a draft.' });
 
@@ -258,6 +263,7 @@ export const Invoice = z
     tax_exemption_code: z.string().nullable(),
     buyer_reference: z.string().nullable(),
     purchase_order: z.string().nullable(),
+    ...serviceResponseFields,
     amount_paid: z.number().int(),
     amount_due: z.number().int().openapi({ description: 'total − credited_amount − amount_paid, never below 0.' }),
     credited_amount: z.number().int().openapi({ description: 'Σ total of its credit notes.' }),

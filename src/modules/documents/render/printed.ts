@@ -189,7 +189,8 @@ export function printedDocument(value: DocumentValue): PrintedDocument {
     amountPaid: money(value.state.paid),
     credited: value.state.credited ? money(-value.state.credited) : null,
     amountDue: money(Math.max(0, value.amount_due)),
-    taxNotes: [...new Set(value.tax_breakdown.map((group) => group.note).filter((note): note is string => Boolean(note)))],
+    // Each group's note, with its VATEX code when it has one (BT-121), as the XML carries both.
+    taxNotes: [...new Set(value.tax_breakdown.map((group) => [group.note, group.exemption_code && `(${group.exemption_code})`].filter(Boolean).join(' ')).filter(Boolean))],
     notes: value.notes,
     paymentInstructions: value.payment_instructions,
     payment: payment && payment.length ? payment : null,
