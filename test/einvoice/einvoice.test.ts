@@ -221,7 +221,8 @@ describe('from an invoice as the API shows it', () => {
     const doc = toEInvoiceDocument(invoice);
     expect(checkEInvoice(doc, 'ubl')).toEqual([]);
     expect(doc).toMatchObject({ type_code: 380, currency_exponent: 2, amount_paid: 10000, amount_due: standard.total - 10000, payment_instructions: standard.payment_instructions });
-    expect(renderCii(doc)).toBe(renderCii({ ...standard, delivery_date: standard.issue_date }));
+    // No date of supply stated and no K group: no BT-72 (the page says the issue date stands for it).
+    expect(renderCii(doc)).toBe(renderCii({ ...standard, delivery_date: null }));
   });
 
   it('maps a credit note to a 381 that names its invoice', () => {

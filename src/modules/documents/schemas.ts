@@ -11,12 +11,10 @@ export const taxRoundingField = (use: string) => z.enum(TAX_ROUNDING_MODES).open
 export const ServicePeriod = z
   .strictObject({ start: dateSchema, end: dateSchema })
   .refine((period) => period.end >= period.start, { message: 'end must not be before start.', path: ['end'] })
-  .openapi('ServicePeriod', { description: 'BG-14, the period of supply (inclusive).' });
+  .openapi('ServicePeriod');
 
-export const serviceFields = {
-  service_date: dateSchema.nullish().openapi({ description: 'BT-72, the date of supply; with neither it nor `service_period`, the issue date.' }),
-  service_period: ServicePeriod.nullish(),
-};
+// Request bodies are inlined in the document: their fields say no more than the response's components do.
+export const serviceFields = { service_date: dateSchema.nullish(), service_period: ServicePeriod.nullish() };
 
 /** The refinement every body with serviceFields takes: one of the two, never both (422 naming service_period). */
 export const oneServiceDate: [(v: { service_date?: string | null; service_period?: unknown }) => boolean, { message: string; path: string[] }] = [
@@ -25,8 +23,8 @@ export const oneServiceDate: [(v: { service_date?: string | null; service_period
 ];
 
 export const serviceResponseFields = {
-  service_date: z.string().nullable().openapi({ description: 'BT-72, the date of supply.' }),
-  service_period: z.object({ start: z.string(), end: z.string() }).nullable().openapi({ description: 'BG-14, the period of supply.' }),
+  service_date: z.string().nullable().openapi({ description: 'BT-72; or `service_period` (BG-14); with neither, the issue date.' }),
+  service_period: ServicePeriod.nullable(),
 };
 
 type ServiceColumns = { serviceDate: string | null; servicePeriodStart: string | null; servicePeriodEnd: string | null };

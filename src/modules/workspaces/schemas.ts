@@ -10,13 +10,14 @@ import { taxRoundingField } from '../documents/schemas';
 // language, else `en`, else the first.
 export const LocalizedText = z
   .union([z.string(), z.record(z.string(), z.string())])
-  .openapi('LocalizedText', { description: 'A text, or an object of texts by language (`{"fr": "…"}`): a document prints its language\'s, else `en`, else the first.' });
+  .openapi('LocalizedText', { description: 'A text, or texts by language (`{"fr": "…"}`), printed in the document\'s (else `en`, else the first).' });
 
-const localizedTextInput = (max: number) =>
-  z.union([
-    longText(max),
-    z.record(z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'A language such as fr or de-AT.'), longText(max)).refine((texts) => Object.keys(texts).length >= 1 && Object.keys(texts).length <= 20, '1 to 20 languages.'),
-  ]);
+const LocalizedTextInput = z
+  .union([
+    longText(2000),
+    z.record(z.string().max(20), longText(2000)).refine((texts) => Object.keys(texts).length >= 1 && Object.keys(texts).length <= 20, '1 to 20 languages.'),
+  ])
+  .openapi('LocalizedTextInput');
 
 export const Issuer = z
   .object({
@@ -29,7 +30,7 @@ export const Issuer = z
     peppol_id: z.string().nullable().openapi({ description: 'The seller\'s Peppol participant id, `<scheme>:<id>`.' }),
     iban: z.string().nullable().openapi({ description: 'The account invoices are paid into (credit transfer).' }),
     bic: z.string().nullable(),
-    legal_notes: LocalizedText.nullable().openapi({ description: 'Printed at the foot of every document and carried as a note (BT-22).' }),
+    legal_notes: LocalizedText.nullable(),
   })
   .openapi('Issuer');
 
@@ -74,7 +75,7 @@ const IssuerInput = z
     peppol_id: peppolIdSchema.nullish(),
     iban: ibanSchema.nullish(),
     bic: bicSchema.nullish(),
-    legal_notes: localizedTextInput(2000).nullish(),
+    legal_notes: LocalizedTextInput.nullish(),
   })
   .openapi('IssuerInput');
 
@@ -116,7 +117,7 @@ export const UpdateWorkspaceBody = z
     default_currency: currencySchema.optional().openapi({ description: 'A new client\'s currency when none is sent. Default USD; one the current rates lack is a 422.' }),
     tax_rounding: taxRoundingField('Default `line`. Copied onto each invoice when it is created; changing it leaves existing invoices as they are.').optional(),
     issuer: IssuerInput.nullable().optional().openapi({ description: 'Replaced whole when sent; null clears it.' }),
-    payment_instructions: localizedTextInput(2000).nullable().optional(),
+    payment_instructions: LocalizedTextInput.nullable().optional(),
     reminders: RemindersInput.optional().openapi({ description: 'Replaced whole when sent: a field left out takes its default.' }),
     payments_allow_partial: z.boolean().optional(),
     einvoice_pdf: EInvoicePdf.optional().openapi({ description: 'Default `facturx` (see `Workspace`).' }),
