@@ -4,24 +4,16 @@
 // rounds of N calls, measured with process.cpuUsage after a warm-up, so other load on the machine counts less.
 import { checkEInvoice } from '../src/modules/documents/einvoice/check.ts';
 import { renderCii } from '../src/modules/documents/einvoice/cii.ts';
-import { decimalAmount, decimalNumber } from '../src/modules/documents/einvoice/document.ts';
+import { valueOfEInvoice } from '../src/modules/documents/value.ts';
+import { printedDocument } from '../src/modules/documents/render/printed.ts';
+import { pdfDocument } from '../src/renderer/contract.ts';
 import { makeFacturX, toFacturX } from '../src/renderer/facturx.ts';
 import { renderUbl } from '../src/modules/documents/einvoice/ubl.ts';
 import { renderInvoicePdf } from '../src/renderer/pdf.ts';
 import { FIXTURES } from '../test/einvoice/fixtures.ts';
-import { invoiceLabels } from '../src/modules/documents/labels/invoice.ts';
 
 const doc = FIXTURES['100-lines-line-rounding'];
-const money = (minor) => `${decimalAmount(minor, doc.currency_exponent)} ${doc.currency}`;
-const printable = {
-  number: doc.number, status: 'open', banner: null,
-  issuer: { name: doc.issuer.legal_name, legal_name: doc.issuer.legal_name, email: doc.issuer.email, address: doc.issuer.address, tax_id: doc.issuer.vat_id },
-  billTo: { name: doc.bill_to.name, company: doc.bill_to.company, email: doc.bill_to.email, address: doc.bill_to.address, tax_id: doc.bill_to.vat_id },
-  issueDate: doc.issue_date, dueDate: doc.due_date, currency: doc.currency,
-  lines: doc.lines.map((line) => ({ description: line.description, quantity: decimalNumber(line.quantity), unitPrice: money(line.unit_amount), taxRate: `${decimalNumber(line.tax_rate)} %`, tax: '', amount: money(line.amount) })),
-  subtotal: money(doc.subtotal), tax: money(doc.tax), total: money(doc.total), amountPaid: money(doc.amount_paid), amountDue: money(doc.amount_due),
-  notes: doc.notes, paymentInstructions: doc.payment_instructions, locale: 'en-US', hostedUrl: null, pdfUrl: null, bannerText: null, discount: null, labels: invoiceLabels('en-US'),
-};
+const printable = pdfDocument(printedDocument(valueOfEInvoice(doc, 'en-US')));
 
 async function cpuMs(name, fn, { calls, rounds = 7 }) {
   for (let i = 0; i < calls; i++) await fn(); // warm-up

@@ -32,11 +32,14 @@ const ids = {
   member: fixedId('usr', 2),
   // The personal workspace shares its owner's ULID, as every signup's does.
   workspace: fixedId('wsp', 1),
-  clients: [fixedId('cli', 1), fixedId('cli', 2)],
+  clients: [fixedId('cli', 1), fixedId('cli', 2), fixedId('cli', 3), fixedId('cli', 4)],
   projects: [fixedId('prj', 1), fixedId('prj', 2)],
-  invoices: [fixedId('inv', 1), fixedId('inv', 2)],
+  invoices: [fixedId('inv', 1), fixedId('inv', 2), fixedId('inv', 3)],
 };
 const daysAgo = (n) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+const today0 = new Date();
+const firstOfLastMonth = new Date(Date.UTC(today0.getUTCFullYear(), today0.getUTCMonth() - 1, 1)).toISOString().slice(0, 10);
+const lastOfLastMonth = new Date(Date.UTC(today0.getUTCFullYear(), today0.getUTCMonth(), 0)).toISOString().slice(0, 10);
 
 // The hosted links of the seeded invoices, made as the worker makes them (src/modules/invoices/links.ts):
 // HMAC-SHA256 of "<invoice id>:<version>" under INVOICE_LINK_SECRET, of which only the SHA-256 is stored.
@@ -47,16 +50,23 @@ const links = ids.invoices.map((id) => {
 });
 const noAddress = { line1: null, line2: null, city: null, region: null, postal_code: null };
 // The issuer carries what an EN 16931 e-invoice needs (§15): a VAT id, an address with a country, an IBAN,
-// and a Peppol id for UBL.
+// and a Peppol id for UBL; and what a German or French accountant looks for on the page (§20): the
+// Steuernummer beside the VAT id, the trade register entry, and legal notes in each client's language.
 const workspaceIssuer = {
   legal_name: 'Demo Studio GmbH', email: 'billing@demo-studio.example', address: { ...noAddress, line1: 'Torstraße 1', postal_code: '10119', city: 'Berlin', country: 'DE' },
-  tax_id: 'DE123456789', vat_id: 'DE123456789', registration_id: null, peppol_id: '9930:DE123456789', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX',
+  tax_id: '27/123/45678', vat_id: 'DE123456789', registration_id: 'HRB 123456 B (Amtsgericht Charlottenburg)', peppol_id: '9930:DE123456789', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX',
+  legal_notes: {
+    de: 'Geschäftsführerin: Ada Lovelace · Sitz Berlin',
+    fr: 'Pénalités de retard : trois fois le taux d’intérêt légal. Indemnité forfaitaire pour frais de recouvrement : 40 €',
+    en: 'Demo Studio GmbH, registered in Berlin, Germany',
+  },
 };
 const issuer = { name: 'Demo Studio', ...workspaceIssuer };
 const quoted = (value) => `'${JSON.stringify(value).replace(/'/g, "''")}'`;
 const billTo = (i) => [
   { name: 'Acme GmbH', email: 'billing@acme.example', company: 'Acme GmbH', address: { ...noAddress, line1: 'Marienplatz 8', postal_code: '80331', city: 'München', country: 'DE' }, tax_id: 'DE987654321', vat_id: 'DE987654321', peppol_id: '9930:DE987654321', buyer_reference: 'ACME-2026-17' },
   { name: 'Globex Ltd', email: 'ap@globex.example', company: 'Globex Ltd', address: { ...noAddress, country: 'GB' }, tax_id: null },
+  { name: 'Claire Dubois', email: 'compta@dubois.example', company: 'Dubois SARL', address: { ...noAddress, line1: '12 rue de la Paix', postal_code: '75002', city: 'Paris', country: 'FR' }, tax_id: 'FR12345678901', vat_id: 'FR12345678901', peppol_id: '9957:FR12345678901', buyer_reference: 'DUB-2026-04' },
 ][i];
 
 // A week of unbilled time on "Brand refresh" (the five days before today, both people), and one
@@ -88,17 +98,29 @@ INSERT INTO api_keys (id, user_id, workspace_id, name, prefix, key_hash, created
   ('${memberKey.id}', '${ids.member}', '${ids.workspace}', 'Demo key', '${memberKey.key.slice(0, 12)}', '${memberKey.hash}', '${now}');
 INSERT OR IGNORE INTO clients (id, user_id, workspace_id, name, email, company, currency, address_country, status, created_at, updated_at) VALUES
   ('${ids.clients[0]}', '${ids.user}', '${ids.workspace}', 'Acme GmbH', 'billing@acme.example', 'Acme GmbH', 'EUR', 'DE', 'active', '${now}', '${now}'),
-  ('${ids.clients[1]}', '${ids.user}', '${ids.workspace}', 'Globex Ltd', 'ap@globex.example', 'Globex Ltd', 'GBP', 'GB', 'active', '${now}', '${now}');
+  ('${ids.clients[1]}', '${ids.user}', '${ids.workspace}', 'Globex Ltd', 'ap@globex.example', 'Globex Ltd', 'GBP', 'GB', 'active', '${now}', '${now}'),
+  ('${ids.clients[2]}', '${ids.user}', '${ids.workspace}', 'Claire Dubois', 'compta@dubois.example', 'Dubois SARL', 'EUR', 'FR', 'active', '${now}', '${now}'),
+  ('${ids.clients[3]}', '${ids.user}', '${ids.workspace}', 'Bill Lumbergh', 'ap@initrode.example', 'Initrode Inc.', 'USD', 'US', 'active', '${now}', '${now}');
+-- The French business (VAT id: its invoices are reverse charge) and the US one, with their addresses.
+UPDATE clients SET tax_id = 'FR12345678901', peppol_id = '9957:FR12345678901', buyer_reference = 'DUB-2026-04', address_line1 = '12 rue de la Paix', address_postal_code = '75002', address_city = 'Paris'
+  WHERE id = '${ids.clients[2]}' AND tax_id IS NULL;
+UPDATE clients SET address_line1 = '1 Main St', address_city = 'Springfield', address_region = 'IL', address_postal_code = '62704'
+  WHERE id = '${ids.clients[3]}' AND address_line1 IS NULL;
 INSERT OR IGNORE INTO projects (id, user_id, workspace_id, client_id, name, description, status, currency, budget, hourly_rate, start_date, created_at, updated_at) VALUES
   ('${ids.projects[0]}', '${ids.user}', '${ids.workspace}', '${ids.clients[0]}', 'Brand refresh', 'Logo, type and colour system', 'active', 'EUR', 1200000, 9500, '${today}', '${now}', '${now}'),
   ('${ids.projects[1]}', '${ids.user}', '${ids.workspace}', '${ids.clients[1]}', 'Checkout rebuild', 'New checkout flow', 'active', 'GBP', 2500000, 11000, '${today}', '${now}', '${now}');
--- Two invoices: EUR 2,280.00 + 19 % VAT, paid; GBP 1,650.00, open and past due.
+-- Three invoices: EUR 2,280.00 + 19 % VAT, paid; GBP 1,650.00, open and past due; EUR 3,800.00 to the
+-- French business under reverse charge, open, read in French.
 INSERT OR IGNORE INTO invoices (id, user_id, workspace_id, number, status, client_id, project_id, currency, issue_date, due_date, subtotal, tax, total, amount_paid, sent_at, paid_at, created_at, updated_at) VALUES
   ('${ids.invoices[0]}', '${ids.user}', '${ids.workspace}', 'INV-000001', 'paid', '${ids.clients[0]}', '${ids.projects[0]}', 'EUR', '${daysAgo(40)}', '${daysAgo(10)}', 228000, 43320, 271320, 271320, '${now}', '${now}', '${now}', '${now}'),
-  ('${ids.invoices[1]}', '${ids.user}', '${ids.workspace}', 'INV-000002', 'open', '${ids.clients[1]}', '${ids.projects[1]}', 'GBP', '${daysAgo(35)}', '${daysAgo(5)}', 165000, 0, 165000, 0, '${now}', NULL, '${now}', '${now}');
+  ('${ids.invoices[1]}', '${ids.user}', '${ids.workspace}', 'INV-000002', 'open', '${ids.clients[1]}', '${ids.projects[1]}', 'GBP', '${daysAgo(35)}', '${daysAgo(5)}', 165000, 0, 165000, 0, '${now}', NULL, '${now}', '${now}'),
+  ('${ids.invoices[2]}', '${ids.user}', '${ids.workspace}', 'INV-000003', 'open', '${ids.clients[2]}', NULL, 'EUR', '${daysAgo(2)}', '${daysAgo(-28)}', 380000, 0, 380000, 0, '${now}', NULL, '${now}', '${now}');
+UPDATE workspaces SET invoice_seq = 3 WHERE id = '${ids.workspace}' AND invoice_seq < 3;
 INSERT OR IGNORE INTO invoice_line_items (id, invoice_id, position, description, quantity_milli, unit_amount, tax_rate_milli, amount, tax) VALUES
   ('${fixedId('li', 1)}', '${ids.invoices[0]}', 0, 'Brand workshop and identity', 24000, 9500, 19000, 228000, 43320),
   ('${fixedId('li', 2)}', '${ids.invoices[1]}', 0, 'Checkout discovery', 15000, 11000, 0, 165000, 0);
+INSERT OR IGNORE INTO invoice_line_items (id, invoice_id, position, description, quantity_milli, unit_amount, tax_rate_milli, amount, tax, unit, tax_category) VALUES
+  ('${fixedId('li', 3)}', '${ids.invoices[2]}', 0, 'Conseil en identité de marque', 40000, 9500, 0, 380000, 0, 'HUR', 'AE');
 INSERT OR IGNORE INTO payments (id, user_id, workspace_id, invoice_id, amount, currency, paid_on, method, created_at) VALUES
   ('${fixedId('pay', 1)}', '${ids.user}', '${ids.workspace}', '${ids.invoices[0]}', 271320, 'EUR', '${daysAgo(12)}', 'bank_transfer', '${now}');
 INSERT OR IGNORE INTO expenses (id, user_id, workspace_id, project_id, category, description, vendor, amount, currency, incurred_on, billable, created_at, updated_at) VALUES
@@ -113,7 +135,16 @@ UPDATE invoices SET issuer = '${JSON.stringify(issuer).replace(/'/g, "''")}', bi
   WHERE id = '${ids.invoices[1]}' AND link_version IS NULL;
 -- INV-000001 is a ready e-invoice (CII and UBL; its PDF is Factur-X): its snapshot, tax breakdown and buyer
 -- reference are set on every run, so a database seeded before e-invoices existed gets them too.
-UPDATE workspaces SET issuer = ${quoted(workspaceIssuer)} WHERE id = '${ids.workspace}' AND issuer IS NULL;
+UPDATE workspaces SET issuer = ${quoted(workspaceIssuer)} WHERE id = '${ids.workspace}' AND (issuer IS NULL OR json_extract(issuer, '$.legal_notes') IS NULL);
+UPDATE invoices SET locale = 'de-DE' WHERE id = '${ids.invoices[0]}';
+UPDATE invoices SET locale = 'en-GB' WHERE id = '${ids.invoices[1]}' AND locale IS NULL;
+-- INV-000003: reverse charge to the French business, for last month's work, sent in French: its page and
+-- PDF print both issuer numbers, the client's VAT id, "Autoliquidation" and the period, as its XML does.
+UPDATE invoices SET issuer = ${quoted(issuer)}, bill_to = ${quoted(billTo(2))}, buyer_reference = 'DUB-2026-04', locale = 'fr-FR',
+  payment_instructions = 'Virement SEPA sous 30 jours.', link_version = 1, link_hash = '${links[2].hash}',
+  service_period_start = '${firstOfLastMonth}', service_period_end = '${lastOfLastMonth}',
+  tax_breakdown = ${quoted([{ category: 'AE', rate: 0, taxable_amount: 380000, tax_amount: 0, discount_amount: 0, exemption_reason: 'Reverse charge', exemption_code: null }])}
+  WHERE id = '${ids.invoices[2]}';
 UPDATE clients SET tax_id = 'DE987654321', peppol_id = '9930:DE987654321', buyer_reference = 'ACME-2026-17', address_line1 = 'Marienplatz 8', address_postal_code = '80331', address_city = 'München'
   WHERE id = '${ids.clients[0]}' AND tax_id IS NULL;
 UPDATE invoices SET issuer = ${quoted(issuer)}, bill_to = ${quoted(billTo(0))}, buyer_reference = 'ACME-2026-17',
@@ -142,6 +173,8 @@ console.log(`
   curl -H "Authorization: Bearer ${ownerKey.key}" http://localhost:8787/api/me
   curl -H "Authorization: Bearer ${ownerKey.key}" http://localhost:8787/api/workspace/members
   Invoice INV-000002 as the client sees it: http://localhost:8787/i/${links[1].token}
+  Invoice INV-000003, reverse charge to a French business, in French: http://localhost:8787/i/${links[2].token}
+    its Factur-X PDF:  http://localhost:8787/i/${links[2].token}/pdf
   Invoice INV-000001, a ready e-invoice: http://localhost:8787/i/${links[0].token}
     its Factur-X PDF:  http://localhost:8787/i/${links[0].token}/pdf
     its XML (CII):     http://localhost:8787/i/${links[0].token}/invoice.xml?format=cii

@@ -8,7 +8,6 @@ import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, type PDFFont, type PDFPage, rgb } from 'pdf-lib';
 import { commonLabels } from '../modules/documents/labels/common';
 import { languageOf } from '../modules/documents/labels/language';
-import { addressLines } from '../modules/invoices/render/address';
 import type { PdfDocument } from './contract';
 import { NOTO_SANS_SUBSET_BASE64 } from './fonts/noto-sans-subset';
 
@@ -95,18 +94,27 @@ export async function renderInvoicePdf(doc: PdfDocument, finish?: (pdf: PDFDocum
     }
     return p.y;
   };
-  const fromBottom = party(caps(labels.from), [doc.issuer.legal_name ?? doc.issuer.name, ...addressLines(doc.issuer.address), ...(doc.issuer.email ? [doc.issuer.email] : []), ...(doc.issuer.tax_id ? [`${labels.taxId} ${doc.issuer.tax_id}`] : [])], MARGIN);
-  const toBottom = party(caps(labels.billTo), [doc.billTo.name, ...(doc.billTo.company ? [doc.billTo.company] : []), ...addressLines(doc.billTo.address), ...(doc.billTo.email ? [doc.billTo.email] : []), ...(doc.billTo.tax_id ? [`${labels.taxId} ${doc.billTo.tax_id}`] : [])], 320);
+  const fromBottom = party(caps(labels.from), [doc.issuer.legal_name ?? doc.issuer.name, ...doc.seller], MARGIN);
+  const toBottom = party(caps(labels.billTo), [doc.billTo.name, ...doc.buyer], 320);
   pen.y = Math.min(fromBottom, toBottom) - 10;
   write(pen, `${labels.issued} ${doc.issueDate}`, MARGIN, 10);
   write(pen, doc.credit ? doc.credit.corrects : `${labels.due} ${doc.dueDate}`, 320, 10);
+  // The date of supply and the buyer's references, two to a row.
+  const dated = [...(doc.serviceDate ? [doc.serviceDate] : []), ...doc.references];
+  for (let i = 0; i < dated.length; i += 2) {
+    pen.y -= 14;
+    write(pen, dated[i]!, MARGIN, 10);
+    if (dated[i + 1]) write(pen, dated[i + 1]!, 320, 10);
+  }
   pen.y -= 26;
   tableHeader(pen);
 
   const descriptionWidth = COLUMNS.qty - 40 - MARGIN;
   for (const line of doc.lines) {
     const wrapped = wrap(clean(line.description), measure, 10, descriptionWidth);
-    const height = wrapped.length * 13 + 6;
+    // A discounted line shows its gross and its discount under the description, in smaller type.
+    const detail = line.discount ? wrap(clean(line.discount), measure, 8, descriptionWidth) : [];
+    const height = wrapped.length * 13 + detail.length * 10 + 6;
     if (pen.y - height < MARGIN + 20) {
       pen = newPage();
       tableHeader(pen);
@@ -116,11 +124,19 @@ export async function renderInvoicePdf(doc: PdfDocument, finish?: (pdf: PDFDocum
     write(pen, line.taxRate, COLUMNS.tax, 10, { right: true });
     write(pen, line.amount, COLUMNS.amount, 10, { right: true });
     writeLines(pen, wrapped, COLUMNS.description, 10, 13);
+    if (detail.length) {
+      pen.y += 3;
+      writeLines(pen, detail, COLUMNS.description, 8, 10);
+    }
     pen.y -= 6;
   }
 
   const totals: [string, string, number][] = [
-    [labels.subtotal, doc.subtotal, 10], ...(doc.discount ? [[labels.discount, doc.discount, 10] as [string, string, number]] : []), [labels.tax, doc.tax, 10],
+    [labels.subtotal, doc.subtotal, 10],
+    ...(doc.discount ? [[doc.discountLabel, doc.discount, 10] as [string, string, number]] : []),
+    ...(doc.netAfterDiscount ? [[labels.netAfterDiscount, doc.netAfterDiscount, 10] as [string, string, number]] : []),
+    ...doc.taxGroups.map((group) => [group.label, group.amount, 9] as [string, string, number]),
+    [labels.tax, doc.tax, 10],
     // A document that asks for no payment (a quote, a credit note) ends on its total.
     ...(doc.payable === false || doc.credit
       ? [[labels.total, doc.total, 13] as [string, string, number]]
@@ -129,17 +145,23 @@ export async function renderInvoicePdf(doc: PdfDocument, finish?: (pdf: PDFDocum
   if (pen.y - totals.length * 18 < MARGIN + 20) pen = newPage();
   pen.y -= 6;
   for (const [label, value, size] of totals) {
-    write(pen, label, 380, size, { color: size > 10 ? INK : MUTED });
+    // A label too long for the column (a tax group's, a discount's reason) starts further left.
+    const labelWidth = measure(clean(label), size);
+    write(pen, label, Math.min(380, COLUMNS.amount - 90 - labelWidth), size, { color: size > 10 ? INK : MUTED });
     write(pen, value, COLUMNS.amount, size, { right: true });
     pen.y -= size + 8;
   }
-  for (const [title, text] of [[caps(labels.notes), doc.notes], [caps(labels.howToPay), doc.paymentInstructions]] as const) {
+  const howToPay = [...(doc.payment ?? []), ...(doc.paymentInstructions ? [doc.paymentInstructions] : [])].join('\n');
+  const sections: [string | null, string | null][] = [[null, doc.taxNotes.join('\n') || null], [caps(labels.notes), doc.notes], [caps(labels.howToPay), howToPay || null], [null, doc.legalNotes]];
+  for (const [title, text] of sections) {
     if (!text) continue;
     const lines = text.split('\n').flatMap((paragraph) => wrap(clean(paragraph), measure, 10, PAGE.width - 2 * MARGIN));
     if (pen.y - 30 - lines.length * 13 < MARGIN) pen = newPage();
     pen.y -= 14;
-    write(pen, title, MARGIN, 8, { color: MUTED });
-    pen.y -= 14;
+    if (title) {
+      write(pen, title, MARGIN, 8, { color: MUTED });
+      pen.y -= 14;
+    }
     // As many lines as fit on each page, the rest on the next.
     for (let i = 0; i < lines.length; ) {
       if (pen.y < MARGIN) pen = newPage();

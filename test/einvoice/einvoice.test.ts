@@ -6,13 +6,15 @@ import { decodePDFRawStream, PDFArray, PDFDict, PDFDocument, PDFHexString, PDFNa
 import { describe, expect, it } from 'vitest';
 import { checkEInvoice, renderEInvoice } from '../../src/modules/documents/einvoice';
 import { renderCii } from '../../src/modules/documents/einvoice/cii';
-import { decimalAmount, decimalNumber, type EInvoiceDocument, thousandths } from '../../src/modules/documents/einvoice/document';
+import { decimalAmount, decimalNumber, type EInvoiceDocument, thousandths, valueOfEInvoice } from '../../src/modules/documents/value';
 import { toFacturX } from '../../src/renderer/facturx';
-import { creditNoteToEInvoiceDocument, toEInvoiceDocument } from '../../src/modules/documents/einvoice/from-invoice';
+import { toEInvoiceDocument } from '../../src/modules/documents/from-invoice';
+import { creditNoteToEInvoiceDocument } from '../../src/modules/documents/from-credit-note';
+import { printedDocument } from '../../src/modules/documents/render/printed';
+import { pdfDocument } from '../../src/renderer/contract';
 import { renderUbl } from '../../src/modules/documents/einvoice/ubl';
 import { renderInvoicePdf } from '../../src/renderer/pdf';
 import { buildDocument, FIXTURES, issuerDE } from './fixtures';
-import { invoiceLabels } from '../../src/modules/documents/labels/invoice';
 
 const paths = (doc: EInvoiceDocument, format: 'cii' | 'ubl') => checkEInvoice(doc, format).map((p) => p.path);
 const standard = FIXTURES['standard-discounts']!;
@@ -164,15 +166,7 @@ describe('Factur-X', () => {
   it('embeds the CII as factur-x.xml, with PDF/A-3b metadata and an sRGB output intent', async () => {
     const doc = FIXTURES['standard-discounts']!;
     const cii = renderCii(doc);
-    const plain = await renderInvoicePdf({
-      number: doc.number, status: 'open', banner: null,
-      issuer: { name: 'Muster', legal_name: doc.issuer.legal_name, email: null, address: doc.issuer.address, tax_id: doc.issuer.vat_id },
-      billTo: { name: doc.bill_to.name, company: doc.bill_to.company, email: null, address: doc.bill_to.address, tax_id: null },
-      issueDate: doc.issue_date, dueDate: doc.due_date!, currency: 'EUR',
-      lines: [{ description: 'Website redesign', quantity: '1', unitPrice: '2,500.00', taxRate: '19 %', tax: '', amount: '2,250.00' }],
-      subtotal: '1', tax: '1', total: '1', amountPaid: '0', amountDue: '1', notes: null, paymentInstructions: null,
-      locale: 'en-US', hostedUrl: null, pdfUrl: null, bannerText: null, discount: null, labels: invoiceLabels('en-US'),
-    });
+    const plain = await renderInvoicePdf(pdfDocument(printedDocument(valueOfEInvoice(doc, 'en-US'))));
     const pdf = await PDFDocument.load(await toFacturX(plain, cii), { updateMetadata: false });
     const catalog = pdf.catalog;
 
@@ -227,7 +221,8 @@ describe('from an invoice as the API shows it', () => {
     const doc = toEInvoiceDocument(invoice);
     expect(checkEInvoice(doc, 'ubl')).toEqual([]);
     expect(doc).toMatchObject({ type_code: 380, currency_exponent: 2, amount_paid: 10000, amount_due: standard.total - 10000, payment_instructions: standard.payment_instructions });
-    expect(renderCii(doc)).toBe(renderCii({ ...standard, delivery_date: standard.issue_date }));
+    // No date of supply stated and no K group: no BT-72 (the page says the issue date stands for it).
+    expect(renderCii(doc)).toBe(renderCii({ ...standard, delivery_date: null }));
   });
 
   it('maps a credit note to a 381 that names its invoice', () => {

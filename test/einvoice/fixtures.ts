@@ -1,8 +1,8 @@
 // E-invoice documents for the tests, their amounts computed by the rules of contract §15 (line gross and
 // discount, the document discount split over the tax groups by largest remainder, tax per line or per group),
 // so every fixture adds up the way a real invoice does. Pure: used by the Workers tests and the Node check.
-import type { EInvoiceDocument, EInvoiceLine, EInvoiceTaxGroup, TaxCategory } from '../../src/modules/documents/einvoice/document';
-import { thousandths } from '../../src/modules/documents/einvoice/document';
+import type { EInvoiceDocument, EInvoiceLine, EInvoiceTaxGroup, TaxCategory } from '../../src/modules/documents/value';
+import { thousandths } from '../../src/modules/documents/value';
 
 type LineSpec = { description: string; quantity: number; unit?: string; unit_amount: number; discount_percent?: number; tax_category: TaxCategory; tax_rate: number };
 

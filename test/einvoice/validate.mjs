@@ -17,14 +17,17 @@ import path from 'node:path';
 import { renderInvoicePdf } from '../../src/renderer/pdf.ts';
 import { checkEInvoice } from '../../src/modules/documents/einvoice/check.ts';
 import { renderCii } from '../../src/modules/documents/einvoice/cii.ts';
-import { decimalAmount, decimalNumber } from '../../src/modules/documents/einvoice/document.ts';
 import { validateEInvoice } from '../../src/modules/documents/einvoice/rules/index.ts';
 import { makeFacturX } from '../../src/renderer/facturx.ts';
 import { renderUbl } from '../../src/modules/documents/einvoice/ubl.ts';
 import { mutatedFiles } from './corpus.ts';
 import { FIXTURES } from './fixtures.ts';
-import { invoiceLabels } from '../../src/modules/documents/labels/invoice.ts';
 import { eInvoiceXml } from '../../src/modules/invoices/einvoice.ts';
+import { invoiceValueOf } from '../../src/modules/invoices/document-for.ts';
+import { creditNoteValueOf } from '../../src/modules/credit-notes/documents.ts';
+import { printedDocument } from '../../src/modules/documents/render/printed.ts';
+import { valueOfEInvoice } from '../../src/modules/documents/value.ts';
+import { pdfDocument } from '../../src/renderer/contract.ts';
 import { validateOfficially } from './official-validator.mjs';
 import { creditNoteEInvoiceXml } from '../../src/modules/credit-notes/einvoice.ts';
 import { plannedContent } from '../../src/modules/credit-notes/service.ts';
@@ -64,7 +67,7 @@ try {
   for (const [name, found] of Object.entries(apiInvoices())) {
     for (const format of ['cii', 'ubl']) {
       const file = path.join(dir, `api-${name}.${format}.xml`);
-      writeFileSync(file, eInvoiceXml(found, format));
+      writeFileSync(file, eInvoiceXml(await invoiceValueOf({ env: {} }, found), format));
       files.push(file);
     }
   }
@@ -75,7 +78,7 @@ try {
   for (const [name, found] of Object.entries(apiCreditNotes())) {
     for (const format of ['cii', 'ubl']) {
       const file = path.join(dir, `api-credit-note-${name}.${format}.xml`);
-      writeFileSync(file, creditNoteEInvoiceXml(found, format));
+      writeFileSync(file, creditNoteEInvoiceXml(await creditNoteValueOf({ env: {} }, found), format));
       files.push(file);
     }
   }
@@ -204,42 +207,10 @@ function uniqueSorted(ids) {
   return [...new Set(ids)].sort();
 }
 
-/** The same document as the invoice PDF prints it (plain figures: the PDF is only the carrier here). */
-/** @param {import('../../src/modules/documents/einvoice/document.ts').EInvoiceDocument} doc */
+/** The same document as the invoice PDF prints it: its printed form, from its value. */
+/** @param {import('../../src/modules/documents/value.ts').EInvoiceDocument} doc */
 function printable(doc) {
-  const money = (minor) => `${decimalAmount(minor, doc.currency_exponent)} ${doc.currency}`;
-  const empty = { line1: null, line2: null, city: null, region: null, postal_code: null, country: null };
-  return {
-    number: doc.number,
-    status: 'open',
-    banner: null,
-    issuer: { name: doc.issuer.legal_name, legal_name: doc.issuer.legal_name, email: doc.issuer.email, address: { ...empty, ...doc.issuer.address }, tax_id: doc.issuer.vat_id },
-    billTo: { name: doc.bill_to.name, company: doc.bill_to.company, email: doc.bill_to.email, address: { ...empty, ...doc.bill_to.address }, tax_id: doc.bill_to.vat_id },
-    issueDate: doc.issue_date,
-    dueDate: doc.due_date ?? '',
-    currency: doc.currency,
-    lines: doc.lines.map((line) => ({
-      description: line.description,
-      quantity: decimalNumber(line.quantity),
-      unitPrice: money(line.unit_amount),
-      taxRate: `${decimalNumber(line.tax_rate)} %`,
-      tax: '',
-      amount: money(line.amount),
-    })),
-    subtotal: money(doc.subtotal),
-    tax: money(doc.tax),
-    total: money(doc.total),
-    amountPaid: money(doc.amount_paid),
-    amountDue: money(doc.amount_due),
-    notes: doc.notes,
-    paymentInstructions: doc.payment_instructions,
-    locale: 'en-US',
-    hostedUrl: null,
-    pdfUrl: null,
-    bannerText: null,
-    discount: null,
-    labels: invoiceLabels('en-US'),
-  };
+  return pdfDocument(printedDocument(valueOfEInvoice(doc, 'en-US')));
 }
 
 /** Sent invoices as D1 holds them (rows, snapshots and all), the way the API reads them for an export. */
@@ -247,7 +218,9 @@ function apiInvoices() {
   const address = (line1, city, postal_code, country) => ({ line1, line2: null, city, region: null, postal_code, country });
   const issuer = {
     name: 'Ada Studio', legal_name: 'Ada Studio GmbH', email: 'billing@ada.example', address: address('Hauptstraße 1', 'Berlin', '10115', 'DE'),
-    tax_id: null, vat_id: 'DE123456789', registration_id: null, peppol_id: '9930:DE123456789', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX',
+    tax_id: '27/123/45678', vat_id: 'DE123456789', registration_id: 'HRB 123456 B', peppol_id: '9930:DE123456789', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX',
+    // §20: printed at the foot, carried as a second note (BT-22) in the document's language.
+    legal_notes: { de: 'Geschäftsführerin: Ada Lovelace, Amtsgericht Charlottenburg', en: 'Registered in Berlin' },
   };
   const billTo = {
     name: 'Client SARL', email: 'ap@client.example', company: 'Client SARL', address: address('1 rue de la Paix', 'Paris', '75002', 'FR'),
@@ -278,13 +251,13 @@ function apiInvoices() {
       invoice: { row: row('INV-000041', twoRates, [
         { category: 'S', rate: 19, taxable_amount: 100_000, tax_amount: 19_000, exemption_reason: null, exemption_code: null },
         { category: 'S', rate: 7, taxable_amount: 5_000, tax_amount: 350, exemption_reason: null, exemption_code: null },
-      ]), lines: twoRates },
+      ], { serviceDate: '2026-11-18' }), lines: twoRates },
       workspace,
     },
     'reverse-charge': {
       invoice: { row: row('INV-000042', reverseCharge, [
         { category: 'AE', rate: 0, taxable_amount: 50_000, tax_amount: 0, exemption_reason: 'Reverse charge', exemption_code: 'VATEX-EU-AE' },
-      ], { taxExemptionCode: 'VATEX-EU-AE' }), lines: reverseCharge },
+      ], { taxExemptionCode: 'VATEX-EU-AE', servicePeriodStart: '2026-11-01', servicePeriodEnd: '2026-11-15' }), lines: reverseCharge },
       workspace,
     },
   };

@@ -3,7 +3,7 @@
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { invoiceLabels } from '../../src/modules/documents/labels/invoice';
-import type { InvoiceDocument } from '../../src/modules/invoices/render/document';
+import type { PrintedDocument } from '../../src/modules/documents/render/printed';
 import { pdfResponse } from '../../src/modules/invoices/render/respond';
 import type { AppEnv } from '../../src/env';
 import { onError } from '../../src/errors';
@@ -19,7 +19,7 @@ const doc = {
   billTo: { name: 'Initech', company: null, email: null, address: { line1: null, line2: null, city: null, region: null, postal_code: null, country: null }, tax_id: null },
   issueDate: '1 Jan 2026', dueDate: '31 Jan 2026', currency: 'EUR', lines: [], subtotal: '€0.00', discount: null, tax: '€0.00', total: '€0.00',
   amountPaid: '€0.00', amountDue: '€0.00', notes: null, paymentInstructions: null, locale: 'en-US', labels: invoiceLabels('en-US'), hostedUrl: null, pdfUrl: null,
-} as InvoiceDocument;
+} as unknown as PrintedDocument;
 
 /** The PDF route as the API serves it, over a renderer whose `renderPdf` is `render`. */
 function pdfOver(render: () => Promise<Uint8Array>) {

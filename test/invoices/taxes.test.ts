@@ -38,9 +38,11 @@ describe('lines, discounts and the breakdown', () => {
       tax: 4_972 + 339, total: 32_013 - 1_000 + 5_311, amount_due: 36_324,
     });
 
-    // The page the client sees adds up too: the discount is printed between subtotal and tax.
+    // The page the client sees adds up too: the discount is printed between subtotal and tax, with its
+    // reason (§20), and each rate's base carries its share of it.
     const page = await call('GET', `/v1/invoices/${res.body.id}/preview`, { key: user.key });
-    expect(page.body).toMatch(/Subtotal<\/span><span>\$320\.13<\/span><\/div><div><span>Discount<\/span><span>-\$10\.00</);
+    expect(page.body).toMatch(/Subtotal<\/span><span>\$320\.13<\/span><\/div><div><span>Discount \(Loyalty\)<\/span><span>-\$10\.00</);
+    expect(page.body).toContain('Tax 19 % on $261.69, Discount -$8.44');
 
     // A discount alone can change; the lines stay as they are.
     const patched = await call('PATCH', `/v1/invoices/${res.body.id}`, { key: user.key, body: { discount: { percent: 50 } } });

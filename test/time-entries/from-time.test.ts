@@ -41,6 +41,8 @@ describe('an invoice from time', () => {
       { description: 'Site, 2026-10-03', quantity: 0.003, unit_amount: 15_000 }, // 9 s = 0.0025 h, half up
     ]);
     expect(res.body.subtotal).toBe(3_000 + 10_010 + 45);
+    // §20: the first and last day of the time billed are its period of supply.
+    expect(res.body).toMatchObject({ service_date: null, service_period: { start: '2026-10-01', end: '2026-10-03' } });
     expect(await invoiceIds(user)).toEqual({
       [a.id]: res.body.id, [b.id]: res.body.id, [c.id]: res.body.id, [unbillable.id]: null, [outside.id]: null, [otherClient.id]: null,
     });

@@ -70,6 +70,11 @@ export const invoices = sqliteTable(
     creditNoteIds: text('credit_note_ids'),
     // §18: the quote this invoice was converted from; unique, so a quote makes at most one invoice.
     quoteId: text('quote_id'),
+    // §20: the date of supply (BT-72) or the period of supply (BG-14), at most one; neither means the
+    // issue date stands for it.
+    serviceDate: text('service_date'),
+    servicePeriodStart: text('service_period_start'),
+    servicePeriodEnd: text('service_period_end'),
   },
   (t) => [
     uniqueIndex('invoices_workspace_number_uq').on(t.workspaceId, t.number),

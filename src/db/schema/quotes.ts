@@ -67,6 +67,10 @@ export const quotes = sqliteTable(
     emailNextAttemptAt: text('email_next_attempt_at'),
     emailLeaseUntil: text('email_lease_until'),
     emailSentAt: text('email_sent_at'),
+    // §20: the date (BT-72) or period (BG-14) of supply the quote offers, at most one; its invoice takes it.
+    serviceDate: text('service_date'),
+    servicePeriodStart: text('service_period_start'),
+    servicePeriodEnd: text('service_period_end'),
   },
   (t) => [
     index('quotes_email_due_idx').on(t.emailStatus, t.emailNextAttemptAt),

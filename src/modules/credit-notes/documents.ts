@@ -1,18 +1,19 @@
-// A credit note's documents (§17): the PDF, the hosted page and the email are the invoice's layout
-// (invoices/render) with the credit note's title, lines and totals and the invoice it corrects; the
-// e-invoice is an EN 16931 credit note (381) naming the invoice (BT-25). Parties, locale and
-// references come from the invoice's snapshots, so the credit note reads as its invoice does.
+// A credit note's documents (§17, §20): one document value (documents/from-credit-note.ts) built once
+// per read, printed on the PDF, the hosted page and the email with the invoice's layout under the credit
+// note's title, and written as an EN 16931 credit note (381) naming the invoice (BT-25). Parties, locale
+// and references come from the invoice's snapshots, so the credit note reads as its invoice does.
 import { asc, eq, inArray } from 'drizzle-orm';
 import { creditNotes, creditNoteLineItems, invoices } from '../../db/schema';
 import { ApiError } from '../../errors';
 import { systemContext, type WorkspaceContext } from '../../lib/context';
 import type { Db } from '../../lib/db';
-import { formatMoney, fromScaledInteger } from '../../lib/money';
-import { documentOf } from '../invoices/document-for';
+import { creditNoteValue } from '../documents/from-credit-note';
+import { type PrintedDocument, printedDocument } from '../documents/render/printed';
+import type { DocumentValue } from '../documents/value';
+import { invoiceSourceOf } from '../invoices/document-for';
 import { findInWorkspaceDatabases, HOSTED_PAGE_JOB } from '../invoices/hosted-link';
-import { formatDate, type InvoiceDocument } from '../invoices/render/document';
 import { readInvoiceWithParties } from '../invoices/service';
-import { type CreditNoteWithLines, creditNoteLinks } from './serialize';
+import { type CreditNoteWithLines, creditNoteLinks, serializeCreditNote } from './serialize';
 export { creditNoteEInvoiceXml, creditNoteFacturXCii, creditNoteReady } from './einvoice';
 import { getCreditNote } from './service';
 
@@ -42,37 +43,17 @@ export async function findCreditNoteByToken(env: Env, token: string, envFor: (na
   return hit && { ...hit.found, ctx: systemContext(hit.dbEnv, hit.found.note.row.workspaceId, HOSTED_PAGE_JOB) };
 }
 
-/** The credit note as a document for people: the invoice's document with the credit note's content. */
-export async function creditNoteDocument(ctx: WorkspaceContext, found: Found, origin: string): Promise<InvoiceDocument> {
-  const invoiceDoc = await documentOf(ctx, found, origin);
-  const { row, lines } = found.note;
-  const locale = invoiceDoc.locale;
-  const money = (amount: number) => formatMoney(amount, row.currency, locale);
-  const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 3 });
-  const links = await creditNoteLinks(ctx.env, origin, row);
-  return {
-    ...invoiceDoc,
-    number: row.number,
-    banner: null,
-    bannerText: null,
-    issueDate: formatDate(row.issueDate, locale),
-    lines: lines.map((line) => ({
-      description: line.description,
-      quantity: number.format(fromScaledInteger(line.quantityMilli, 3)),
-      unitPrice: money(line.unitAmount),
-      taxRate: `${number.format(fromScaledInteger(line.taxRateMilli, 3))} %`,
-      tax: row.taxRounding === 'group' ? '—' : money(line.tax),
-      amount: money(line.amount),
-    })),
-    subtotal: money(row.subtotal),
-    discount: row.discountTotal ? money(-row.discountTotal) : null,
-    tax: money(row.tax),
-    total: money(row.total),
-    notes: row.memo,
-    paymentInstructions: null,
-    hostedUrl: links.hosted_url,
-    pdfUrl: links.pdf_url,
-    credit: { title: invoiceDoc.labels.creditNote, corrects: invoiceDoc.labels.corrects(found.invoice.row.number) },
-  };
+/**
+ * The credit note's one document value: its lines and totals, the invoice's parties, references and
+ * language. With `origin`, its links too (a page, a PDF or an email needs them; the XML does not).
+ */
+export async function creditNoteValueOf(ctx: Pick<WorkspaceContext, 'env'>, found: Found, origin?: string): Promise<DocumentValue> {
+  const invoice = await invoiceSourceOf(ctx, found);
+  const links = origin ? await creditNoteLinks(ctx.env, origin, found.note.row) : { hosted_url: null, pdf_url: null };
+  return creditNoteValue({ ...serializeCreditNote(found.note), tax_rounding: found.note.row.taxRounding, ...links }, invoice);
 }
 
+/** The credit note as people read it: the invoice's layout under its own title. */
+export async function creditNoteDocument(ctx: Pick<WorkspaceContext, 'env'>, found: Found, origin: string): Promise<PrintedDocument> {
+  return printedDocument(await creditNoteValueOf(ctx, found, origin));
+}

@@ -2,9 +2,9 @@
 // layout with what the credit note says: its number, the invoice it corrects, its total and its link.
 import { html } from 'hono/html';
 import type { ComposedEmail } from '../emails/providers';
-import type { InvoiceDocument } from '../invoices/render/document';
+import type { PrintedDocument } from '../documents/render/printed';
 
-export function composeCreditNoteEmail(doc: InvoiceDocument): ComposedEmail {
+export function composeCreditNoteEmail(doc: PrintedDocument): ComposedEmail {
   const { labels } = doc;
   const from = doc.issuer.legal_name ?? doc.issuer.name;
   const title = `${doc.credit?.title ?? labels.creditNote} ${doc.number}`;

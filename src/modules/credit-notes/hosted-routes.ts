@@ -7,26 +7,29 @@ import { hostedPageRateLimit } from '../../middleware/rate-limit';
 import { xmlResponse } from '../invoices/einvoice';
 import { linkOrigin } from '../invoices/links';
 import { notFoundPage, pageResponse, pdfResponse } from '../invoices/render/respond';
-import { creditNoteDocument, creditNoteEInvoiceXml, creditNoteFacturXCii, creditNoteReady, findCreditNoteByToken } from './documents';
+import { printedDocument } from '../documents/render/printed';
+import { creditNoteEInvoiceXml, creditNoteFacturXCii, creditNoteReady, creditNoteValueOf, findCreditNoteByToken } from './documents';
 
 export const hostedCreditNoteRoutes = new Hono<AppEnv>()
   .use('*', hostedPageRateLimit)
   .get('/:token', async (c) => {
     const found = await findCreditNoteByToken(c.env, c.req.param('token'), (name) => requestEnvFor(c, name));
     if (!found) return notFoundPage(c);
-    const doc = await creditNoteDocument(found.ctx, found, linkOrigin(c.env, c.req.url));
-    const xmlLinks = (['cii', 'ubl'] as const).filter((format) => creditNoteReady(found, format)).map((format) => ({ format, url: `${doc.hostedUrl}/credit-note.xml?format=${format}` }));
+    const value = await creditNoteValueOf(found.ctx, found, linkOrigin(c.env, c.req.url));
+    const doc = printedDocument(value);
+    const xmlLinks = (['cii', 'ubl'] as const).filter((format) => creditNoteReady(value, format)).map((format) => ({ format, url: `${doc.hostedUrl}/credit-note.xml?format=${format}` }));
     return pageResponse(c, { ...doc, xmlLinks }, { countView: false });
   })
   .get('/:token/pdf', async (c) => {
     const found = await findCreditNoteByToken(c.env, c.req.param('token'), (name) => requestEnvFor(c, name));
     if (!found) return notFoundPage(c);
-    return pdfResponse(c, await creditNoteDocument(found.ctx, found, linkOrigin(c.env, c.req.url)), creditNoteFacturXCii(found));
+    const value = await creditNoteValueOf(found.ctx, found, linkOrigin(c.env, c.req.url));
+    return pdfResponse(c, printedDocument(value), creditNoteFacturXCii(value, found.workspace));
   })
   .get('/:token/credit-note.xml', async (c) => {
     const found = await findCreditNoteByToken(c.env, c.req.param('token'), (name) => requestEnvFor(c, name));
     if (!found) return notFoundPage(c);
     const format = c.req.query('format') ?? 'cii';
     if (format !== 'cii' && format !== 'ubl') return notFoundPage(c);
-    return xmlResponse(found.note.row.number, creditNoteEInvoiceXml(found, format));
+    return xmlResponse(found.note.row.number, creditNoteEInvoiceXml(await creditNoteValueOf(found.ctx, found), format));
   });

@@ -15,7 +15,8 @@ import { linkOrigin } from '../invoices/links';
 import { pdfResponse } from '../invoices/render/respond';
 import { EInvoiceQuery } from '../invoices/schemas';
 import { getInvoice } from '../invoices/service';
-import { creditNoteDocument, creditNoteEInvoiceXml, creditNoteFacturXCii, creditNoteWithParties } from './documents';
+import { printedDocument } from '../documents/render/printed';
+import { creditNoteEInvoiceXml, creditNoteFacturXCii, creditNoteValueOf, creditNoteWithParties } from './documents';
 import * as S from './schemas';
 import { type CreditNoteWithLines, creditNoteLinks, serializeCreditNote, serializeCreditNoteSummary } from './serialize';
 import { createCreditNote, getCreditNote, listInvoiceCreditNotes } from './service';
@@ -94,7 +95,8 @@ export const creditNoteRoutes = createRouter()
     async (c) => {
       const ctx = c.get('ctx');
       const found = await creditNoteWithParties(ctx, c.req.valid('param').id);
-      return pdfResponse(c, await creditNoteDocument(ctx, found, linkOrigin(c.env, c.req.url)), creditNoteFacturXCii(found));
+      const value = await creditNoteValueOf(ctx, found, linkOrigin(c.env, c.req.url));
+      return pdfResponse(c, printedDocument(value), creditNoteFacturXCii(value, found.workspace));
     },
   )
   .openapi(
@@ -106,7 +108,8 @@ export const creditNoteRoutes = createRouter()
       responses: { 200: { description: 'The XML, as a download named `<number>.xml`.', content: { 'application/xml': { schema: { type: 'string' } } } } },
     }),
     async (c) => {
-      const found = await creditNoteWithParties(c.get('ctx'), c.req.valid('param').id);
-      return xmlResponse(found.note.row.number, creditNoteEInvoiceXml(found, c.req.valid('query').format));
+      const ctx = c.get('ctx');
+      const found = await creditNoteWithParties(ctx, c.req.valid('param').id);
+      return xmlResponse(found.note.row.number, creditNoteEInvoiceXml(await creditNoteValueOf(ctx, found), c.req.valid('query').format));
     },
   );

@@ -1,42 +1,25 @@
 // An invoice as an EN 16931 e-invoice (§15): the XML exports, their readiness check, and the CII that the
-// Factur-X PDF embeds. A sent invoice is read from its snapshots (issuer, bill_to, payment instructions), so
-// its XML says what its PDF says; a draft (check only) from the workspace and the client as they are now.
-import type { clients, workspaces } from '../../db/schema';
+// Factur-X PDF embeds, each written from the invoice's one document value (document-for.ts), the very value
+// its page and PDF print. A sent invoice is read from its snapshots; a draft (check only) from the workspace
+// and the client as they are now.
+import type { workspaces } from '../../db/schema';
 import { ApiError, invalidState } from '../../errors';
 import { checkEInvoice, type EInvoiceFormat, type EInvoiceProblem, renderEInvoice } from '../documents/einvoice';
-import { toEInvoiceDocument } from '../documents/einvoice/from-invoice';
-import { billToOf, issuerSnapshotOf } from './client-snapshot';
-import { serializeInvoice, type InvoiceWithLines } from './serialize';
+import type { DocumentValue } from '../documents/value';
 
-type Found = { invoice: InvoiceWithLines; workspace: typeof workspaces.$inferSelect; client?: typeof clients.$inferSelect };
-
-function eInvoiceDocumentOf({ invoice, workspace, client }: Found) {
-  const shown = serializeInvoice(invoice.row, invoice.lines, invoice.row.issueDate);
-  const draft = invoice.row.status === 'draft';
-  return toEInvoiceDocument(
-    {
-      ...shown,
-      // A draft numbered at send (§20) has no number yet: for the check its id stands in for the one it will draw.
-      number: invoice.row.number,
-      issuer: shown.issuer ?? (draft ? issuerSnapshotOf(workspace) : null),
-      bill_to: shown.bill_to ?? (draft && client ? billToOf(client) : null),
-      buyer_reference: shown.buyer_reference ?? (draft ? (client?.buyerReference ?? null) : null),
-    },
-    draft ? workspace.paymentInstructions : invoice.row.paymentInstructions,
-  );
-}
+type Workspace = Pick<typeof workspaces.$inferSelect, 'einvoicePdf'>;
 
 /** What keeps the invoice from being a valid e-invoice in `format` (empty: ready). Drafts too. */
-export function eInvoiceProblems(found: Found, format: EInvoiceFormat): EInvoiceProblem[] {
-  return checkEInvoice(eInvoiceDocumentOf(found), format);
+export function eInvoiceProblems(value: DocumentValue, format: EInvoiceFormat): EInvoiceProblem[] {
+  return checkEInvoice(value, format);
 }
 
 /** The XML of an invoice that is no longer a draft; 409 for a draft, 422 `einvoice_incomplete` naming every problem. */
-export function eInvoiceXml(found: Found, format: EInvoiceFormat): string {
-  if (found.invoice.row.status === 'draft') {
-    throw invalidState(`Invoice ${found.invoice.row.number} is a draft; send it before exporting its e-invoice.`);
+export function eInvoiceXml(value: DocumentValue, format: EInvoiceFormat): string {
+  if (value.state.draft) {
+    throw invalidState(`Invoice ${value.number} is a draft; send it before exporting its e-invoice.`);
   }
-  const rendered = renderEInvoice(eInvoiceDocumentOf(found), format);
+  const rendered = renderEInvoice(value, format);
   if (rendered.xml === null) {
     throw new ApiError('einvoice_incomplete', `The invoice cannot be a valid ${format.toUpperCase()} e-invoice yet: ${rendered.problems.length} field(s) to fix.`, rendered.problems);
   }
@@ -47,10 +30,9 @@ export function eInvoiceXml(found: Found, format: EInvoiceFormat): string {
  * The CII the invoice's PDF embeds as Factur-X, or null for the plain PDF: drafts, a workspace that chose
  * `einvoice_pdf: "plain"`, and invoices not ready in CII.
  */
-export function facturXCii(found: Found): string | null {
-  if (found.invoice.row.status === 'draft' || found.workspace.einvoicePdf === 'plain') return null;
-  const rendered = renderEInvoice(eInvoiceDocumentOf(found), 'cii');
-  return rendered.xml;
+export function facturXCii(value: DocumentValue, workspace: Workspace): string | null {
+  if (value.state.draft || workspace.einvoicePdf === 'plain') return null;
+  return renderEInvoice(value, 'cii').xml;
 }
 
 /** The XML as a download named by the invoice's number. */

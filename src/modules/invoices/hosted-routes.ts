@@ -6,7 +6,8 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../../env';
 import { requestEnvFor } from '../../middleware/d1-session';
 import { hostedPageRateLimit } from '../../middleware/rate-limit';
-import { documentOf } from './document-for';
+import { printedDocument } from '../documents/render/printed';
+import { invoiceValueOf } from './document-for';
 import { eInvoiceProblems, eInvoiceXml, facturXCii, xmlResponse } from './einvoice';
 import { findByToken, recordFirstView } from './hosted-link';
 import { hostedPanel } from './hosted-panel';
@@ -19,17 +20,19 @@ export const hostedInvoiceRoutes = new Hono<AppEnv>()
     const found = await findByToken(c.env, c.req.param('token'), (name) => requestEnvFor(c, name));
     if (!found) return notFoundPage(c);
     const extra = await hostedPanel(c, found);
-    const doc = await documentOf(found.ctx, found, linkOrigin(c.env, c.req.url));
-    // The XML beside the PDF, in each format the invoice is ready in.
+    const value = await invoiceValueOf(found.ctx, found, linkOrigin(c.env, c.req.url));
+    const doc = printedDocument(value);
+    // The XML beside the PDF, in each format the invoice is ready in: checked on the same value.
     const xmlLinks = doc.hostedUrl
-      ? (['cii', 'ubl'] as const).filter((format) => eInvoiceProblems(found, format).length === 0).map((format) => ({ format, url: `${doc.hostedUrl}/invoice.xml?format=${format}` }))
+      ? (['cii', 'ubl'] as const).filter((format) => eInvoiceProblems(value, format).length === 0).map((format) => ({ format, url: `${doc.hostedUrl}/invoice.xml?format=${format}` }))
       : [];
     return pageResponse(c, { ...doc, xmlLinks }, { countView: true, extra });
   })
   .get('/:token/pdf', async (c) => {
     const found = await findByToken(c.env, c.req.param('token'), (name) => requestEnvFor(c, name));
     if (!found) return notFoundPage(c);
-    return pdfResponse(c, await documentOf(found.ctx, found, linkOrigin(c.env, c.req.url)), facturXCii(found));
+    const value = await invoiceValueOf(found.ctx, found, linkOrigin(c.env, c.req.url));
+    return pdfResponse(c, printedDocument(value), facturXCii(value, found.workspace));
   })
   .get('/:token/invoice.xml', async (c) => {
     const found = await findByToken(c.env, c.req.param('token'), (name) => requestEnvFor(c, name));
@@ -37,7 +40,7 @@ export const hostedInvoiceRoutes = new Hono<AppEnv>()
     const format = c.req.query('format') ?? 'cii';
     if (format !== 'cii' && format !== 'ubl') return notFoundPage(c);
     // A hosted invoice is never a draft; an invoice not ready is the API's 422 naming what is missing.
-    return xmlResponse(found.invoice.row.number, eInvoiceXml(found, format));
+    return xmlResponse(found.invoice.row.number, eInvoiceXml(await invoiceValueOf(found.ctx, found), format));
   })
   .post('/:token/view', async (c) => {
     const found = await findByToken(c.env, c.req.param('token'), (name) => requestEnvFor(c, name));

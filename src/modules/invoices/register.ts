@@ -4,7 +4,7 @@
 import { registerEmailRenderer } from '../emails/renderers';
 
 registerEmailRenderer(['invoice', 'reminder'], async (ctx, row) => {
-  const [{ documentById }, { composeInvoiceEmail }] = await Promise.all([import('./document-for'), import('./render/email')]);
+  const [{ documentById }, { composeInvoiceEmail }] = await Promise.all([import('./document-for'), import('../documents/render/email')]);
   const doc = await documentById(ctx, row.invoiceId, row.linkOrigin);
   return composeInvoiceEmail(doc, row.kind as 'invoice' | 'reminder', row.message);
 });

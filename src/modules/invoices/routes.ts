@@ -8,7 +8,8 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
 import { listInvoiceEmails, serializeEmailDelivery } from '../emails/outbox';
 import { recordPayment, sendInvoice, voidInvoice } from './actions';
-import { documentById, documentOf } from './document-for';
+import { printedDocument } from '../documents/render/printed';
+import { documentById, invoiceValueOf } from './document-for';
 import { eInvoiceProblems, eInvoiceXml, facturXCii, xmlResponse } from './einvoice';
 import { rotateShareLink } from './hosted-link';
 import { invoiceLinks, linkOrigin } from './links';
@@ -172,7 +173,8 @@ export const invoiceRoutes = createRouter()
     async (c) => {
       const ctx = c.get('ctx');
       const found = await getInvoiceWithParties(ctx, c.req.valid('param').id);
-      return pdfResponse(c, await documentOf(ctx, found, linkOrigin(c.env, c.req.url)), facturXCii(found));
+      const value = await invoiceValueOf(ctx, found, linkOrigin(c.env, c.req.url));
+      return pdfResponse(c, printedDocument(value), facturXCii(value, found.workspace));
     },
   )
   .openapi(
@@ -184,8 +186,9 @@ export const invoiceRoutes = createRouter()
       responses: { 200: { description: 'The XML, as a download named `<number>.xml`.', content: { 'application/xml': { schema: { type: 'string' } } } } },
     }),
     async (c) => {
-      const found = await getInvoiceWithParties(c.get('ctx'), c.req.valid('param').id);
-      return xmlResponse(found.invoice.row.number, eInvoiceXml(found, c.req.valid('query').format));
+      const ctx = c.get('ctx');
+      const found = await getInvoiceWithParties(ctx, c.req.valid('param').id);
+      return xmlResponse(found.invoice.row.number, eInvoiceXml(await invoiceValueOf(ctx, found), c.req.valid('query').format));
     },
   )
   .openapi(
@@ -198,7 +201,8 @@ export const invoiceRoutes = createRouter()
     }),
     async (c) => {
       const { format } = c.req.valid('query');
-      const problems = eInvoiceProblems(await getInvoiceWithParties(c.get('ctx'), c.req.valid('param').id), format);
+      const ctx = c.get('ctx');
+      const problems = eInvoiceProblems(await invoiceValueOf(ctx, await getInvoiceWithParties(ctx, c.req.valid('param').id)), format);
       return c.json({ format, ready: problems.length === 0, problems }, 200);
     },
   )

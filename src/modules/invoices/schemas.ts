@@ -4,7 +4,8 @@ import { lineAmount, MAX_MINOR_AMOUNT, toScaledInteger } from '../../lib/money';
 import { currencySchema, dateSchema, emailSchema, idSchema, listQuery, longText, minorAmount, moneyNumber, oneOf, pageOf, text, timestampSchema } from '../../lib/schemas';
 import { DEFAULT_UNIT, UNIT_CODES } from '../../lib/units';
 import { Address } from '../../lib/address';
-import { taxRoundingField } from '../documents/schemas';
+import { oneServiceDate, serviceFields, serviceResponseFields, taxRoundingField } from '../documents/schemas';
+import { LocalizedText } from '../workspaces/schemas';
 import { addDays, todayUtc } from '../../lib/time';
 
 export const InvoiceStatus = z.enum(['draft', 'open', 'paid', 'void']);
@@ -31,7 +32,7 @@ const percent = (description: string) =>
   z.number().min(0).max(100).refine(threeDecimals, { message: 'At most 3 decimals.' }).openapi({ description, example: 10 });
 
 export const TaxCategory = z.enum(TAX_CATEGORIES).openapi('TaxCategory', {
-  description: 'EN 16931 VAT category: `S` standard (tax_rate > 0), `Z` zero-rated, `E` exempt, `AE` reverse charge, `K` intra-community supply, `G` export outside the EU, `O` not subject to VAT; all but `S` take tax_rate 0 (422 otherwise). Default: `S` above rate 0; at 0, `O` when the issuer has no `vat_id` and no line a rate above 0, else `Z`. `E`, `AE`, `K`, `G` and `O` carry the invoice\'s exemption reason (`tax_exemption_reason` and/or `tax_exemption_code`), by default "Reverse charge" (`AE`), "Intra-community supply" (`K`), "Export outside the EU" (`G`), "Not subject to VAT" (`O`); an `E` line without one is a 422. `O` stands alone on an invoice (422).',
+  description: 'EN 16931 VAT category: `S` standard (rate > 0), `Z` zero-rated, `E` exempt, `AE` reverse charge, `K` intra-community supply, `G` export outside the EU, `O` not subject to VAT (alone on an invoice); all but `S` take rate 0. Default: `S` above 0; at 0, `O` when the issuer has no `vat_id` and no line a rate, else `Z`. Exempt ones carry `tax_exemption_reason`/`_code`, else their note in the document\'s language (`E` has none: 422).',
 });
 
 // Request bodies are inlined in the document, so what they repeat is kept short: the long texts live
@@ -85,20 +86,20 @@ export const TaxBreakdownEntry = z
     taxable_amount: z.number().int().openapi({ description: 'The group\'s Σ line amount minus its share of the document discount.' }),
     tax_amount: z.number().int(),
     discount_amount: z.number().int().openapi({ description: 'The group\'s share of the document discount.' }),
-    exemption_reason: z.string().nullable().openapi({ description: 'BT-120: the invoice\'s `tax_exemption_reason` (on its E group when it has one, else on every exempt group), or the category\'s default; null for S and Z.' }),
+    exemption_reason: z.string().nullable().openapi({ description: 'BT-120: the invoice\'s `tax_exemption_reason` (on its E group if any, else on every exempt group), or the category\'s default; null for S and Z.' }),
     exemption_code: z.string().nullable().openapi({ description: 'BT-121: the invoice\'s `tax_exemption_code`, on the same groups as the reason.' }),
   })
   .openapi('TaxBreakdownEntry');
 
 const exemptionFields = {
-  tax_exemption_reason: text(300).nullish().openapi({ description: 'BT-120: why E, AE, K, G or O lines carry no tax (an E line needs it or a code).', example: 'Exempt under Article 132(1)(c) of Directive 2006/112/EC' }),
+  tax_exemption_reason: text(300).nullish().openapi({ description: 'BT-120, why E, AE, K, G or O lines bear no tax.' }),
   tax_exemption_code: z
     .string()
     .trim()
     .toUpperCase()
     .regex(VATEX_PATTERN, 'A VATEX code such as VATEX-EU-AE or VATEX-EU-132-1C.')
     .nullish()
-    .openapi({ description: 'BT-121: a VATEX code (`VATEX-EU-…`).', example: 'VATEX-EU-132-1C' }),
+    .openapi({ description: 'BT-121, a VATEX code.' }),
 };
 
 /** The §15 fields an invoice and a recurring template share beside their lines. */
@@ -138,8 +139,10 @@ export const CreateInvoiceBody = z
     notes: longText(5000).nullish(),
     line_items: lineItems,
     ...documentFields,
+    ...serviceFields,
   })
   .refine(datesOrdered, datesIssue)
+  .refine(...oneServiceDate)
   .openapi('CreateInvoice');
 
 export const UpdateInvoiceBody = z
@@ -153,8 +156,10 @@ export const UpdateInvoiceBody = z
     notes: longText(5000).nullish(),
     line_items: lineItems.optional(),
     ...documentFields,
+    ...serviceFields,
   })
   .refine(datesOrdered, datesIssue)
+  .refine(...oneServiceDate)
   .openapi('UpdateInvoice');
 
 export const PaymentBody = z
@@ -202,7 +207,7 @@ export const IssuerSnapshot = z
   .object({
     name: z.string(), legal_name: z.string().nullable(), email: z.string().nullable(), address: SnapshotAddress, tax_id: z.string().nullable(),
     vat_id: z.string().nullable().optional(), registration_id: z.string().nullable().optional(), peppol_id: z.string().nullable().optional(),
-    iban: z.string().nullable().optional(), bic: z.string().nullable().optional(),
+    iban: z.string().nullable().optional(), bic: z.string().nullable().optional(), legal_notes: LocalizedText.nullable().optional(),
   })
   .openapi('InvoiceIssuer', { description: 'Who bills, as the workspace was when the invoice or quote was sent; null on a draft.' });
 
@@ -261,6 +266,7 @@ export const Invoice = z
     tax_exemption_code: z.string().nullable(),
     buyer_reference: z.string().nullable(),
     purchase_order: z.string().nullable(),
+    ...serviceResponseFields,
     amount_paid: z.number().int(),
     amount_due: z.number().int().openapi({ description: 'total − credited_amount − amount_paid, never below 0.' }),
     credited_amount: z.number().int().openapi({ description: 'Σ total of its credit notes.' }),
@@ -304,7 +310,7 @@ export type PaymentInput = z.infer<typeof PaymentBody>;
 export type SendInvoiceInput = z.infer<typeof SendInvoiceBody>;
 export type InvoiceFilter = z.infer<typeof InvoiceQuery>;
 
-export const EINVOICE_FORMATS_TEXT = '`format=cii` (default) is UN/CEFACT CII D16B with guideline `urn:cen.eu:en16931:2017` (the XML a Factur-X PDF embeds); `format=ubl` is a UBL 2.1 Invoice following Peppol BIS Billing 3.0, which also needs both parties\' `peppol_id` and a `buyer_reference` or `purchase_order`.';
+export const EINVOICE_FORMATS_TEXT = '`cii` (default): CII D16B, EN 16931 (what Factur-X embeds); `ubl`: UBL 2.1, Peppol BIS 3.0, which also needs both parties\' `peppol_id` and a `buyer_reference` or `purchase_order`.';
 
 export const EInvoiceQuery = z.object({
   format: z.enum(['cii', 'ubl']).default('cii'),

@@ -3,6 +3,8 @@
 import type { z } from '@hono/zod-openapi';
 import type { invoices } from '../../db/schema';
 import type { InvoiceAction } from './schemas';
+import { serviceOf } from '../documents/schemas';
+import type { LocalizedText } from '../documents/localized-text';
 import { type LineRow, parseBreakdown, serializeLine } from './lines';
 import { shownNumber } from './numbering';
 
@@ -12,7 +14,7 @@ type Address = { line1: string | null; line2: string | null; city: string | null
 /** Who bills, as it was when the invoice was sent. The §15 ids are absent from snapshots taken before they existed. */
 export type IssuerSnapshot = {
   name: string; legal_name: string | null; email: string | null; address: Address; tax_id: string | null;
-  vat_id?: string | null; registration_id?: string | null; peppol_id?: string | null; iban?: string | null; bic?: string | null;
+  vat_id?: string | null; registration_id?: string | null; peppol_id?: string | null; iban?: string | null; bic?: string | null; legal_notes?: LocalizedText | null;
 };
 /** Who pays, as the client was when the invoice was sent. */
 export type BillToSnapshot = {
@@ -63,6 +65,7 @@ export function serializeInvoiceSummary(row: InvoiceRow, today: string) {
     tax_exemption_code: row.taxExemptionCode,
     buyer_reference: row.buyerReference,
     purchase_order: row.purchaseOrder,
+    ...serviceOf(row),
     amount_paid: row.amountPaid,
     amount_due: amountDue(row),
     credited_amount: row.creditedAmount,

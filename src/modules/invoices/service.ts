@@ -1,6 +1,7 @@
 // Invoices: create (as a draft), read, list, and edit or delete while still a draft. Every change
 // is one D1 batch led by a guarded write, with its event in the same batch; every query is scoped
 // to the workspace.
+import { serviceColumns } from '../documents/schemas';
 import { and, asc, desc, eq, gte, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import { clients, invoiceLineItems, invoices, workspaces } from '../../db/schema';
@@ -93,6 +94,7 @@ export async function createInvoice(ctx: ServiceContext, input: CreateInvoiceInp
       issuer: null, billTo: null, locale: null, paymentInstructions: null, linkVersion: null, linkHash: null, viewedAt: null, linkOrigin: null,
       recurringInvoiceId: null, recurringPeriod: null, overdueNotifiedAt: null,
       overpaidAmount: 0, creditedAmount: 0, creditNoteIds: null, quoteId: extras.quoteId ?? null,
+      serviceDate: null, servicePeriodStart: null, servicePeriodEnd: null, ...serviceColumns(input),
     };
     const object = invoiceObject(ctx, { row, lines });
     // A draft of its own (no other room's guard) is written by the shapes of draft-statements.ts:
@@ -224,6 +226,7 @@ export async function updateInvoice(ctx: ServiceContext, id: string, input: Upda
     if (input.buyer_reference !== undefined) set.buyerReference = input.buyer_reference;
     else if (newClient && newClient.id !== before.row.clientId) set.buyerReference = newClient.buyerReference;
     if (input.purchase_order !== undefined) set.purchaseOrder = input.purchase_order;
+    Object.assign(set, serviceColumns(input));
     if (input.client_id !== undefined) set.clientId = input.client_id;
     if (input.project_id !== undefined) set.projectId = input.project_id;
     if (input.currency !== undefined) set.currency = input.currency;

@@ -6,10 +6,10 @@ import { html } from 'hono/html';
 import { paymentProviders, payments } from '../../db/schema';
 import { inWorkspace, type WorkspaceContext } from '../../lib/context';
 import { formatMoney } from '../../lib/money';
-import type { InvoiceDocument } from '../invoices/render/document';
+import type { PrintedDocument } from '../documents/render/printed';
 import type { ComposedEmail } from '../emails/providers';
 
-export async function composeReceipt(ctx: WorkspaceContext, doc: InvoiceDocument, paymentId: string | null): Promise<ComposedEmail> {
+export async function composeReceipt(ctx: WorkspaceContext, doc: PrintedDocument, paymentId: string | null): Promise<ComposedEmail> {
   const [[payment], [provider]] = await ctx.db.batch([
     ctx.db.select().from(payments).where(and(eq(payments.id, paymentId ?? ''), inWorkspace(ctx, payments))),
     ctx.db.select({ testMode: paymentProviders.testMode }).from(paymentProviders).where(inWorkspace(ctx, paymentProviders)),

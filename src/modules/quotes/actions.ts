@@ -3,6 +3,7 @@
 // action reads the quote and writes what it becomes in one batch led by an UPDATE guarded on the
 // state it read (status and updated_at), its event after it only if that UPDATE changed the quote:
 // of two answers racing, one wins and the other finds the quote answered.
+import { serviceOf } from '../documents/schemas';
 import { and, eq } from 'drizzle-orm';
 import { quotes } from '../../db/schema';
 import { ApiError, invalidState } from '../../errors';
@@ -153,6 +154,8 @@ export async function convertQuote(ctx: ServiceContext, id: string): Promise<{ q
         discount: before.discount ? JSON.parse(before.discount) : null,
         tax_exemption_reason: before.taxExemptionReason, tax_exemption_code: before.taxExemptionCode,
         notes: before.notes, purchase_order: accepted?.po_number ?? null,
+        // §20: the quote's date or period of supply, when it states one, is the invoice's.
+        ...serviceOf(before),
       },
       {
         onlyIf: guard,

@@ -1,19 +1,17 @@
-// The quote as a document for people (§18): the invoice's document shape (render/document.ts), so
-// the page and the PDF render it as they render an invoice, with a quote's words: its title,
-// "valid until" for the due date, its terms where an invoice says how to pay, and no amount due.
+// The quote as a document for people (§18, §20): its one document value (documents/from-quote.ts),
+// printed with the invoice's layout (documents/render/printed.ts) in a quote's words: its title, "valid
+// until" for the due date, its terms where an invoice says how to pay, and no amount due. A draft shows
+// the issuer and the client as sending would snapshot them now.
 import type { clients, workspaces } from '../../db/schema';
-import { formatMoney, fromScaledInteger } from '../../lib/money';
 import { todayIn } from '../../lib/time';
+import { quoteValue } from '../documents/from-quote';
 import { quoteLabels } from '../documents/labels/quote';
-import { billToOf } from '../invoices/client-snapshot';
-import { formatDate, type InvoiceDocument } from '../invoices/render/document';
-import { shownNumber } from '../invoices/numbering';
-import type { BillToSnapshot, IssuerSnapshot } from '../invoices/serialize';
-import { issuerSnapshotOf } from '../invoices/client-snapshot';
+import { formatDate, type PrintedDocument, printedDocument } from '../documents/render/printed';
+import { billToOf, issuerSnapshotOf } from '../invoices/client-snapshot';
 import { quoteLinks } from './links';
-import { type Acceptance, type Declination, parseLines, type QuoteRow } from './serialize';
+import { type Acceptance, type Declination, type QuoteRow, serializeQuote } from './serialize';
 
-export type QuoteDocument = InvoiceDocument & {
+export type QuoteDocument = PrintedDocument & {
   quoteStatus: QuoteRow['status'];
   /** Why no form is offered, or what the answer was, in the quote's language. */
   outcome: string | null;
@@ -28,17 +26,21 @@ export const pastValidity = (quote: QuoteRow, timeZone: string) => quote.status 
 export async function quoteDocumentOf(env: Env, { quote, workspace, client }: Parties, origin: string): Promise<QuoteDocument> {
   const locale = quote.locale ?? workspace.locale;
   const q = quoteLabels(locale);
-  const labels = { ...q, invoice: q.quote, due: q.validUntil, howToPay: q.terms, invoiceFrom: q.quoteFrom };
-  const money = (amount: number) => formatMoney(amount, quote.currency, locale);
-  const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 3 });
-  const issuer: IssuerSnapshot = quote.issuer ? JSON.parse(quote.issuer) : issuerSnapshotOf(workspace);
-  const billTo: BillToSnapshot = quote.billTo ? JSON.parse(quote.billTo) : billToOf(client);
+  const shown = serializeQuote(quote);
   const expired = quote.status === 'expired' || pastValidity(quote, workspace.timeZone);
-  const banners: Partial<Record<QuoteRow['status'], [string, string]>> = {
-    draft: ['DRAFT', q.draft], accepted: ['PAID', q.bannerAccepted], converted: ['PAID', q.bannerAccepted],
-    declined: ['VOID', q.bannerDeclined], canceled: ['VOID', q.bannerCanceled], expired: ['VOID', q.bannerExpired],
-  };
-  const shown = expired ? (['VOID', q.bannerExpired] as [string, string]) : banners[quote.status];
+  const links = await quoteLinks(env, origin, quote);
+  const value = quoteValue({
+    ...shown,
+    // A draft numbered at send has none yet (§20): its id stands in, and DRAFT is printed where it goes.
+    number: quote.number,
+    unnumbered: shown.number === null,
+    issuer: shown.issuer ?? issuerSnapshotOf(workspace),
+    bill_to: shown.bill_to ?? billToOf(client),
+    expired,
+    locale,
+    hosted_url: links.hosted_url,
+    pdf_url: links.pdf_url,
+  });
   const accepted = quote.accepted ? (JSON.parse(quote.accepted) as Acceptance) : null;
   const declined = quote.declined ? (JSON.parse(quote.declined) as Declination) : null;
   const when = (at: string) => formatDate(at.slice(0, 10), locale);
@@ -51,43 +53,5 @@ export async function quoteDocumentOf(env: Env, { quote, workspace, client }: Pa
         : quote.status === 'canceled'
           ? q.canceledNotice
           : null;
-  const links = await quoteLinks(env, origin, quote);
-  // A draft numbered at send has none yet (§20): DRAFT, in the quote's language, stands where it goes.
-  const shownAs = shownNumber(quote) ?? q.draft;
-  return {
-    number: shownAs,
-    status: 'open',
-    banner: (shown?.[0] ?? null) as InvoiceDocument['banner'],
-    bannerText: shown?.[1] ?? null,
-    issuer,
-    billTo,
-    issueDate: formatDate(quote.issueDate, locale),
-    dueDate: formatDate(quote.validUntil, locale),
-    currency: quote.currency,
-    lines: parseLines(quote).map((line) => ({
-      description: line.description,
-      quantity: number.format(fromScaledInteger(line.quantityMilli, 3)),
-      unitPrice: money(line.unitAmount),
-      taxRate: `${number.format(fromScaledInteger(line.taxRateMilli, 3))} %`,
-      tax: quote.taxRounding === 'group' ? '—' : money(line.tax),
-      amount: money(line.amount),
-    })),
-    subtotal: money(quote.taxableAmount + quote.discountTotal),
-    discount: quote.discountTotal ? money(-quote.discountTotal) : null,
-    tax: money(quote.tax),
-    total: money(quote.total),
-    amountPaid: money(0),
-    amountDue: money(quote.total),
-    notes: quote.notes,
-    paymentInstructions: quote.terms,
-    locale,
-    labels,
-    hostedUrl: links.hosted_url,
-    pdfUrl: links.pdf_url,
-    payable: false,
-    title: q.quoteFrom(shownAs, issuer.legal_name ?? issuer.name),
-    quoteStatus: expired ? 'expired' : quote.status,
-    outcome,
-    quoteLabels: q,
-  };
+  return { ...printedDocument(value), quoteStatus: expired ? 'expired' : quote.status, outcome, quoteLabels: q };
 }

@@ -1,3 +1,4 @@
+import { oneServiceDate, serviceFields, serviceResponseFields } from '../documents/schemas';
 // Quotes (§18): requests and answers. Lines, discount and exemption are the invoice's (§15).
 import { z } from '@hono/zod-openapi';
 import { currencySchema, dateSchema, idSchema, listQuery, longText, pageOf, text, timestampSchema } from '../../lib/schemas';
@@ -50,8 +51,10 @@ export const CreateQuoteBody = z
     on_accept: OnAccept.default('none'),
     line_items: lineItems,
     ...quoteDocumentFields,
+    ...serviceFields,
   })
   .refine(datesOrdered, datesIssue)
+  .refine(...oneServiceDate)
   .openapi('CreateQuote');
 
 export const UpdateQuoteBody = z
@@ -67,8 +70,10 @@ export const UpdateQuoteBody = z
     on_accept: OnAccept.optional(),
     line_items: lineItems.optional(),
     ...quoteDocumentFields,
+    ...serviceFields,
   })
   .refine(datesOrdered, datesIssue)
+  .refine(...oneServiceDate)
   .openapi('UpdateQuote');
 
 export const AcceptQuoteBody = z
@@ -104,6 +109,7 @@ export const Quote = z
     tax_exemption_reason: z.string().nullable(),
     tax_exemption_code: z.string().nullable(),
     notes: z.string().nullable(),
+    ...serviceResponseFields,
     terms: z.string().nullable(),
     on_accept: OnAccept,
     issuer: IssuerSnapshot.nullable(),

@@ -1,5 +1,6 @@
 // A quote as clients see it: stored columns plus what is derived from them (available_actions).
 // Its lines are stored on it as rows of the invoice lines' shape, so they serialize as invoice lines do.
+import { serviceOf } from '../documents/schemas';
 import type { z } from '@hono/zod-openapi';
 import type { quotes } from '../../db/schema';
 import { type LineRow, parseBreakdown, serializeLine } from '../invoices/lines';
@@ -60,6 +61,7 @@ export function serializeQuoteSummary(row: QuoteRow) {
     tax_exemption_reason: row.taxExemptionReason,
     tax_exemption_code: row.taxExemptionCode,
     notes: row.notes,
+    ...serviceOf(row),
     terms: row.terms,
     on_accept: row.onAccept,
     issuer: row.issuer ? (JSON.parse(row.issuer) as IssuerSnapshot) : null,

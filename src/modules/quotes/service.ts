@@ -1,6 +1,7 @@
 // Quotes (§18): create (as a draft), read, list, edit or delete while a draft, and revise. Every
 // change is one D1 batch led by a guarded write, with its event in the same batch. Numbers come from
 // the workspace's quote sequence, drawn in the batch that writes the quote (invoices/numbering.ts).
+import { serviceColumns } from '../documents/schemas';
 import { and, desc, eq, exists, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import { clients, quotes, workspaces } from '../../db/schema';
@@ -107,6 +108,7 @@ export async function createQuote(ctx: ServiceContext, input: CreateQuoteInput):
   const row: QuoteRow = {
     id, userId: ctx.userId, workspaceId: ctx.workspaceId, number: '', status: 'draft', clientId: client.id, projectId: input.project_id ?? null,
     currency, issueDate, validUntil, lineItems: storedLines(rows), ...columns, taxRounding, notes: input.notes ?? null, terms: input.terms ?? null,
+    serviceDate: null, servicePeriodStart: null, servicePeriodEnd: null, ...serviceColumns(input),
     onAccept: input.on_accept, issuer: null, billTo: null, locale: null, linkVersion: null, linkHash: null, linkOrigin: null, viewedAt: null,
     accepted: null, declined: null, invoiceId: null, revisionOf: null, sentAt: null, createdAt: now, updatedAt: now, ...NO_EMAIL,
   };
@@ -178,6 +180,7 @@ export async function updateQuote(ctx: ServiceContext, id: string, input: Update
     if (input.currency !== undefined) set.currency = input.currency;
     if (input.number !== undefined) set.number = input.number;
     if (input.notes !== undefined) set.notes = input.notes;
+    Object.assign(set, serviceColumns(input));
     if (input.terms !== undefined) set.terms = input.terms;
     if (input.on_accept !== undefined) set.onAccept = input.on_accept;
     if (input.issue_date !== undefined) set.issueDate = input.issue_date;

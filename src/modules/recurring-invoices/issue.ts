@@ -95,6 +95,10 @@ async function issuePeriod(env: Env, { schedule, issuer, clientBuyerReference, n
     sentAt: null, paidAt: null, voidedAt: null, createdAt: at, updatedAt: at, issuer: null, billTo: null, locale: null, paymentInstructions: null, linkVersion: null, linkHash: null,
     viewedAt: null, linkOrigin: null, recurringInvoiceId: schedule.id, recurringPeriod: n, overdueNotifiedAt: null,
     overpaidAmount: 0, creditedAmount: 0, creditNoteIds: null, quoteId: null,
+    // §20: the period it covers, from its issue date to the day before the next one's (a last period: its issue date).
+    serviceDate: after.nextIssueDate ? null : issueDate,
+    servicePeriodStart: after.nextIssueDate ? issueDate : null,
+    servicePeriodEnd: after.nextIssueDate ? addDays(after.nextIssueDate, -1) : null,
   };
   // Everything below happens only while the schedule still stands at period n.
   const atPeriod = exists(

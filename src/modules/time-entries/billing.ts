@@ -204,12 +204,16 @@ async function billOnce(ctx: ServiceContext, input: InvoiceFromTimeInput): Promi
   const now = nowIso();
   const stillTheSame = sql`${fingerprint} = ${clientRows[0]!.fingerprint}`;
   const projectIds = new Set([...entries.map((e) => e.projectId), ...expenseRows.map((e) => e.projectId!)]);
+  // §20: the time billed was spent from its first to its last day (in date order above): the date or period of supply.
+  const [first, last] = [rows[0]?.spentDate, rows.at(-1)?.spentDate];
+  const supply = first && last ? (first === last ? { service_date: first } : { service_period: { start: first, end: last } }) : {};
   return createInvoice(
     ctx,
     {
       client_id: client.id, currency, issue_date: input.issue_date, due_date: input.due_date, notes: input.notes,
       project_id: projectIds.size === 1 ? [...projectIds][0] : undefined,
       line_items: lineItems,
+      ...supply,
     },
     {
       // Read above; the project, if one, is the client's (the entries and expenses were chosen so).

@@ -6,6 +6,19 @@ import { LOCALE_PATTERN, timeZoneSchema } from './validation';
 import { bicSchema, ibanSchema, peppolIdSchema, vatIdSchema } from '../../lib/party-ids';
 import { taxRoundingField } from '../documents/schemas';
 
+// §20: a text, or texts by language (`{"fr": "…", "de": "…"}`); a document prints the one in its
+// language, else `en`, else the first.
+export const LocalizedText = z
+  .union([z.string(), z.record(z.string(), z.string())])
+  .openapi('LocalizedText', { description: 'A text, or texts by language (`{"fr": "…"}`), printed in the document\'s (else `en`, else the first).' });
+
+const LocalizedTextInput = z
+  .union([
+    longText(2000),
+    z.record(z.string().max(20), longText(2000)).refine((texts) => Object.keys(texts).length >= 1 && Object.keys(texts).length <= 20, '1 to 20 languages.'),
+  ])
+  .openapi('LocalizedTextInput');
+
 export const Issuer = z
   .object({
     legal_name: z.string().nullable(),
@@ -17,6 +30,7 @@ export const Issuer = z
     peppol_id: z.string().nullable().openapi({ description: 'The seller\'s Peppol participant id, `<scheme>:<id>`.' }),
     iban: z.string().nullable().openapi({ description: 'The account invoices are paid into (credit transfer).' }),
     bic: z.string().nullable(),
+    legal_notes: LocalizedText.nullable(),
   })
   .openapi('Issuer');
 
@@ -40,7 +54,7 @@ export const Workspace = z
     default_currency: z.string().openapi({ description: 'ISO 4217: the currency a new client gets when none is sent.', example: 'USD' }),
     tax_rounding: taxRoundingField('How new invoices round their tax; each invoice keeps the mode it was created with.'),
     issuer: Issuer.openapi({ description: 'Who invoices: printed on every invoice this workspace sends.' }),
-    payment_instructions: z.string().nullable(),
+    payment_instructions: LocalizedText.nullable(),
     reminders: Reminders,
     payments_allow_partial: z.boolean().openapi({ description: 'Whether the pay button lets the client pay less than the amount due. Default false.' }),
     einvoice_pdf: EInvoicePdf.openapi({ description: 'A sent invoice\'s PDF: `facturx` (default) is a Factur-X PDF/A-3b carrying its CII XML when the invoice is ready as an e-invoice (…/e-invoice/check); `plain` is always the plain PDF.' }),
@@ -63,6 +77,7 @@ const IssuerInput = z
     peppol_id: peppolIdSchema.nullish(),
     iban: ibanSchema.nullish(),
     bic: bicSchema.nullish(),
+    legal_notes: LocalizedTextInput.nullish(),
   })
   .openapi('IssuerInput');
 
@@ -104,7 +119,7 @@ export const UpdateWorkspaceBody = z
     default_currency: currencySchema.optional().openapi({ description: 'A new client\'s currency when none is sent. Default USD; one the current rates lack is a 422.' }),
     tax_rounding: taxRoundingField('Default `line`. Copied onto each invoice when it is created; changing it leaves existing invoices as they are.').optional(),
     issuer: IssuerInput.nullable().optional().openapi({ description: 'Replaced whole when sent; null clears it.' }),
-    payment_instructions: longText(2000).nullable().optional(),
+    payment_instructions: LocalizedTextInput.nullable().optional(),
     reminders: RemindersInput.optional().openapi({ description: 'Replaced whole when sent: a field left out takes its default.' }),
     payments_allow_partial: z.boolean().optional(),
     einvoice_pdf: EInvoicePdf.optional().openapi({ description: 'Default `facturx` (see `Workspace`).' }),

@@ -10,6 +10,7 @@ import { forgetWorkspaceKeys } from '../../middleware/key-lookup';
 import { assertConvertible } from '../rates/convertible';
 import { mirrorWorkspace } from './mirror';
 import type { UpdateWorkspaceInput } from './types';
+import { type LocalizedText, readLocalizedText, storeLocalizedText } from '../documents/localized-text';
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;
 
@@ -19,6 +20,8 @@ export type IssuerValue = {
   legal_name: string | null; email: string | null; address: AddressValue; tax_id: string | null;
   // §15: VAT id (BT-31), registration id (BT-30), Peppol participant id, and the account paid into.
   vat_id: string | null; registration_id: string | null; peppol_id: string | null; iban: string | null; bic: string | null;
+  // §20: printed at the foot of every document, in its language.
+  legal_notes: LocalizedText | null;
 };
 
 const emptyAddress = () => Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, null])) as AddressValue;
@@ -35,6 +38,7 @@ export function issuerOf(row: Pick<WorkspaceRow, 'issuer'>): IssuerValue {
     peppol_id: stored.peppol_id ?? null,
     iban: stored.iban ?? null,
     bic: stored.bic ?? null,
+    legal_notes: stored.legal_notes ?? null,
   };
 }
 
@@ -50,7 +54,7 @@ export const serializeWorkspace = (row: WorkspaceRow, role: Role) => ({
   default_currency: row.defaultCurrency,
   tax_rounding: row.taxRounding,
   issuer: issuerOf(row),
-  payment_instructions: row.paymentInstructions,
+  payment_instructions: readLocalizedText(row.paymentInstructions),
   reminders: { enabled: row.remindersEnabled, days_after_due: JSON.parse(row.reminderDays) as number[] },
   payments_allow_partial: row.paymentsAllowPartial,
   einvoice_pdf: row.einvoicePdf,
@@ -81,7 +85,7 @@ export async function updateWorkspace(ctx: ServiceContext, input: UpdateWorkspac
     set.defaultCurrency = input.default_currency;
   }
   if (input.tax_rounding !== undefined) set.taxRounding = input.tax_rounding;
-  if (input.payment_instructions !== undefined) set.paymentInstructions = input.payment_instructions;
+  if (input.payment_instructions !== undefined) set.paymentInstructions = storeLocalizedText(input.payment_instructions);
   if (input.payments_allow_partial !== undefined) set.paymentsAllowPartial = input.payments_allow_partial;
   if (input.einvoice_pdf !== undefined) set.einvoicePdf = input.einvoice_pdf;
   if (input.number_at !== undefined) set.numberAt = input.number_at;
@@ -91,6 +95,7 @@ export async function updateWorkspace(ctx: ServiceContext, input: UpdateWorkspac
       ? JSON.stringify({
         legal_name: issuer.legal_name ?? null, email: issuer.email ?? null, address: { ...emptyAddress(), ...issuer.address }, tax_id: issuer.tax_id ?? null,
         vat_id: issuer.vat_id ?? null, registration_id: issuer.registration_id ?? null, peppol_id: issuer.peppol_id ?? null, iban: issuer.iban ?? null, bic: issuer.bic ?? null,
+        legal_notes: issuer.legal_notes ?? null,
       })
       : null;
   }

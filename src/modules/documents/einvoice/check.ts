@@ -12,7 +12,7 @@ import {
   sameGroup,
   type TaxCategory,
   thousandths,
-} from './document';
+} from '../value';
 
 export type EInvoiceProblem = { path: string; message: string };
 

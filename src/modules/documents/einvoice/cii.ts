@@ -13,7 +13,7 @@ import {
   paymentMeansCode,
   peppolEndpoint,
   type TaxCategory,
-} from './document';
+} from '../value';
 import { all, el, type Markup, required, xmlDocument } from './xml';
 
 const NAMESPACES = {
@@ -89,7 +89,7 @@ export function renderCii(doc: EInvoiceDocument): string {
             el('ram:ChargeIndicator', null, el('udt:Indicator', null, 'false')),
             el('ram:ActualAmount', null, money(line.discount_amount)),
             el('ram:ReasonCode', null, '95'),
-            el('ram:Reason', null, 'Discount'))
+            el('ram:Reason', null, doc.allowance_reason ?? 'Discount'))
           : null,
         el('ram:SpecifiedTradeSettlementLineMonetarySummation', null, el('ram:LineTotalAmount', null, money(line.amount))))));
 
@@ -109,7 +109,7 @@ export function renderCii(doc: EInvoiceDocument): string {
         el('ram:ChargeIndicator', null, el('udt:Indicator', null, 'false')),
         el('ram:ActualAmount', null, money(parts[i])),
         el('ram:ReasonCode', null, '95'),
-        el('ram:Reason', null, doc.discount?.reason || 'Discount'),
+        el('ram:Reason', null, doc.discount?.reason || (doc.allowance_reason ?? 'Discount')),
         el('ram:CategoryTradeTax', null,
           el('ram:TypeCode', null, 'VAT'),
           el('ram:CategoryCode', null, group.category),
@@ -128,6 +128,12 @@ export function renderCii(doc: EInvoiceDocument): string {
         issuer.bic ? el('ram:PayeeSpecifiedCreditorFinancialInstitution', null, el('ram:BICID', null, compact(issuer.bic))) : null)
       : null,
     all(doc.tax_breakdown.map(tradeTax)),
+    // BG-14: the period of supply, when the document states one.
+    doc.service_period
+      ? el('ram:BillingSpecifiedPeriod', null,
+        udtDate('ram:StartDateTime', doc.service_period.start),
+        udtDate('ram:EndDateTime', doc.service_period.end))
+      : null,
     all(allowances),
     doc.due_date || doc.payment_instructions
       ? el('ram:SpecifiedTradePaymentTerms', null,
@@ -157,7 +163,9 @@ export function renderCii(doc: EInvoiceDocument): string {
       el('ram:ID', null, doc.number),
       el('ram:TypeCode', null, String(doc.type_code)),
       udtDate('ram:IssueDateTime', doc.issue_date),
-      doc.notes ? el('ram:IncludedNote', null, el('ram:Content', null, doc.notes)) : null),
+      doc.notes ? el('ram:IncludedNote', null, el('ram:Content', null, doc.notes)) : null,
+      // The issuer's legal notes, printed at the foot of the document (§20), as a note of their own.
+      doc.legal_notes ? el('ram:IncludedNote', null, el('ram:Content', null, doc.legal_notes)) : null),
     el('rsm:SupplyChainTradeTransaction', null,
       all(lines),
       el('ram:ApplicableHeaderTradeAgreement', null,
@@ -166,7 +174,8 @@ export function renderCii(doc: EInvoiceDocument): string {
         buyer,
         doc.purchase_order ? el('ram:BuyerOrderReferencedDocument', null, el('ram:IssuerAssignedID', null, doc.purchase_order)) : null),
       // Always present (the XSD requires it), even when there is nothing to say about the delivery.
-      deliveryElement(intraCommunity ? billTo.address.country : null, intraCommunity ? (doc.delivery_date ?? null) : null),
+      // BT-72: the date of supply when the document states one, and for K the issue date otherwise (BR-IC-11).
+      deliveryElement(intraCommunity ? billTo.address.country : null, doc.delivery_date ?? null),
       settlement));
   return xmlDocument(root);
 }

@@ -14,7 +14,7 @@ import {
   paymentMeansCode,
   peppolEndpoint,
   type TaxCategory,
-} from './document';
+} from '../value';
 import { all, el, xmlDocument } from './xml';
 
 export const PEPPOL_CUSTOMIZATION_ID = 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0';
@@ -78,10 +78,11 @@ export function renderUbl(doc: EInvoiceDocument): string {
         : null));
 
   const hasK = doc.tax_breakdown.some((group) => group.category === 'K');
-  const delivery = hasK
+  // BT-72: the date of supply when the document states one, and for K the issue date otherwise (BR-IC-11).
+  const delivery = hasK || doc.delivery_date
     ? el('cac:Delivery', null,
       el('cbc:ActualDeliveryDate', null, doc.delivery_date),
-      el('cac:DeliveryLocation', null, el('cac:Address', null, el('cac:Country', null, el('cbc:IdentificationCode', null, billTo.address.country)))))
+      hasK ? el('cac:DeliveryLocation', null, el('cac:Address', null, el('cac:Country', null, el('cbc:IdentificationCode', null, billTo.address.country)))) : null)
     : null;
 
   const means = paymentMeansCode(doc);
@@ -106,7 +107,7 @@ export function renderUbl(doc: EInvoiceDocument): string {
       : el('cac:AllowanceCharge', null,
         el('cbc:ChargeIndicator', null, 'false'),
         el('cbc:AllowanceChargeReasonCode', null, '95'),
-        el('cbc:AllowanceChargeReason', null, doc.discount?.reason || 'Discount'),
+        el('cbc:AllowanceChargeReason', null, doc.discount?.reason || (doc.allowance_reason ?? 'Discount')),
         amount('cbc:Amount', parts[i]),
         taxCategory('cac:TaxCategory', group.category, group.rate))));
 
@@ -137,7 +138,7 @@ export function renderUbl(doc: EInvoiceDocument): string {
         ? el('cac:AllowanceCharge', null,
           el('cbc:ChargeIndicator', null, 'false'),
           el('cbc:AllowanceChargeReasonCode', null, '95'),
-          el('cbc:AllowanceChargeReason', null, 'Discount'),
+          el('cbc:AllowanceChargeReason', null, doc.allowance_reason ?? 'Discount'),
           amount('cbc:Amount', line.discount_amount))
         : null,
       el('cac:Item', null,
@@ -152,9 +153,13 @@ export function renderUbl(doc: EInvoiceDocument): string {
     el('cbc:IssueDate', null, doc.issue_date),
     credit ? null : el('cbc:DueDate', null, doc.due_date),
     el(credit ? 'cbc:CreditNoteTypeCode' : 'cbc:InvoiceTypeCode', null, String(doc.type_code)),
-    el('cbc:Note', null, doc.notes),
+    // Peppol allows one note (BT-22): the document's notes, then the issuer's legal notes.
+    el('cbc:Note', null, [doc.notes, doc.legal_notes].filter(Boolean).join('\n\n') || null),
     el('cbc:DocumentCurrencyCode', null, doc.currency),
     el('cbc:BuyerReference', null, doc.buyer_reference),
+    doc.service_period
+      ? el('cac:InvoicePeriod', null, el('cbc:StartDate', null, doc.service_period.start), el('cbc:EndDate', null, doc.service_period.end))
+      : null,
     doc.purchase_order ? el('cac:OrderReference', null, el('cbc:ID', null, doc.purchase_order)) : null,
     doc.preceding_invoice
       ? el('cac:BillingReference', null,

@@ -5,8 +5,8 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../../env';
 import { ApiError } from '../../../errors';
 import { pdfDocument } from '../../../renderer/contract';
-import type { InvoiceDocument } from './document';
-import { InvoicePage, NotFoundPage, pageCsp } from './page';
+import type { PrintedDocument } from '../../documents/render/printed';
+import { InvoicePage, NotFoundPage, pageCsp } from '../../documents/render/page';
 
 const PAGE_HEADERS = {
   'Cache-Control': 'no-store',
@@ -18,7 +18,7 @@ const PAGE_HEADERS = {
 /** What another room adds to the page: its part (given the page's nonce), the forms it posts, the status. */
 export type PageExtra = { render: (nonce: string) => unknown; formAction?: string; status?: 200 | 400 | 404 | 409 | 413 | 415 | 422 | 502 };
 
-export function pageResponse(c: Context, doc: InvoiceDocument, options: { countView: boolean; extra?: PageExtra }) {
+export function pageResponse(c: Context, doc: PrintedDocument, options: { countView: boolean; extra?: PageExtra }) {
   const nonce = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
   const { extra } = options;
   return c.html(<InvoicePage doc={doc} nonce={nonce} countView={options.countView}>{extra?.render(nonce)}</InvoicePage>, extra?.status ?? 200, {
@@ -36,7 +36,7 @@ export function notFoundPage(c: Context) {
  * invoice's EN 16931 CII), the Factur-X PDF/A-3b that embeds it (§15). A renderer that fails or does not
  * answer in time is a 500 in the error envelope, never a request left hanging.
  */
-export async function pdfResponse(c: Context<AppEnv>, doc: InvoiceDocument, cii: string | null = null): Promise<Response> {
+export async function pdfResponse(c: Context<AppEnv>, doc: PrintedDocument, cii: string | null = null): Promise<Response> {
   const bytes = await renderPdf(c.env.RENDERER, doc, cii).catch((err: unknown) => {
     console.error(JSON.stringify({ level: 'error', request_id: c.get('requestId'), message: `PDF rendering failed: ${err instanceof Error ? err.message : String(err)}` }));
     throw new ApiError('internal_error', 'The PDF could not be made. Try again; if it persists, quote the request id.');
@@ -52,7 +52,7 @@ export async function pdfResponse(c: Context<AppEnv>, doc: InvoiceDocument, cii:
 // limit is 30 s too.
 const RENDER_TIMEOUT_MS = 30_000;
 
-async function renderPdf(renderer: Env['RENDERER'], doc: InvoiceDocument, cii: string | null): Promise<Uint8Array> {
+async function renderPdf(renderer: Env['RENDERER'], doc: PrintedDocument, cii: string | null): Promise<Uint8Array> {
   // Set at once: a promise's executor runs before `new Promise` returns.
   let timer!: ReturnType<typeof setTimeout>;
   const timeout = new Promise<never>((_, reject) => {

@@ -1,11 +1,10 @@
 /** @jsxImportSource hono/jsx */
-// The hosted invoice page (§10), server-rendered: no framework in the browser. It reads on a 375 px
+// The hosted page of a document (§10, §20): the printed form of its value (printed.ts), server-rendered: no framework in the browser. It reads on a 375 px
 // phone (lines stack into cards below 600 px) and prints on A4 and Letter (@page margins, no
 // links or buttons on paper). Its one script reports the first view; the preview renders without it.
 // Every word on it comes from the document's labels, in the invoice's language.
 import type { FC } from 'hono/jsx';
-import { addressLines } from './address';
-import type { InvoiceDocument } from './document';
+import type { PrintedDocument } from './printed';
 
 const STYLE = `
 *{box-sizing:border-box}
@@ -30,6 +29,9 @@ tbody td{border-bottom:1px solid #eceef1}
 .totals div{display:flex;justify-content:space-between;gap:16px;padding:4px 0}
 .totals .due{font-weight:700;font-size:1.15rem;border-top:2px solid #1c1f24;margin-top:4px;padding-top:8px}
 .section{margin-top:24px;white-space:pre-wrap}
+.detail{display:block;font-size:.85rem;color:#5b6270}
+.taxnotes{margin:12px 0 0 auto;max-width:360px;font-size:.9rem}
+.legal{margin-top:32px;border-top:1px solid #dfe2e6;padding-top:12px;font-size:.85rem;color:#5b6270;white-space:pre-wrap}
 .actions{margin-top:24px}
 .answer{margin-top:24px;padding:16px;border:1px solid #dfe2e6;border-radius:8px}
 .answer h2{font-size:1.05rem;margin:0 0 8px}
@@ -57,9 +59,9 @@ tbody td{border-bottom:1px solid #eceef1}
 // The first time the page is shown in a browser: a script that fetch-only link scanners never run.
 const VIEW_SCRIPT = `if(navigator.sendBeacon){navigator.sendBeacon(location.pathname.replace(/\\/$/,'')+'/view')}else{fetch(location.pathname.replace(/\\/$/,'')+'/view',{method:'POST',keepalive:true})}`;
 
-const Address: FC<{ lines: string[] }> = ({ lines }) => <>{lines.map((line) => <p>{line}</p>)}</>;
+const Lines: FC<{ lines: string[] }> = ({ lines }) => <>{lines.map((line) => <p>{line}</p>)}</>;
 
-export const InvoicePage: FC<{ doc: InvoiceDocument; nonce: string; countView: boolean; children?: unknown }> = ({ doc, nonce, countView, children }) => (
+export const InvoicePage: FC<{ doc: PrintedDocument; nonce: string; countView: boolean; children?: unknown }> = ({ doc, nonce, countView, children }) => (
   <html lang={doc.locale}>
     <head>
       <meta charset="utf-8" />
@@ -82,22 +84,19 @@ export const InvoicePage: FC<{ doc: InvoiceDocument; nonce: string; countView: b
             <div>
               <h2>{doc.labels.from}</h2>
               <p><strong>{doc.issuer.legal_name ?? doc.issuer.name}</strong></p>
-              <Address lines={addressLines(doc.issuer.address)} />
-              {doc.issuer.email && <p>{doc.issuer.email}</p>}
-              {doc.issuer.tax_id && <p>{doc.labels.taxId} {doc.issuer.tax_id}</p>}
+              <Lines lines={doc.seller} />
             </div>
             <div>
               <h2>{doc.labels.billTo}</h2>
               <p><strong>{doc.billTo.name}</strong></p>
-              {doc.billTo.company && <p>{doc.billTo.company}</p>}
-              <Address lines={addressLines(doc.billTo.address)} />
-              {doc.billTo.email && <p>{doc.billTo.email}</p>}
-              {doc.billTo.tax_id && <p>{doc.labels.taxId} {doc.billTo.tax_id}</p>}
+              <Lines lines={doc.buyer} />
             </div>
           </section>
           <div class="dates">
             <div><span class="muted">{doc.labels.issued} </span>{doc.issueDate}</div>
             {doc.credit ? <div>{doc.credit.corrects}</div> : <div><span class="muted">{doc.labels.due} </span>{doc.dueDate}</div>}
+            {doc.serviceDate && <div>{doc.serviceDate}</div>}
+            {doc.references.map((reference) => <div>{reference}</div>)}
           </div>
           <table>
             <thead>
@@ -106,7 +105,7 @@ export const InvoicePage: FC<{ doc: InvoiceDocument; nonce: string; countView: b
             <tbody>
               {doc.lines.map((line) => (
                 <tr>
-                  <td data-label={doc.labels.description}>{line.description}</td>
+                  <td data-label={doc.labels.description}>{line.description}{line.discount && <span class="detail">{line.discount}</span>}</td>
                   <td data-label={doc.labels.quantity}>{line.quantity}</td>
                   <td data-label={doc.labels.unitPrice}>{line.unitPrice}</td>
                   <td data-label={doc.labels.tax}>{`${line.tax} (${line.taxRate})`}</td>
@@ -117,7 +116,9 @@ export const InvoicePage: FC<{ doc: InvoiceDocument; nonce: string; countView: b
           </table>
           <div class="totals">
             <div><span>{doc.labels.subtotal}</span><span>{doc.subtotal}</span></div>
-            {doc.discount && <div><span>{doc.labels.discount}</span><span>{doc.discount}</span></div>}
+            {doc.discount && <div><span>{doc.discountLabel}</span><span>{doc.discount}</span></div>}
+            {doc.netAfterDiscount && <div><span>{doc.labels.netAfterDiscount}</span><span>{doc.netAfterDiscount}</span></div>}
+            {doc.taxGroups.map((group) => <div class="muted"><span>{group.label}</span><span>{group.amount}</span></div>)}
             <div><span>{doc.labels.tax}</span><span>{doc.tax}</span></div>
             {doc.payable === false || doc.credit ? (
               <div class="due"><span>{doc.labels.total}</span><span>{doc.total}</span></div>
@@ -130,10 +131,18 @@ export const InvoicePage: FC<{ doc: InvoiceDocument; nonce: string; countView: b
               </>
             )}
           </div>
+          {doc.taxNotes.length > 0 && <div class="taxnotes">{doc.taxNotes.map((note) => <p>{note}</p>)}</div>}
           {/* What another room adds to the page (the pay button, payments/pay-panel.tsx). */}
           {children}
           {doc.notes && <section class="section"><h2>{doc.labels.notes}</h2>{doc.notes}</section>}
-          {doc.paymentInstructions && <section class="section"><h2>{doc.labels.howToPay}</h2>{doc.paymentInstructions}</section>}
+          {(doc.payment || doc.paymentInstructions) && (
+            <section class="section">
+              <h2>{doc.labels.howToPay}</h2>
+              {doc.payment && <Lines lines={doc.payment} />}
+              {doc.paymentInstructions && <p>{doc.paymentInstructions}</p>}
+            </section>
+          )}
+          {doc.legalNotes && <footer class="legal">{doc.legalNotes}</footer>}
           {doc.pdfUrl && (
             <p class="actions">
               <a href={doc.pdfUrl}>{doc.labels.downloadPdf}</a>

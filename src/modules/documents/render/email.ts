@@ -4,9 +4,9 @@
 // to the issuer's email. No attachment: the link leads to the page and its PDF.
 import { html } from 'hono/html';
 import type { ComposedEmail } from '../../emails/providers';
-import type { InvoiceDocument } from './document';
+import type { PrintedDocument } from './printed';
 
-export function composeInvoiceEmail(doc: InvoiceDocument, kind: 'invoice' | 'reminder', message: string | null): ComposedEmail {
+export function composeInvoiceEmail(doc: PrintedDocument, kind: 'invoice' | 'reminder', message: string | null): ComposedEmail {
   const { labels } = doc;
   const from = doc.issuer.legal_name ?? doc.issuer.name;
   const subject = kind === 'reminder' ? labels.reminderSubject(doc.number, from, doc.dueDate) : labels.invoiceFrom(doc.number, from);

@@ -1,7 +1,10 @@
-// The invoice or credit note as an EN 16931 document: one plain value, built from a sent invoice's snapshot
-// (or a credit note), that the CII and UBL writers render and the readiness check judges, so the two syntaxes
-// cannot disagree. Money is integer minor units throughout; decimals are written from those integers here,
-// never through floating point.
+// One document value (contract §20): an invoice, a credit note or a quote as the EN 16931 semantic model
+// (seller, buyer, dates, lines, allowances, tax breakdown with its notes, notes, payment means) plus what a
+// person's copy shows beside it (its language, status and links). It is built once per read by one function
+// per source (from-invoice.ts, from-credit-note.ts, from-quote.ts), and every output renders it alone: the CII
+// and UBL writers (einvoice/), the printed form the page, the PDF and the emails share (render/printed.ts).
+// So the page and the XML cannot disagree. Money is integer minor units throughout; decimals are written
+// from those integers here, never through floating point.
 
 export type EInvoiceFormat = 'cii' | 'ubl';
 
@@ -35,6 +38,8 @@ export type EInvoiceLine = {
   tax_category: TaxCategory;
   /** Percent, at most 3 decimals; 0 for every category but S. */
   tax_rate: number;
+  /** The line's own tax (tax_rounding "line"); null where tax is rounded per group. Printed only. */
+  tax?: number | null;
 };
 
 export type EInvoiceTaxGroup = {
@@ -43,8 +48,11 @@ export type EInvoiceTaxGroup = {
   /** The group's line nets less its share of the document discount. */
   taxable_amount: number;
   tax_amount: number;
+  /** BT-120, in the document's language: the same text the document prints for the group. */
   exemption_reason: string | null;
   exemption_code: string | null;
+  /** What the document prints under its totals for this group: the exemption reason, or for Z (which BR-Z-10 keeps out of the XML) its own note. */
+  note?: string | null;
 };
 
 export type EInvoiceDocument = {
@@ -55,8 +63,10 @@ export type EInvoiceDocument = {
   issue_date: string;
   /** BT-9; YYYY-MM-DD. */
   due_date: string | null;
-  /** Actual delivery date (BT-72); intra-community supplies (K) need it. */
+  /** Actual delivery date as the XML writes it (BT-72): the service date, else for a K group the issue date (BR-IC-11). */
   delivery_date?: string | null;
+  /** The invoicing period (BG-14): the service period. */
+  service_period?: { start: string; end: string } | null;
   /** For a credit note (381): the invoice it credits (BT-25, BT-26). */
   preceding_invoice: { number: string; issue_date: string | null } | null;
   currency: string;
@@ -68,8 +78,12 @@ export type EInvoiceDocument = {
   purchase_order: string | null;
   /** BT-22. */
   notes: string | null;
+  /** The issuer's legal notes in the document's language, printed at the foot and carried as a note (BT-22) too. */
+  legal_notes?: string | null;
   issuer: {
     legal_name: string;
+    /** The name it trades under (the workspace's name), printed where the legal name is not set. */
+    trading_name?: string | null;
     /** BT-31. */
     vat_id: string | null;
     /** BT-30. */
@@ -96,6 +110,8 @@ export type EInvoiceDocument = {
   /** Free text on how to pay (BT-20). */
   payment_instructions: string | null;
   lines: EInvoiceLine[];
+  /** The word an allowance without a reason of its own carries (a line's discount; BT-97, BT-140), in the document's language. */
+  allowance_reason?: string;
   /** The document discount (applied before tax, split over the tax groups). */
   discount: { amount: number; reason: string | null } | null;
   /** Σ line amount. */
@@ -110,6 +126,61 @@ export type EInvoiceDocument = {
   amount_due: number;
   tax_breakdown: EInvoiceTaxGroup[];
 };
+
+export type DocumentKind = 'invoice' | 'credit_note' | 'quote';
+
+/** Which status banner a person's copy shows (its style); its words are `banner_text`. */
+export type Banner = 'PAID' | 'VOID' | 'Overdue' | 'DRAFT';
+
+/**
+ * The document value: the EN 16931 model above (what the XML writers read) with what only a person's copy
+ * shows: its kind, its language, the service date as given, its state and its links.
+ */
+export type DocumentValue = EInvoiceDocument & {
+  kind: DocumentKind;
+  /** The BCP 47 locale it is read in: its language and its number and date formats. */
+  locale: string;
+  /** BT-72 as the document states it, null when it states none (the issue date then stands for it). */
+  service_date: string | null;
+  service_period: { start: string; end: string } | null;
+  legal_notes: string | null;
+  tax_rounding: 'line' | 'group';
+  state: {
+    /** A draft: its number and contents may still change, and it is never written as XML. */
+    draft: boolean;
+    /**
+     * A draft of a workspace that numbers at send (§20) with no number yet: `number` holds its id, which
+     * the readiness check takes for the number it will draw, and DRAFT is printed where the number goes.
+     */
+    unnumbered?: boolean;
+    banner: Banner | null;
+    /** The banner's words, in the document's language. */
+    banner_text: string | null;
+    /** Paid, not counting credit notes (the XML's BT-113 counts both). */
+    paid: number;
+    /** What credit notes took off an invoice's total (§17). */
+    credited: number;
+    hosted_url: string | null;
+    pdf_url: string | null;
+  };
+};
+
+/**
+ * The value of an EN 16931 document that has no record behind it (one read from XML, a fixture): an invoice
+ * or credit note as its type code says, with nothing paid, no links and no date of supply beyond its own.
+ */
+export function valueOfEInvoice(doc: EInvoiceDocument, locale = 'en'): DocumentValue {
+  return {
+    ...doc,
+    kind: doc.type_code === 381 ? 'credit_note' : 'invoice',
+    locale,
+    service_date: doc.delivery_date ?? null,
+    service_period: doc.service_period ?? null,
+    legal_notes: doc.legal_notes ?? null,
+    tax_rounding: doc.lines.some((line) => line.tax === null || line.tax === undefined) ? 'group' : 'line',
+    state: { draft: false, banner: null, banner_text: null, paid: doc.amount_paid, credited: 0, hosted_url: null, pdf_url: null },
+  };
+}
 
 /** Minor units as a decimal string with the currency's exponent: (123456, 2) → "1234.56", (-5, 2) → "-0.05". */
 export function decimalAmount(minor: number, exponent: number): string {
