@@ -103,15 +103,16 @@ export type AccessRule = { access: 'public' | 'admin'; role?: never } | { access
 /** The role as the document states it (`x-required-role`). */
 const requiredRole = (rule: AccessRule) => (rule.access === 'user' ? rule.role : rule.access === 'admin' ? 'operator' : 'public');
 
-// The document's introduction says a key acts in one workspace with its role there, so the
-// sentences name the role only: repeated on some hundred operations, every word counts.
+// The document's introduction says a key acts in one workspace with its role there, and that the
+// role an operation names admits the roles above it too, so the sentences name the role only:
+// repeated on some hundred operations, every word counts ("or higher" on each was 1 KB).
 const ROLE_SENTENCES: Record<string, string> = {
   public: 'Public: no key needed.',
   operator: 'Needs the operator\'s `ADMIN_TOKEN`.',
   any: 'Role: any member.',
-  viewer: 'Role: `viewer` or higher.',
-  member: 'Role: `member` or higher.',
-  admin: 'Role: `admin` or higher.',
+  viewer: 'Role: `viewer`.',
+  member: 'Role: `member`.',
+  admin: 'Role: `admin`.',
   owner: 'Role: `owner`.',
 };
 
