@@ -51,11 +51,17 @@ function errorExample(status: number) {
   return { error: { code, message: EXAMPLE_MESSAGES[status] ?? 'Error.', request_id: 'req_01JD5ZQ5X8Y4V1N2K3M4P5Q6R7', ...details } };
 }
 
+// A range shows one example: a 409's or a 403's where it names one, so that each example the
+// statuses had as entries of their own is still shown by some range (400 by the public write's,
+// 401 by the keyed read's, 429 by the public read's).
+const RANGE_EXAMPLE_ORDER = [409, 403, 400, 401, 429];
+const exampleStatus = (statuses: number[]) => RANGE_EXAMPLE_ORDER.find((status) => statuses.includes(status)) ?? statuses[0]!;
+
 const errorResponse = (statuses: number[], description: string) => ({
   description,
   // A 429 and a 503 say when to try again (§3, §8); a 409 does while an idempotent request is in flight.
   headers: headerRefs(...ERROR_HEADERS, ...(statuses.includes(429) ? RATE_LIMIT_HEADERS : []), ...(statuses.some((s) => s === 409 || s === 503) ? (['Retry-After'] as const) : [])),
-  content: { 'application/json': { schema: ErrorSchema, example: errorExample(statuses[0]!) } },
+  content: { 'application/json': { schema: ErrorSchema, example: errorExample(exampleStatus(statuses)) } },
 });
 
 /** An entry per status particular to the operation, and one `4XX` naming the generic ones it can give (error-ranges.ts). */
@@ -97,15 +103,16 @@ export type AccessRule = { access: 'public' | 'admin'; role?: never } | { access
 /** The role as the document states it (`x-required-role`). */
 const requiredRole = (rule: AccessRule) => (rule.access === 'user' ? rule.role : rule.access === 'admin' ? 'operator' : 'public');
 
-// The document's introduction says a key acts in one workspace with its role there, so the
-// sentences name the role only: repeated on some hundred operations, every word counts.
+// The document's introduction says a key acts in one workspace with its role there, and that the
+// role an operation names admits the roles above it too, so the sentences name the role only:
+// repeated on some hundred operations, every word counts ("or higher" on each was 1 KB).
 const ROLE_SENTENCES: Record<string, string> = {
   public: 'Public: no key needed.',
   operator: 'Needs the operator\'s `ADMIN_TOKEN`.',
   any: 'Role: any member.',
-  viewer: 'Role: `viewer` or higher.',
-  member: 'Role: `member` or higher.',
-  admin: 'Role: `admin` or higher.',
+  viewer: 'Role: `viewer`.',
+  member: 'Role: `member`.',
+  admin: 'Role: `admin`.',
   owner: 'Role: `owner`.',
 };
 

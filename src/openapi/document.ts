@@ -11,6 +11,7 @@ import { withRecordsAsSummaries } from './summaries';
 import { withTagDescriptions } from './tags';
 import { withNullableValueSchemas, withSharedValueSchemas, withValueSchemasUsedOnceInPlace } from './value-schemas';
 import { withPathParametersOnPathItems } from './path-parameters';
+import { withoutRestatedObjectTypes } from './object-types';
 
 export { OPENAPI_INFO } from './info';
 
@@ -39,6 +40,8 @@ const STEPS: ((document: Document) => Document)[] = [
   withValueSchemasUsedOnceInPlace,
   // A path's ids, declared on its path item.
   withPathParametersOnPathItems,
+  // A part of an allOf beside an object component adds properties to it, without saying `object` again.
+  withoutRestatedObjectTypes,
 ];
 
 export const finishedDocument = (generated: Document) => STEPS.reduce((document, step) => step(document), generated);

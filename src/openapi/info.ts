@@ -13,7 +13,8 @@ A revoked key stops working at once on the machine that revoked it and within 60
 **Workspaces and roles.** Every record belongs to a workspace, and a key acts in exactly one, as its
 user with their role there: \`viewer\` reads; \`member\` also writes records; \`admin\` also voids invoices, moves
 money and manages people and settings; \`owner\` also grants owner. Each operation states the role it needs
-(\`x-required-role\` and its description); a lower one is 403. Another workspace's record is 404.
+(\`x-required-role\` and its description: "Role: \`member\`."), which admits the roles above it too; a lower one
+is 403. Another workspace's record is 404.
 
 **Events.** Every change writes one event in the same transaction (\`GET /api/events\`, kept 30 days), with the
 record as the API returned it and who did it.

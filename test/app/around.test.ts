@@ -20,12 +20,14 @@ describe('around the API', () => {
     expect(doc.paths['/api/workflow/invoices/{id}/send']).toEqual({ $ref: '#/paths/~1v1~1invoices~1%7Bid%7D~1send' });
     expect(doc.paths['/api/invitations/accept'].post.security).toEqual([]);
     const create = doc.paths['/v1/clients'].post;
-    // Its own statuses one by one, the generic ones it can give as one 4XX entry that names each.
-    expect(Object.keys(create.responses).sort()).toEqual(['201', '403', '409', '422', '4XX', '500']);
+    // Its own statuses one by one, the generic ones it can give (its role's 403 and a keyed POST's
+    // 409 among them) as one 4XX entry that names each.
+    expect(Object.keys(create.responses).sort()).toEqual(['201', '422', '4XX', '500']);
     expect(create.responses['422'].$ref).toBe('#/components/responses/422');
     const generic = doc.components.responses[create.responses['4XX'].$ref.split('/').pop()];
-    expect(errorRangeStatuses(generic.description)).toEqual([400, 401, 413, 415, 429]);
+    expect(errorRangeStatuses(generic.description)).toEqual([400, 401, 403, 409, 413, 415, 429]);
     expect(generic.description).toContain('`payload_too_large`');
+    expect(generic.description).toMatch(/^- 403: .*the message names the role/m);
     const read = doc.components.responses[doc.paths['/v1/clients'].get.responses['4XX'].$ref.split('/').pop()];
     expect(errorRangeStatuses(read.description)).toEqual([401, 429]);
     expect(doc.components.responses['422'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
