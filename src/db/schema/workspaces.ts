@@ -16,6 +16,9 @@ export const users = sqliteTable('users', {
   createdAt: text('created_at').notNull(),
 });
 
+/** §20: what a workspace sells, which decides K or AE inside the EU and G or O outside it. */
+export const SUPPLY_TYPES = ['services', 'goods'] as const;
+
 export const workspaces = sqliteTable(
   'workspaces',
   {
@@ -52,6 +55,10 @@ export const workspaces = sqliteTable(
     // §18: quotes have their own sequence, bumped in the batch that writes the quote, as invoices' is.
     quoteSeq: integer('quote_seq').notNull().default(0),
     quotePrefix: text('quote_prefix').notNull().default('QUO-'),
+    // §20: the rate (thousandths of a percent) a line naming no tax takes through its client's tax
+    // treatment; null keeps the §15 defaults. What the workspace sells decides K/AE and G/O.
+    defaultTaxRateMilli: integer('default_tax_rate_milli'),
+    supplyType: text('supply_type', { enum: SUPPLY_TYPES }).notNull().default('services'),
   },
 );
 

@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { currencySchema, emailSchema, idSchema, listQuery, longText, pageOf, searchText, text, timestampSchema } from '../../lib/schemas';
 import { peppolIdSchema, vatIdSchema } from '../../lib/party-ids';
 import { Address, AddressInput } from '../../lib/address';
+import { TAX_TREATMENTS } from '../../db/schema/clients';
 
 export const ClientStatus = z.enum(['active', 'archived']);
 
@@ -16,6 +17,7 @@ const clientFields = {
   vat_id: vatIdSchema.nullish().openapi({ description: 'The client\'s VAT id (BT-48): `tax_id` under its EN 16931 name, but checked: two letters and 2–13 letters or digits. Send one of the two.' }),
   peppol_id: peppolIdSchema.nullish(),
   buyer_reference: text(100).nullish().openapi({ description: 'BT-10, the reference the client asks its invoices to quote (a German Leitweg-ID); their default `buyer_reference`.' }),
+  tax_treatment: z.enum(TAX_TREATMENTS).optional().openapi({ description: 'Default `auto` (see `Client`).' }),
   notes: longText(5000).nullish(),
   status: ClientStatus.optional(),
 };
@@ -43,6 +45,9 @@ export const Client = z
     vat_id: z.string().nullable().openapi({ description: 'The same value as `tax_id`.' }),
     peppol_id: z.string().nullable(),
     buyer_reference: z.string().nullable(),
+    tax_treatment: z.enum(TAX_TREATMENTS).openapi({
+      description: 'What this client\'s lines that name no tax take when the workspace has a `default_tax_rate`: `auto` (default) is `S` at that rate in the issuer\'s country and for an EU client without `vat_id`, `AE` (services) or `K` (goods) for one in another EU country with a `vat_id`, `O` (services) or `G` (goods) outside the EU; the others are `S`, `AE`, `K`, `G`/`O` by supply type, `E` and `O`.',
+    }),
     notes: z.string().nullable(),
     status: ClientStatus,
     created_at: timestampSchema,

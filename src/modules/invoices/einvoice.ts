@@ -51,9 +51,9 @@ export function facturXCii(found: Found): string | null {
   return rendered.xml;
 }
 
-/** The XML as a download named by the invoice's number. */
-export function xmlResponse(number: string, xml: string): Response {
-  const filename = number.replace(/[^\w.#-]/g, '_');
+/** The XML as a download named by the document's number and its syntax: `INV-000042.cii.xml` (§20). */
+export function xmlResponse(number: string, xml: string, format: EInvoiceFormat): Response {
+  const filename = `${number.replace(/[^\w.#-]/g, '_')}.${format}`;
   return new Response(xml, {
     headers: {
       'Content-Type': 'application/xml; charset=utf-8',

@@ -10,6 +10,7 @@ import { listInvoiceEmails, serializeEmailDelivery } from '../emails/outbox';
 import { recordPayment, sendInvoice, voidInvoice } from './actions';
 import { documentById, documentOf } from './document-for';
 import { eInvoiceProblems, eInvoiceXml, facturXCii, xmlResponse } from './einvoice';
+import { invoiceTaxWarnings } from './tax-situation';
 import { rotateShareLink } from './hosted-link';
 import { invoiceLinks, linkOrigin } from './links';
 import { pdfResponse, pageResponse } from './render/respond';
@@ -181,11 +182,12 @@ export const invoiceRoutes = createRouter()
       summary: 'The invoice as an EN 16931 e-invoice (XML)',
       description: `${S.EINVOICE_FORMATS_TEXT} A draft is 409 \`invalid_state\`. One that cannot be a valid e-invoice is never exported: 422 \`einvoice_incomplete\`, whose \`details\` name every missing or unsuitable field (\`issuer.vat_id\`, \`bill_to.address.country\`, …). Nothing is sent over the Peppol network.`,
       request: { params, query: S.EInvoiceQuery },
-      responses: { 200: { description: 'The XML, as a download named `<number>.xml`.', content: { 'application/xml': { schema: { type: 'string' } } } } },
+      responses: { 200: { description: 'The XML, as a download named `<number>.cii.xml` or `<number>.ubl.xml`.', content: { 'application/xml': { schema: { type: 'string' } } } } },
     }),
     async (c) => {
       const found = await getInvoiceWithParties(c.get('ctx'), c.req.valid('param').id);
-      return xmlResponse(found.invoice.row.number, eInvoiceXml(found, c.req.valid('query').format));
+      const { format } = c.req.valid('query');
+      return xmlResponse(found.invoice.row.number, eInvoiceXml(found, format), format);
     },
   )
   .openapi(
@@ -198,8 +200,9 @@ export const invoiceRoutes = createRouter()
     }),
     async (c) => {
       const { format } = c.req.valid('query');
-      const problems = eInvoiceProblems(await getInvoiceWithParties(c.get('ctx'), c.req.valid('param').id), format);
-      return c.json({ format, ready: problems.length === 0, problems }, 200);
+      const found = await getInvoiceWithParties(c.get('ctx'), c.req.valid('param').id);
+      const problems = eInvoiceProblems(found, format);
+      return c.json({ format, ready: problems.length === 0, problems, warnings: invoiceTaxWarnings(found) }, 200);
     },
   )
   .openapi(

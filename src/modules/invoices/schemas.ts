@@ -20,7 +20,7 @@ const quantity = z
   .refine(threeDecimals, { message: 'At most 3 decimals.' })
   .openapi({ description: 'At most 3 decimals (1.5 hours).', example: 1.5 });
 
-const taxRate = z
+export const taxRate = z
   .number()
   .min(0)
   .max(100)
@@ -47,7 +47,7 @@ export const LineItemInput = z
     unit_amount: minorAmount('Price of one unit in minor units of the invoice currency (no negative lines).'),
     discount_percent: percent('Percent, at most 3 decimals. Defaults to 0.').default(0),
     tax_category: taxCategoryInput.optional(),
-    tax_rate: taxRate.default(0),
+    tax_rate: taxRate.optional().openapi({ description: 'Percent, at most 3 decimals. With neither this nor `tax_category`: the client\'s `tax_treatment` when the workspace has a `default_tax_rate` (E for a small business), else 0.' }),
   })
   .refine((line) => lineAmount(toScaledInteger(line.quantity, 3) ?? 0, line.unit_amount) <= MAX_MINOR_AMOUNT, {
     message: `quantity × unit_amount must not exceed ${MAX_MINOR_AMOUNT} minor units.`,
@@ -199,7 +199,7 @@ export const IssuerSnapshot = z
   .object({
     name: z.string(), legal_name: z.string().nullable(), email: z.string().nullable(), address: SnapshotAddress, tax_id: z.string().nullable(),
     vat_id: z.string().nullable().optional(), registration_id: z.string().nullable().optional(), peppol_id: z.string().nullable().optional(),
-    iban: z.string().nullable().optional(), bic: z.string().nullable().optional(),
+    iban: z.string().nullable().optional(), bic: z.string().nullable().optional(), small_business: z.boolean().optional(),
   })
   .openapi('InvoiceIssuer', { description: 'Who bills, as the workspace was when the invoice or quote was sent; null on a draft.' });
 
@@ -312,5 +312,8 @@ export const EInvoiceCheck = z
     format: z.enum(['cii', 'ubl']),
     ready: z.boolean().openapi({ description: 'True when the e-invoice can be produced (no problems).' }),
     problems: z.array(z.object({ path: z.string().openapi({ example: 'issuer.vat_id' }), message: z.string() })),
+    warnings: z.array(z.object({ path: z.string().openapi({ example: 'line_items.2.tax_category' }), message: z.string() })).openapi({
+      description: 'Lines whose category differs from what the client\'s `tax_treatment` gives (once the workspace has a `default_tax_rate`, a treatment is set or the issuer is a small business). They do not stop the export.',
+    }),
   })
   .openapi('EInvoiceCheck');

@@ -40,6 +40,7 @@ export async function createWorkspace(ctx: ServiceContext, name: string) {
     einvoicePdf: 'facturx',
     creditNoteSeq: 0, creditNotePrefix: 'CN-',
     quoteSeq: 0, quotePrefix: 'QUO-',
+    defaultTaxRateMilli: null, supplyType: 'services',
   };
   if (workspace.database) {
     const owner = await ctx.directory.query.users.findFirst({ where: eq(users.id, ctx.userId) });

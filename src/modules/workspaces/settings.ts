@@ -6,6 +6,7 @@ import { notFound } from '../../errors';
 import type { Role, ServiceContext, WorkspaceContext } from '../../lib/context';
 import { DIRECTORY } from '../../lib/databases';
 import { nowIso } from '../../lib/time';
+import { fromScaledInteger, toScaledInteger } from '../../lib/money';
 import { forgetWorkspaceKeys } from '../../middleware/key-lookup';
 import { assertConvertible } from '../rates/convertible';
 import { mirrorWorkspace } from './mirror';
@@ -19,6 +20,8 @@ export type IssuerValue = {
   legal_name: string | null; email: string | null; address: AddressValue; tax_id: string | null;
   // §15: VAT id (BT-31), registration id (BT-30), Peppol participant id, and the account paid into.
   vat_id: string | null; registration_id: string | null; peppol_id: string | null; iban: string | null; bic: string | null;
+  // §20: no VAT charged (§19 UStG, CGI art. 293 B).
+  small_business: boolean;
 };
 
 const emptyAddress = () => Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, null])) as AddressValue;
@@ -35,6 +38,7 @@ export function issuerOf(row: Pick<WorkspaceRow, 'issuer'>): IssuerValue {
     peppol_id: stored.peppol_id ?? null,
     iban: stored.iban ?? null,
     bic: stored.bic ?? null,
+    small_business: stored.small_business ?? false,
   };
 }
 
@@ -54,6 +58,8 @@ export const serializeWorkspace = (row: WorkspaceRow, role: Role) => ({
   reminders: { enabled: row.remindersEnabled, days_after_due: JSON.parse(row.reminderDays) as number[] },
   payments_allow_partial: row.paymentsAllowPartial,
   einvoice_pdf: row.einvoicePdf,
+  default_tax_rate: row.defaultTaxRateMilli === null ? null : fromScaledInteger(row.defaultTaxRateMilli, 3),
+  supply_type: row.supplyType,
   created_at: row.createdAt,
   updated_at: row.updatedAt,
 });
@@ -83,12 +89,15 @@ export async function updateWorkspace(ctx: ServiceContext, input: UpdateWorkspac
   if (input.payment_instructions !== undefined) set.paymentInstructions = input.payment_instructions;
   if (input.payments_allow_partial !== undefined) set.paymentsAllowPartial = input.payments_allow_partial;
   if (input.einvoice_pdf !== undefined) set.einvoicePdf = input.einvoice_pdf;
+  if (input.default_tax_rate !== undefined) set.defaultTaxRateMilli = input.default_tax_rate === null ? null : toScaledInteger(input.default_tax_rate, 3);
+  if (input.supply_type !== undefined) set.supplyType = input.supply_type;
   if (input.issuer !== undefined) {
     const issuer = input.issuer;
     set.issuer = issuer
       ? JSON.stringify({
         legal_name: issuer.legal_name ?? null, email: issuer.email ?? null, address: { ...emptyAddress(), ...issuer.address }, tax_id: issuer.tax_id ?? null,
         vat_id: issuer.vat_id ?? null, registration_id: issuer.registration_id ?? null, peppol_id: issuer.peppol_id ?? null, iban: issuer.iban ?? null, bic: issuer.bic ?? null,
+        small_business: issuer.small_business ?? false,
       })
       : null;
   }
