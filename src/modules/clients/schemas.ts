@@ -6,6 +6,10 @@ import { TAX_TREATMENTS } from '../../db/schema/clients';
 
 export const ClientStatus = z.enum(['active', 'archived']);
 
+export const TaxTreatment = z.enum(TAX_TREATMENTS).openapi('TaxTreatment', {
+  description: '`auto`: `S` at home or for an EU buyer without `vat_id`, `AE`/`K` (services/goods) with one, `O`/`G` outside the EU; `export`: `O`/`G`.',
+});
+
 const clientFields = {
   name: text(200).min(1),
   email: emailSchema.nullish(),
@@ -14,10 +18,10 @@ const clientFields = {
   address: AddressInput.nullish(),
   currency: currencySchema.optional().openapi({ description: 'Default currency of this client\'s invoices. Defaults to the workspace\'s `default_currency` (USD unless set).' }),
   tax_id: text(50).nullish().openapi({ description: 'The client\'s tax or VAT id, any text. The same value as `vat_id`.' }),
-  vat_id: vatIdSchema.nullish().openapi({ description: 'The client\'s VAT id (BT-48): `tax_id` under its EN 16931 name, but checked: two letters and 2–13 letters or digits. Send one of the two.' }),
+  vat_id: vatIdSchema.nullish().openapi({ description: 'BT-48: `tax_id` checked as a VAT id (two letters, 2–13 letters or digits). Send one of the two.' }),
   peppol_id: peppolIdSchema.nullish(),
   buyer_reference: text(100).nullish().openapi({ description: 'BT-10, the reference the client asks its invoices to quote (a German Leitweg-ID); their default `buyer_reference`.' }),
-  tax_treatment: z.enum(TAX_TREATMENTS).optional().openapi({ description: 'Default `auto` (see `Client`).' }),
+  tax_treatment: TaxTreatment.optional(),
   notes: longText(5000).nullish(),
   status: ClientStatus.optional(),
 };
@@ -45,9 +49,7 @@ export const Client = z
     vat_id: z.string().nullable().openapi({ description: 'The same value as `tax_id`.' }),
     peppol_id: z.string().nullable(),
     buyer_reference: z.string().nullable(),
-    tax_treatment: z.enum(TAX_TREATMENTS).openapi({
-      description: 'What this client\'s lines that name no tax take when the workspace has a `default_tax_rate`: `auto` (default) is `S` at that rate in the issuer\'s country and for an EU client without `vat_id`, `AE` (services) or `K` (goods) for one in another EU country with a `vat_id`, `O` (services) or `G` (goods) outside the EU; the others are `S`, `AE`, `K`, `G`/`O` by supply type, `E` and `O`.',
-    }),
+    tax_treatment: TaxTreatment,
     notes: z.string().nullable(),
     status: ClientStatus,
     created_at: timestampSchema,

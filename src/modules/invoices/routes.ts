@@ -166,7 +166,7 @@ export const invoiceRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/invoices/{id}/pdf', operationId: 'getInvoicePdf', tags, access: 'user', role: 'viewer',
       summary: 'The invoice as a PDF',
-      description: 'As the client gets it from `pdf_url`; a draft is marked DRAFT. A sent invoice ready as a CII e-invoice (…/e-invoice/check) is a Factur-X PDF/A-3b embedding its CII XML as `factur-x.xml`, unless the workspace\'s `einvoice_pdf` is `plain`.',
+      description: 'As the client gets it from `pdf_url`; a draft is marked DRAFT. A sent invoice ready in CII embeds its XML as `factur-x.xml` (see `einvoice_pdf`).',
       request: { params },
       responses: { 200: { description: 'The PDF.', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } } },
     }),
@@ -180,9 +180,9 @@ export const invoiceRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/invoices/{id}/e-invoice', operationId: 'getInvoiceEInvoice', tags, access: 'user', role: 'viewer', errors: [409, 422],
       summary: 'The invoice as an EN 16931 e-invoice (XML)',
-      description: `${S.EINVOICE_FORMATS_TEXT} A draft is 409 \`invalid_state\`. One that cannot be a valid e-invoice is never exported: 422 \`einvoice_incomplete\`, whose \`details\` name every missing or unsuitable field (\`issuer.vat_id\`, \`bill_to.address.country\`, …). Nothing is sent over the Peppol network.`,
+      description: `${S.EINVOICE_FORMATS_TEXT} A draft is 409 \`invalid_state\`. An invalid one is never exported: 422 \`einvoice_incomplete\` naming every field to fix. Nothing is sent over Peppol.`,
       request: { params, query: S.EInvoiceQuery },
-      responses: { 200: { description: 'The XML, as a download named `<number>.cii.xml` or `<number>.ubl.xml`.', content: { 'application/xml': { schema: { type: 'string' } } } } },
+      responses: { 200: { description: 'The XML, as `<number>.<format>.xml`.', content: { 'application/xml': { schema: { type: 'string' } } } } },
     }),
     async (c) => {
       const found = await getInvoiceWithParties(c.get('ctx'), c.req.valid('param').id);

@@ -216,7 +216,7 @@ async function billOnce(ctx: ServiceContext, input: InvoiceFromTimeInput): Promi
   return createInvoice(
     ctx,
     {
-      client_id: client.id, currency, issue_date: input.issue_date, due_date: input.due_date, notes: input.notes, tax_exemption_reason: input.tax_exemption_reason,
+      client_id: client.id, currency, issue_date: input.issue_date, due_date: input.due_date, notes: input.notes,
       project_id: projectIds.size === 1 ? [...projectIds][0] : undefined,
       line_items: lineItems,
     },

@@ -1,7 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { dateSchema, idSchema, listQuery, longText, minorAmount, pageOf, queryBoolean, text, timestampSchema } from '../../lib/schemas';
-import { TAX_CATEGORIES } from '../documents/totals';
-import { taxRate } from '../invoices/schemas';
+import { TaxCategory, taxRate } from '../invoices/schemas';
 import { MAX_ENTRY_SECONDS, MIN_ENTRY_SECONDS, ROUNDING_INCREMENTS, ROUNDING_MODES, type RoundingIncrement } from './rounding';
 
 /** An instant as RFC 3339 with an offset; stored and answered in UTC with milliseconds. */
@@ -138,9 +137,8 @@ export const InvoiceFromTimeBody = z
     issue_date: dateSchema.optional(),
     due_date: dateSchema.optional(),
     notes: longText(5000).optional(),
-    tax_rate: taxRate.optional().openapi({ description: 'Every line\'s; with neither this nor `tax_category`, the client\'s tax treatment (see `LineItemInput`).' }),
-    tax_category: z.enum(TAX_CATEGORIES).optional().openapi({ description: 'Every line\'s (see `TaxCategory`).' }),
-    tax_exemption_reason: text(300).optional().openapi({ description: 'BT-120, as on an invoice.' }),
+    tax_rate: taxRate.optional(),
+    tax_category: TaxCategory.optional(),
   })
   .refine((q) => !q.from || !q.to || q.from <= q.to, { message: '`from` must not be after `to`.', path: ['from'] })
   .refine((q) => q.tax_category === undefined || (q.tax_category === 'S') === (q.tax_rate ?? 0) > 0, {

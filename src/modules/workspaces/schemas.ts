@@ -15,11 +15,11 @@ export const Issuer = z
     address: Address,
     tax_id: z.string().nullable(),
     vat_id: z.string().nullable().openapi({ description: 'BT-31, the seller\'s VAT identifier.' }),
-    registration_id: z.string().nullable().openapi({ description: 'BT-30, the seller\'s legal registration id (trade register number).' }),
-    peppol_id: z.string().nullable().openapi({ description: 'The seller\'s Peppol participant id, `<scheme>:<id>`.' }),
-    iban: z.string().nullable().openapi({ description: 'The account invoices are paid into (credit transfer).' }),
+    registration_id: z.string().nullable().openapi({ description: 'BT-30, the trade register number.' }),
+    peppol_id: z.string().nullable().openapi({ description: 'Peppol id, `<scheme>:<id>`.' }),
+    iban: z.string().nullable().openapi({ description: 'Paid into by credit transfer.' }),
     bic: z.string().nullable(),
-    small_business: z.boolean().openapi({ description: 'A small business (§19 UStG, CGI art. 293 B): lines that name no tax are `E` at 0 with the country\'s note; a rate above 0 is a 422.' }),
+    small_business: z.boolean(),
   })
   .openapi('Issuer');
 
@@ -46,9 +46,9 @@ export const Workspace = z
     payment_instructions: z.string().nullable(),
     reminders: Reminders,
     payments_allow_partial: z.boolean().openapi({ description: 'Whether the pay button lets the client pay less than the amount due. Default false.' }),
-    default_tax_rate: z.number().nullable().openapi({ description: 'Percent: what lines that name no tax take through their client\'s `tax_treatment` (`S` at this rate at home); null (default) leaves them at 0.' }),
-    supply_type: SupplyType.openapi({ description: 'What the workspace sells: decides `AE`/`K` in the EU and `O`/`G` outside it.' }),
-    einvoice_pdf: EInvoicePdf.openapi({ description: 'A sent invoice\'s PDF: `facturx` (default) is a Factur-X PDF/A-3b carrying its CII XML when the invoice is ready as an e-invoice (…/e-invoice/check); `plain` is always the plain PDF.' }),
+    default_tax_rate: z.number().nullable(),
+    supply_type: SupplyType,
+    einvoice_pdf: EInvoicePdf.openapi({ description: 'A sent invoice\'s PDF: `facturx` (default), a Factur-X PDF/A-3b with its CII XML once ready (…/e-invoice/check), or always `plain`.' }),
     created_at: timestampSchema,
     updated_at: timestampSchema,
   })
@@ -67,7 +67,7 @@ const IssuerInput = z
     peppol_id: peppolIdSchema.nullish(),
     iban: ibanSchema.nullish(),
     bic: bicSchema.nullish(),
-    small_business: z.boolean().optional().openapi({ description: 'Default false.' }),
+    small_business: z.boolean().optional(),
   })
   .openapi('IssuerInput');
 
@@ -113,9 +113,8 @@ export const UpdateWorkspaceBody = z
     reminders: RemindersInput.optional().openapi({ description: 'Replaced whole when sent: a field left out takes its default.' }),
     payments_allow_partial: z.boolean().optional(),
     einvoice_pdf: EInvoicePdf.optional().openapi({ description: 'Default `facturx` (see `Workspace`).' }),
-    default_tax_rate: z.number().gt(0).max(100).refine((v) => toScaledInteger(v, 3) !== null, 'At most 3 decimals.').nullable().optional()
-      .openapi({ description: 'Percent above 0, at most 3 decimals, or null (default).' }),
-    supply_type: SupplyType.optional().openapi({ description: 'Default `services`.' }),
+    default_tax_rate: z.number().gt(0).max(100).refine((v) => toScaledInteger(v, 3) !== null, 'At most 3 decimals.').nullable().optional(),
+    supply_type: SupplyType.optional(),
   })
   .openapi('UpdateWorkspace');
 
