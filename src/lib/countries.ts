@@ -15,3 +15,11 @@ export const COUNTRY_CODES = [
   'TL', 'TM', 'TN', 'TO', 'TR', 'TT', 'TV', 'TW', 'TZ', 'UA', 'UG', 'UM', 'US', 'UY', 'UZ', 'VA', 'VC', 'VE', 'VG', 'VI',
   'VN', 'VU', 'WF', 'WS', 'YE', 'YT', 'ZA', 'ZM', 'ZW',
 ] as const;
+
+// The 27 member states of the European Union (VAT Directive territory, by ISO code: Greece is GR
+// here, EL only in VAT ids). Who counts as "another EU country" for reverse charge and
+// intra-community supplies (§20 tax treatments).
+export const EU_COUNTRY_CODES: ReadonlySet<string> = new Set([
+  'AT', 'BE', 'BG', 'CY', 'CZ', 'DE', 'DK', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'HU', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT',
+  'NL', 'PL', 'PT', 'RO', 'SE', 'SI', 'SK',
+]);

@@ -9,13 +9,16 @@ import { type IdKind, ID_PREFIXES, idPattern } from './ids';
 import { MAX_MINOR_AMOUNT } from './money';
 import { isCalendarDate } from './time';
 
+/** A field and what is wrong with it: an error's `details`, an e-invoice check's `problems` and `warnings`. */
+export const FieldIssue = z.object({ path: z.string(), message: z.string() }).openapi('FieldIssue');
+
 export const ErrorSchema = z
   .object({
     error: z.object({
       code: z.enum(ERROR_CODES as [string, ...string[]]),
       message: z.string(),
       request_id: z.string(),
-      details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+      details: z.array(FieldIssue).optional(),
     }),
   })
   .openapi('Error');

@@ -14,6 +14,7 @@ import { UNIT_CODES, UNIT_LIST_TEXT } from '../lib/units';
 import { TIME_ZONE_TEXT, TIME_ZONES } from '../modules/workspaces/validation';
 import { EVENT_TYPES } from '../modules/events/types';
 import { ROLES } from '../lib/context';
+import { TAX_TREATMENTS } from '../db/schema/clients';
 import { EXPENSE_CATEGORIES } from '../modules/expenses/schemas';
 import { ON_ACCEPT, ON_ACCEPT_TEXT } from '../modules/quotes/schemas';
 
@@ -27,6 +28,8 @@ const ENUMERATIONS: { name: string; values: readonly string[]; description: stri
   { name: 'UnitCode', values: UNIT_CODES, description: `UN/ECE Recommendation 20 unit code; a line takes one of: ${UNIT_LIST_TEXT}.`, example: 'HUR' },
   // Registered by the invoice schemas with its long description, which the component keeps.
   { name: 'TaxCategory', values: TAX_CATEGORIES, description: 'EN 16931 VAT category.', example: 'S' },
+  // Registered by the client schemas with its description: a client's, its create's and its update's (§20).
+  { name: 'TaxTreatment', values: TAX_TREATMENTS, description: 'A client\'s tax treatment.', example: 'auto' },
   // An event's type, the events filter and what a webhook endpoint subscribes to (with `*`).
   { name: 'EventType', values: EVENT_TYPES, description: 'An event type (see `webhooks`).', example: 'invoice.paid' },
   // Registered by lib/schemas.ts with the roles' order; request bodies, written out in place, repeated it.

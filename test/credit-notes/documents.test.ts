@@ -57,7 +57,7 @@ describe('a credit note\'s e-invoice', () => {
 
     const cii = await call('GET', `/v1/credit-notes/${note.id}/e-invoice?format=cii`, { key: owner.key });
     expect(cii.status, String(cii.body)).toBe(200);
-    expect(cii.headers.get('Content-Disposition')).toBe(`attachment; filename="${note.number}.xml"`);
+    expect(cii.headers.get('Content-Disposition')).toBe(`attachment; filename="${note.number}.cii.xml"`);
     const ciiXml = String(cii.body);
     expect(ciiXml).toContain('<ram:TypeCode>381</ram:TypeCode>');
     expect(ciiXml).toContain(`<ram:ID>${note.number}</ram:ID>`);
@@ -66,6 +66,7 @@ describe('a credit note\'s e-invoice', () => {
 
     const ubl = await call('GET', `/api/workflow/credit-notes/${note.id}/e-invoice?format=ubl`, { key: owner.key });
     expect(ubl.status, String(ubl.body)).toBe(200);
+    expect(ubl.headers.get('Content-Disposition')).toBe(`attachment; filename="${note.number}.ubl.xml"`);
     const ublXml = String(ubl.body);
     expect(ublXml).toContain('urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2');
     expect(ublXml).toContain('<cbc:CreditNoteTypeCode>381</cbc:CreditNoteTypeCode>');

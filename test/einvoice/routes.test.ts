@@ -51,7 +51,7 @@ describe('GET …/invoices/{id}/e-invoice', () => {
     const cii = await call('GET', `/v1/invoices/${invoice.id}/e-invoice?format=cii`, { key: owner.key });
     expect(cii.status, String(cii.body)).toBe(200);
     expect(cii.headers.get('Content-Type')).toContain('application/xml');
-    expect(cii.headers.get('Content-Disposition')).toBe(`attachment; filename="${invoice.number}.xml"`);
+    expect(cii.headers.get('Content-Disposition')).toBe(`attachment; filename="${invoice.number}.cii.xml"`);
     const ciiXml = String(cii.body);
     expect(ciiXml).toContain('rsm:CrossIndustryInvoice');
     expect(ciiXml).toContain('urn:cen.eu:en16931:2017');
@@ -64,6 +64,7 @@ describe('GET …/invoices/{id}/e-invoice', () => {
 
     const ubl = await call('GET', `/api/workflow/invoices/${invoice.id}/e-invoice?format=ubl`, { key: owner.key });
     expect(ubl.status, String(ubl.body)).toBe(200);
+    expect(ubl.headers.get('Content-Disposition')).toBe(`attachment; filename="${invoice.number}.ubl.xml"`);
     const ublXml = String(ubl.body);
     expect(ublXml).toContain('urn:oasis:names:specification:ubl:schema:xsd:Invoice-2');
     expect(ublXml).toContain('urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0');
@@ -140,7 +141,7 @@ describe('GET …/invoices/{id}/e-invoice/check', () => {
     await call('PATCH', '/api/workspace', { key: owner.key, body: { issuer: ISSUER } });
     await call('PATCH', `/api/workflow/clients/${client.id}`, { key: owner.key, body: { vat_id: 'FR12345678901', address: { city: 'Paris', country: 'FR' } } });
     const after = await call('GET', `/v1/invoices/${draft.id}/e-invoice/check?format=cii`, { key: owner.key });
-    expect(after.body).toEqual({ format: 'cii', ready: true, problems: [] });
+    expect(after.body).toEqual({ format: 'cii', ready: true, problems: [], warnings: [] });
     // UBL also wants the client's Peppol id and a buyer reference.
     const ubl = await call('GET', `/v1/invoices/${draft.id}/e-invoice/check?format=ubl`, { key: owner.key });
     expect(ubl.body.ready).toBe(false);
@@ -192,7 +193,7 @@ describe('the hosted page', () => {
 
     const xml = await open(`${invoice.hosted_url}/invoice.xml?format=ubl`);
     expect(xml.status).toBe(200);
-    expect(xml.headers.get('Content-Disposition')).toBe(`attachment; filename="${invoice.number}.xml"`);
+    expect(xml.headers.get('Content-Disposition')).toBe(`attachment; filename="${invoice.number}.ubl.xml"`);
     expect(await xml.text()).toContain('<cbc:CustomizationID>');
     expect((await open(`${invoice.hosted_url}/invoice.xml`)).status).toBe(200);
     expect((await open(`${new URL(invoice.hosted_url).origin}/i/notatoken/invoice.xml?format=cii`)).status).toBe(404);

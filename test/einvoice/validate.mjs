@@ -246,6 +246,9 @@ function apiInvoices() {
   const workspace = { id: 'wsp_01JDEMO00000000000000000001', name: 'Ada Studio', issuer: null, paymentInstructions: null, einvoicePdf: 'facturx' };
   const twoRates = [line(0, 'Design work', 10_000, 'HUR', 10_000, 'S', 19_000, 19_000), line(1, 'Printed brochure', 1_000, 'C62', 5_000, 'S', 7_000, 350)];
   const reverseCharge = [line(0, 'Consulting', 4_000, 'HUR', 12_500, 'AE', 0, 0)];
+  // A small business (§20): a tax number (BT-32) and no VAT id, its lines E with the §19 UStG note (BT-120).
+  const smallIssuer = { ...issuer, legal_name: 'Ada Lovelace', vat_id: null, tax_id: '12/345/67890', registration_id: 'HRA 4711', peppol_id: '0204:991-12345-67', small_business: true };
+  const smallBusiness = [line(0, 'Beratung', 2_000, 'HUR', 10_000, 'E', 0, 0)];
   return {
     'two-rates': {
       invoice: { row: row('INV-000041', twoRates, [
@@ -258,6 +261,12 @@ function apiInvoices() {
       invoice: { row: row('INV-000042', reverseCharge, [
         { category: 'AE', rate: 0, taxable_amount: 50_000, tax_amount: 0, exemption_reason: 'Reverse charge', exemption_code: 'VATEX-EU-AE' },
       ], { taxExemptionCode: 'VATEX-EU-AE', servicePeriodStart: '2026-11-01', servicePeriodEnd: '2026-11-15' }), lines: reverseCharge },
+      workspace,
+    },
+    'small-business': {
+      invoice: { row: row('INV-000043', smallBusiness, [
+        { category: 'E', rate: 0, taxable_amount: 20_000, tax_amount: 0, exemption_reason: 'Gemäß § 19 UStG wird keine Umsatzsteuer berechnet.', exemption_code: null },
+      ], { issuer: JSON.stringify(smallIssuer) }), lines: smallBusiness },
       workspace,
     },
   };
@@ -274,6 +283,7 @@ function apiCreditNotes() {
     'line-and-own-line': [invoices['two-rates'], { lines: [{ line_item_id: invoices['two-rates'].invoice.lines[0].id, quantity: 2.5 }, { description: 'Goodwill', quantity: 1, unit: 'C62', unit_amount: 1_000, tax_rate: 19 }] }],
     'discount-in-proportion': [discounted, { lines: [{ line_item_id: discounted.invoice.lines[1].id, quantity: 1 }] }],
     'reverse-charge-part': [invoices['reverse-charge'], { lines: [{ line_item_id: invoices['reverse-charge'].invoice.lines[0].id, quantity: 1.5 }] }],
+    'small-business-part': [invoices['small-business'], { lines: [{ line_item_id: invoices['small-business'].invoice.lines[0].id, quantity: 1 }] }],
   };
   return Object.fromEntries(Object.entries(cases).map(([name, [found, input]], i) => {
     const row = { ...found.invoice.row, creditedAmount: 0, creditNoteIds: null };

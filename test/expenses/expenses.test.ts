@@ -24,6 +24,19 @@ describe('expenses', () => {
     expect(events[0].actor).toEqual({ type: 'user', id: user.id, name: 'Test User' });
   });
 
+  it('is spent in its project\'s currency, else the workspace\'s default_currency, unless it names one', async () => {
+    const user = await createUser();
+    expect((await call('PATCH', '/api/workspace', { key: user.key, body: { default_currency: 'EUR' } })).status).toBe(200);
+    const project = await createProject(user.key, { currency: 'GBP' });
+    expect((await record(user.key, {})).currency).toBe('EUR');
+    expect((await record(user.key, { project_id: project.id })).currency).toBe('GBP');
+    expect((await record(user.key, { project_id: project.id, currency: 'JPY' })).currency).toBe('JPY');
+    expect((await record(user.key, { currency: 'USD' })).currency).toBe('USD');
+    // Another workspace's project is still no project.
+    const other = await createProject((await createUser()).key, { currency: 'CHF' });
+    expect(errorPaths(await call('POST', '/api/workflow/expenses', { key: user.key, body: { category: 'software', amount: 1, project_id: other.id } }))).toEqual(['project_id']);
+  });
+
   it('validates amount, category, currency and dates, naming each', async () => {
     const user = await createUser();
     const res = await call('POST', '/api/workflow/expenses', {

@@ -2,6 +2,9 @@ import { index, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { timestamps } from './columns';
 import { users, workspaceColumn } from './workspaces';
 
+/** §20: a client's tax treatment, what its lines that name no tax take (modules/documents/tax-treatment.ts). */
+export const TAX_TREATMENTS = ['auto', 'standard', 'reverse_charge', 'intra_community', 'export', 'exempt', 'not_subject'] as const;
+
 export const clients = sqliteTable(
   'clients',
   {
@@ -27,6 +30,7 @@ export const clients = sqliteTable(
     // quote (BT-10, a German Leitweg-ID). Its VAT id is tax_id.
     peppolId: text('peppol_id'),
     buyerReference: text('buyer_reference'),
+    taxTreatment: text('tax_treatment', { enum: TAX_TREATMENTS }).notNull().default('auto'),
   },
   (t) => [index('clients_workspace_idx').on(t.workspaceId, t.id), index('clients_workspace_status_idx').on(t.workspaceId, t.status, t.id)],
 );

@@ -16,6 +16,9 @@ export const users = sqliteTable('users', {
   createdAt: text('created_at').notNull(),
 });
 
+/** §20: what a workspace sells, which decides K or AE inside the EU and G or O outside it. */
+export const SUPPLY_TYPES = ['services', 'goods'] as const;
+
 export const workspaces = sqliteTable(
   'workspaces',
   {
@@ -55,6 +58,10 @@ export const workspaces = sqliteTable(
     // §20: when a default invoice or quote number is drawn: at creation (`create`, as always), or at
     // send, so numbers follow the order of sending (`send`; invoices/numbering.ts).
     numberAt: text('number_at', { enum: ['create', 'send'] }).notNull().default('create'),
+    // §20: the rate (thousandths of a percent) a line naming no tax takes through its client's tax
+    // treatment; null keeps the §15 defaults. What the workspace sells decides K/AE and G/O.
+    defaultTaxRateMilli: integer('default_tax_rate_milli'),
+    supplyType: text('supply_type', { enum: SUPPLY_TYPES }).notNull().default('services'),
   },
 );
 

@@ -2,8 +2,13 @@ import { z } from '@hono/zod-openapi';
 import { currencySchema, emailSchema, idSchema, listQuery, longText, pageOf, searchText, text, timestampSchema } from '../../lib/schemas';
 import { peppolIdSchema, vatIdSchema } from '../../lib/party-ids';
 import { Address, AddressInput } from '../../lib/address';
+import { TAX_TREATMENTS } from '../../db/schema/clients';
 
 export const ClientStatus = z.enum(['active', 'archived']);
+
+export const TaxTreatment = z.enum(TAX_TREATMENTS).openapi('TaxTreatment', {
+  description: '`auto`: `S` at home or for an EU buyer without `vat_id`, `AE`/`K` (services/goods) with one, `O`/`G` outside the EU; `export`: `O`/`G`.',
+});
 
 const clientFields = {
   name: text(200).min(1),
@@ -13,9 +18,10 @@ const clientFields = {
   address: AddressInput.nullish(),
   currency: currencySchema.optional().openapi({ description: 'Default currency of this client\'s invoices. Defaults to the workspace\'s `default_currency` (USD unless set).' }),
   tax_id: text(50).nullish().openapi({ description: 'The client\'s tax or VAT id, any text. The same value as `vat_id`.' }),
-  vat_id: vatIdSchema.nullish().openapi({ description: 'The client\'s VAT id (BT-48): `tax_id` under its EN 16931 name, but checked: two letters and 2–13 letters or digits. Send one of the two.' }),
+  vat_id: vatIdSchema.nullish().openapi({ description: 'BT-48: `tax_id` checked as a VAT id (two letters, 2–13 letters or digits). Send one of the two.' }),
   peppol_id: peppolIdSchema.nullish(),
   buyer_reference: text(100).nullish().openapi({ description: 'BT-10, the reference the client asks its invoices to quote (a German Leitweg-ID); their default `buyer_reference`.' }),
+  tax_treatment: TaxTreatment.optional(),
   notes: longText(5000).nullish(),
   status: ClientStatus.optional(),
 };
@@ -43,6 +49,7 @@ export const Client = z
     vat_id: z.string().nullable().openapi({ description: 'The same value as `tax_id`.' }),
     peppol_id: z.string().nullable(),
     buyer_reference: z.string().nullable(),
+    tax_treatment: TaxTreatment,
     notes: z.string().nullable(),
     status: ClientStatus,
     created_at: timestampSchema,

@@ -34,6 +34,7 @@ export const serializeClient = (row: ClientRow) => ({
   vat_id: row.taxId,
   peppol_id: row.peppolId,
   buyer_reference: row.buyerReference,
+  tax_treatment: row.taxTreatment,
   notes: row.notes,
   status: row.status,
   created_at: row.createdAt,
@@ -52,6 +53,7 @@ function toColumns(input: UpdateClientInput): Partial<ClientRow> {
   if (input.vat_id !== undefined) columns.taxId = input.vat_id;
   if (input.peppol_id !== undefined) columns.peppolId = input.peppol_id;
   if (input.buyer_reference !== undefined) columns.buyerReference = input.buyer_reference;
+  if (input.tax_treatment !== undefined) columns.taxTreatment = input.tax_treatment;
   if (input.notes !== undefined) columns.notes = input.notes;
   if (input.status !== undefined) columns.status = input.status;
   if (input.address !== undefined) {
@@ -78,7 +80,7 @@ export async function createClient(ctx: ServiceContext, input: CreateClientInput
     id: newId('client'), userId: ctx.userId, workspaceId: ctx.workspaceId, name: input.name, email: null, company: null,
     phone: null, addressLine1: null, addressLine2: null, addressCity: null, addressRegion: null, addressPostalCode: null,
     addressCountry: null, currency, taxId: null, peppolId: null, buyerReference: null, notes: null, status: 'active', createdAt: now, updatedAt: now,
-    ...toColumns(input),
+    taxTreatment: 'auto', ...toColumns(input),
   };
   await ctx.db.batch([ctx.db.insert(clients).values(row), recordEvent(ctx, 'client.created', serializeClient(row))]);
   return row;

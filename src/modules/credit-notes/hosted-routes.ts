@@ -31,5 +31,5 @@ export const hostedCreditNoteRoutes = new Hono<AppEnv>()
     if (!found) return notFoundPage(c);
     const format = c.req.query('format') ?? 'cii';
     if (format !== 'cii' && format !== 'ubl') return notFoundPage(c);
-    return xmlResponse(found.note.row.number, creditNoteEInvoiceXml(await creditNoteValueOf(found.ctx, found), format));
+    return xmlResponse(found.note.row.number, creditNoteEInvoiceXml(await creditNoteValueOf(found.ctx, found), format), format);
   });

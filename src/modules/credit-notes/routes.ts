@@ -105,11 +105,12 @@ export const creditNoteRoutes = createRouter()
       summary: 'The credit note as an EN 16931 e-invoice (XML)',
       description: `An EN 16931 credit note (type code 381; UBL \`CreditNote\`) naming the invoice it corrects (BT-25), in the \`format\`s of getInvoiceEInvoice. One that cannot be valid is never exported: 422 \`einvoice_incomplete\` naming every field to fix.`,
       request: { params, query: EInvoiceQuery },
-      responses: { 200: { description: 'The XML, as a download named `<number>.xml`.', content: { 'application/xml': { schema: { type: 'string' } } } } },
+      responses: { 200: { description: 'The XML, as `<number>.<format>.xml`.', content: { 'application/xml': { schema: { type: 'string' } } } } },
     }),
     async (c) => {
       const ctx = c.get('ctx');
       const found = await creditNoteWithParties(ctx, c.req.valid('param').id);
-      return xmlResponse(found.note.row.number, creditNoteEInvoiceXml(await creditNoteValueOf(ctx, found), c.req.valid('query').format));
+      const { format } = c.req.valid('query');
+      return xmlResponse(found.note.row.number, creditNoteEInvoiceXml(await creditNoteValueOf(ctx, found), format), format);
     },
   );

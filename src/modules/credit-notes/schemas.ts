@@ -66,7 +66,7 @@ export const CreditNote = z
     currency: z.string(),
     line_items: z.array(CreditNoteLine),
     subtotal: z.number().int(),
-    discount_total: z.number().int().openapi({ description: 'The invoice\'s document discount in proportion: round(subtotal × invoice discount_total / invoice subtotal); the invoice\'s exactly for a credit note of the whole invoice.' }),
+    discount_total: z.number().int().openapi({ description: 'The invoice\'s discount in proportion, round(subtotal × its discount_total / its subtotal); all of it for the whole invoice.' }),
     tax: z.number().int(),
     total: z.number().int(),
     tax_breakdown: z.array(TaxBreakdownEntry),

@@ -23,6 +23,7 @@ import { enqueueEmailsQuietly, outboxRow } from '../emails/outbox';
 import { recordEvent } from '../events/record';
 import { bumpCounter, CREDIT_NOTE_SEQUENCE, currentDefaultNumber } from '../invoices/numbering';
 import { invoiceObject } from '../invoices/service';
+import { parseBreakdown } from '../invoices/lines';
 import { wroteInvoice } from '../invoices/wrote-invoice';
 import { amountDue, type BillToSnapshot, invoiceSubtotal, type InvoiceRow, type InvoiceWithLines, type IssuerSnapshot } from '../invoices/serialize';
 import { askProviderAndSettle } from '../payments/refund-settlement';
@@ -112,6 +113,8 @@ export function plannedContent(state: State, input: CreateCreditNoteInput): { li
   const base = {
     lines: engine, tax_rounding: inv.taxRounding, issuer_has_vat_id: Boolean(issuer?.vat_id),
     tax_exemption_reason: inv.taxExemptionReason, tax_exemption_code: inv.taxExemptionCode, lines_path: 'lines',
+    // Each exempt group keeps the reason the invoice gave it (a small business's note on E, §20).
+    exemption_defaults: Object.fromEntries(parseBreakdown(inv.taxBreakdown).flatMap((g) => (g.exemption_reason ? [[g.category, g.exemption_reason]] : []))),
   };
   let figures: DocumentTotals = documentTotals(base);
   // The invoice's document discount, in proportion to what is credited.

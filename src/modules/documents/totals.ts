@@ -34,7 +34,8 @@ export const TAX_ROUNDING_MODES = ['line', 'group'] as const;
 export type TaxRounding = (typeof TAX_ROUNDING_MODES)[number];
 
 /** Categories that need an exemption reason (BT-120) or code (BT-121), and the reason each takes by default. */
-export const EXEMPTION_DEFAULTS: Readonly<Record<Exclude<TaxCategory, 'S' | 'Z'>, string | null>> = {
+export type ExemptCategory = Exclude<TaxCategory, 'S' | 'Z'>;
+export const EXEMPTION_DEFAULTS: Readonly<Record<ExemptCategory, string | null>> = {
   E: null,
   AE: 'Reverse charge',
   K: 'Intra-community supply',
@@ -70,6 +71,8 @@ export type DocumentTotalsInput = {
   issuer_has_vat_id: boolean;
   tax_exemption_reason?: string | null;
   tax_exemption_code?: string | null;
+  /** Reasons that replace a category's default (a small business's note for E, §20): E then needs no reason of its own. */
+  exemption_defaults?: Partial<Record<ExemptCategory, string>>;
   /** Where the lines sit in the request, for the paths of errors (`line_items.3.tax_rate`). */
   lines_path?: string;
 };
@@ -180,7 +183,8 @@ export function documentTotals(input: DocumentTotalsInput): DocumentTotals {
   }
   const reason = input.tax_exemption_reason ?? null;
   const code = input.tax_exemption_code ?? null;
-  if (categories.has('E') && !reason && !code) {
+  const exemptionDefault = (category: ExemptCategory) => input.exemption_defaults?.[category] ?? EXEMPTION_DEFAULTS[category];
+  if (categories.has('E') && !reason && !code && !exemptionDefault('E')) {
     problems.push({ path: 'tax_exemption_reason', message: 'A line in category E (exempt) needs tax_exemption_reason or tax_exemption_code.' });
   }
 
@@ -221,7 +225,7 @@ export function documentTotals(input: DocumentTotalsInput): DocumentTotals {
     }
     tax += groupTax;
     const exempt = g.category !== 'S' && g.category !== 'Z';
-    const defaultReason = exempt ? EXEMPTION_DEFAULTS[g.category as keyof typeof EXEMPTION_DEFAULTS] : null;
+    const defaultReason = exempt ? exemptionDefault(g.category as ExemptCategory) : null;
     // The invoice's reason and code describe its E group when it has one (E has no default);
     // otherwise every exempt group; a category with a default falls back to it.
     const ownsReason = exempt && (g.category === 'E' || !categories.has('E'));

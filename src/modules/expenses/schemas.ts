@@ -11,7 +11,7 @@ const expenseFields = {
   description: longText(500).nullish(),
   vendor: text(200).nullish(),
   amount: positiveMinorAmount('Amount spent, in minor units of `currency`; more than zero.'),
-  currency: currencySchema.default('USD'),
+  currency: currencySchema.optional().openapi({ description: 'Default: the project\'s, else `default_currency`.' }),
   incurred_on: dateSchema.openapi({ description: 'Defaults to today in the workspace time zone.' }).optional(),
   billable: z.boolean().default(false).openapi({ description: 'To be passed on to a client.' }),
 };

@@ -6,7 +6,8 @@ import { invalidState, notFound } from '../../errors';
 import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
 import { assertOrderedRange } from '../../lib/validation';
 import { changedRows } from '../../lib/guarded-write';
-import { assertReferencedProject } from '../../lib/references';
+import { assertReferencedProject, referencedProject } from '../../lib/references';
+import { getWorkspace } from '../workspaces/settings';
 import { newId } from '../../lib/ids';
 import { nowIso, todayIn } from '../../lib/time';
 import { recordEvent } from '../events/record';
@@ -33,8 +34,10 @@ export const serializeExpense = (row: ExpenseRow) => ({
 });
 
 export async function createExpense(ctx: ServiceContext, input: CreateExpenseInput): Promise<ExpenseRow> {
-  await assertReferencedProject(ctx, input.project_id);
-  await assertConvertible(ctx.env, input.currency);
+  const project = input.project_id ? await referencedProject(ctx, input.project_id) : null;
+  // Spent in the project's currency, else the workspace's, unless the request says (§20).
+  const currency = input.currency ?? project?.currency ?? (await getWorkspace(ctx)).defaultCurrency;
+  await assertConvertible(ctx.env, currency);
   const now = nowIso();
   const row: ExpenseRow = {
     id: newId('expense'),
@@ -45,7 +48,7 @@ export async function createExpense(ctx: ServiceContext, input: CreateExpenseInp
     description: input.description ?? null,
     vendor: input.vendor ?? null,
     amount: input.amount,
-    currency: input.currency,
+    currency,
     incurredOn: input.incurred_on ?? todayIn(ctx.timeZone),
     billable: input.billable,
     invoiceId: null,

@@ -35,9 +35,9 @@ export function facturXCii(value: DocumentValue, workspace: Workspace): string |
   return renderEInvoice(value, 'cii').xml;
 }
 
-/** The XML as a download named by the invoice's number. */
-export function xmlResponse(number: string, xml: string): Response {
-  const filename = number.replace(/[^\w.#-]/g, '_');
+/** The XML as a download named by the document's number and its syntax: `INV-000042.cii.xml` (§20). */
+export function xmlResponse(number: string, xml: string, format: EInvoiceFormat): Response {
+  const filename = `${number.replace(/[^\w.#-]/g, '_')}.${format}`;
   return new Response(xml, {
     headers: {
       'Content-Type': 'application/xml; charset=utf-8',

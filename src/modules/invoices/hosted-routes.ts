@@ -40,7 +40,7 @@ export const hostedInvoiceRoutes = new Hono<AppEnv>()
     const format = c.req.query('format') ?? 'cii';
     if (format !== 'cii' && format !== 'ubl') return notFoundPage(c);
     // A hosted invoice is never a draft; an invoice not ready is the API's 422 naming what is missing.
-    return xmlResponse(found.invoice.row.number, eInvoiceXml(await invoiceValueOf(found.ctx, found), format));
+    return xmlResponse(found.invoice.row.number, eInvoiceXml(await invoiceValueOf(found.ctx, found), format), format);
   })
   .post('/:token/view', async (c) => {
     const found = await findByToken(c.env, c.req.param('token'), (name) => requestEnvFor(c, name));

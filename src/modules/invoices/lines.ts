@@ -6,6 +6,7 @@ import { invoiceLineItems } from '../../db/schema';
 import type { Db } from '../../lib/db';
 import { flatList } from '../../lib/guarded-write';
 import { type DocumentLineInput, type DocumentTotals, documentTotals, type TaxBreakdownEntry, type TaxRounding } from '../documents/totals';
+import { type TaxDefaults, withTaxDefaults } from '../documents/tax-treatment';
 import { fromScaledInteger, toScaledInteger } from '../../lib/money';
 import { newId } from '../../lib/ids';
 import { DEFAULT_UNIT } from '../../lib/units';
@@ -21,8 +22,11 @@ export type DocumentContent = {
   tax_exemption_code?: string | null;
 };
 
-/** What the workspace decides: the invoice's rounding mode, and whether its issuer has a VAT id (default categories). */
-export type DocumentSettings = { taxRounding: TaxRounding; issuerHasVatId: boolean };
+/**
+ * What the workspace decides: the invoice's rounding mode, whether its issuer has a VAT id (default
+ * categories), and what lines that name no tax take (the client's treatment, a small business's E, §20).
+ */
+export type DocumentSettings = { taxRounding: TaxRounding; issuerHasVatId: boolean; taxDefaults?: TaxDefaults };
 
 /** The invoice columns its lines decide. */
 export type DocumentColumns = {
@@ -33,12 +37,13 @@ export type DocumentColumns = {
 /** The engine's answer for a document's content (a 422 naming the field when it breaks a rule of §15). */
 export function computeDocument(content: DocumentContent, settings: DocumentSettings): DocumentTotals {
   return documentTotals({
-    lines: content.line_items.map((l) => ({ quantity: l.quantity, unit_amount: l.unit_amount, discount_percent: l.discount_percent, tax_category: l.tax_category, tax_rate: l.tax_rate ?? 0 })),
+    lines: withTaxDefaults(content.line_items, settings.taxDefaults).map((l) => ({ quantity: l.quantity, unit_amount: l.unit_amount, discount_percent: l.discount_percent, tax_category: l.tax_category, tax_rate: l.tax_rate ?? 0 })),
     discount: content.discount ?? null,
     tax_rounding: settings.taxRounding,
     issuer_has_vat_id: settings.issuerHasVatId,
     tax_exemption_reason: content.tax_exemption_reason ?? null,
     tax_exemption_code: content.tax_exemption_code ?? null,
+    exemption_defaults: settings.taxDefaults?.exemptionReasons,
   });
 }
 
@@ -69,7 +74,7 @@ export function buildLines(invoiceId: string, content: DocumentContent, settings
       description: input.description,
       quantityMilli: toScaledInteger(input.quantity, 3)!,
       unitAmount: input.unit_amount,
-      taxRateMilli: toScaledInteger(input.tax_rate ?? 0, 3)!,
+      taxRateMilli: toScaledInteger(line.tax_rate, 3)!,
       amount: line.amount,
       tax: line.tax ?? 0,
       unit: input.unit ?? DEFAULT_UNIT,

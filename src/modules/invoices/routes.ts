@@ -11,6 +11,7 @@ import { recordPayment, sendInvoice, voidInvoice } from './actions';
 import { printedDocument } from '../documents/render/printed';
 import { documentById, invoiceValueOf } from './document-for';
 import { eInvoiceProblems, eInvoiceXml, facturXCii, xmlResponse } from './einvoice';
+import { invoiceTaxWarnings } from './tax-situation';
 import { rotateShareLink } from './hosted-link';
 import { invoiceLinks, linkOrigin } from './links';
 import { pdfResponse, pageResponse } from './render/respond';
@@ -166,7 +167,7 @@ export const invoiceRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/invoices/{id}/pdf', operationId: 'getInvoicePdf', tags, access: 'user', role: 'viewer',
       summary: 'The invoice as a PDF',
-      description: 'As the client gets it from `pdf_url`; a draft is marked DRAFT. A sent invoice ready as a CII e-invoice (…/e-invoice/check) is a Factur-X PDF/A-3b embedding its CII XML as `factur-x.xml`, unless the workspace\'s `einvoice_pdf` is `plain`.',
+      description: 'As the client gets it from `pdf_url`; a draft is marked DRAFT. A sent invoice ready in CII embeds its XML as `factur-x.xml` (see `einvoice_pdf`).',
       request: { params },
       responses: { 200: { description: 'The PDF.', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } } },
     }),
@@ -181,14 +182,15 @@ export const invoiceRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/invoices/{id}/e-invoice', operationId: 'getInvoiceEInvoice', tags, access: 'user', role: 'viewer', errors: [409, 422],
       summary: 'The invoice as an EN 16931 e-invoice (XML)',
-      description: `${S.EINVOICE_FORMATS_TEXT} A draft is 409 \`invalid_state\`. One that cannot be a valid e-invoice is never exported: 422 \`einvoice_incomplete\`, whose \`details\` name every missing or unsuitable field (\`issuer.vat_id\`, \`bill_to.address.country\`, …). Nothing is sent over the Peppol network.`,
+      description: `${S.EINVOICE_FORMATS_TEXT} A draft is 409 \`invalid_state\`. An invalid one is never exported: 422 \`einvoice_incomplete\` naming every field to fix. Nothing is sent over Peppol.`,
       request: { params, query: S.EInvoiceQuery },
-      responses: { 200: { description: 'The XML, as a download named `<number>.xml`.', content: { 'application/xml': { schema: { type: 'string' } } } } },
+      responses: { 200: { description: 'The XML, as `<number>.<format>.xml`.', content: { 'application/xml': { schema: { type: 'string' } } } } },
     }),
     async (c) => {
       const ctx = c.get('ctx');
       const found = await getInvoiceWithParties(ctx, c.req.valid('param').id);
-      return xmlResponse(found.invoice.row.number, eInvoiceXml(await invoiceValueOf(ctx, found), c.req.valid('query').format));
+      const { format } = c.req.valid('query');
+      return xmlResponse(found.invoice.row.number, eInvoiceXml(await invoiceValueOf(ctx, found), format), format);
     },
   )
   .openapi(
@@ -202,8 +204,9 @@ export const invoiceRoutes = createRouter()
     async (c) => {
       const { format } = c.req.valid('query');
       const ctx = c.get('ctx');
-      const problems = eInvoiceProblems(await invoiceValueOf(ctx, await getInvoiceWithParties(ctx, c.req.valid('param').id)), format);
-      return c.json({ format, ready: problems.length === 0, problems }, 200);
+      const found = await getInvoiceWithParties(ctx, c.req.valid('param').id);
+      const problems = eInvoiceProblems(await invoiceValueOf(ctx, found), format);
+      return c.json({ format, ready: problems.length === 0, problems, warnings: invoiceTaxWarnings(found) }, 200);
     },
   )
   .openapi(

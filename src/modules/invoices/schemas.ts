@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { TAX_CATEGORIES, VATEX_PATTERN } from '../documents/totals';
 import { lineAmount, MAX_MINOR_AMOUNT, toScaledInteger } from '../../lib/money';
-import { currencySchema, dateSchema, emailSchema, idSchema, listQuery, longText, minorAmount, moneyNumber, oneOf, pageOf, text, timestampSchema } from '../../lib/schemas';
+import { currencySchema, dateSchema, FieldIssue, emailSchema, idSchema, listQuery, longText, minorAmount, moneyNumber, oneOf, pageOf, text, timestampSchema } from '../../lib/schemas';
 import { DEFAULT_UNIT, UNIT_CODES } from '../../lib/units';
 import { Address } from '../../lib/address';
 import { oneServiceDate, serviceFields, serviceResponseFields, taxRoundingField } from '../documents/schemas';
@@ -21,7 +21,7 @@ const quantity = z
   .refine(threeDecimals, { message: 'At most 3 decimals.' })
   .openapi({ description: 'At most 3 decimals (1.5 hours).', example: 1.5 });
 
-const taxRate = z
+export const taxRate = z
   .number()
   .min(0)
   .max(100)
@@ -32,23 +32,23 @@ const percent = (description: string) =>
   z.number().min(0).max(100).refine(threeDecimals, { message: 'At most 3 decimals.' }).openapi({ description, example: 10 });
 
 export const TaxCategory = z.enum(TAX_CATEGORIES).openapi('TaxCategory', {
-  description: 'EN 16931 VAT category: `S` standard (rate > 0), `Z` zero-rated, `E` exempt, `AE` reverse charge, `K` intra-community supply, `G` export outside the EU, `O` not subject to VAT (alone on an invoice); all but `S` take rate 0. Default: `S` above 0; at 0, `O` when the issuer has no `vat_id` and no line a rate, else `Z`. Exempt ones carry `tax_exemption_reason`/`_code`, else their note in the document\'s language (`E` has none: 422).',
+  description: 'EN 16931 VAT category: `S` standard, `Z` zero-rated, `E` exempt, `AE` reverse charge, `K` intra-community, `G` export, `O` not subject to VAT; all but `S` at rate 0 (422). With no tax named: `E` for a small business, the client\'s `tax_treatment` once `default_tax_rate` is set, else 0 (`O` if the issuer has no `vat_id` and no line a rate, else `Z`). Exempt ones carry `tax_exemption_reason`/`_code`, by default "Reverse charge", "Intra-community supply", "Export outside the EU", "Not subject to VAT"; `E` needs one. `O` stands alone.',
 });
 
 // Request bodies are inlined in the document, so what they repeat is kept short: the long texts live
 // on the response components (TaxCategory, LineItem) and the operations' descriptions.
 export const unitSchema = z.enum(UNIT_CODES).openapi({ description: `Default \`${DEFAULT_UNIT}\` (one).`, example: 'HUR' });
-const taxCategoryInput = z.enum(TAX_CATEGORIES).openapi({ description: 'Defaults from the rate.' });
+const taxCategoryInput = z.enum(TAX_CATEGORIES);
 
 export const LineItemInput = z
   .strictObject({
     description: longText(500).min(1),
     quantity,
     unit: unitSchema.default(DEFAULT_UNIT),
-    unit_amount: minorAmount('Price of one unit in minor units of the invoice currency (no negative lines).'),
+    unit_amount: minorAmount('Net price of one unit, in minor units (no negative lines).'),
     discount_percent: percent('Percent, at most 3 decimals. Defaults to 0.').default(0),
     tax_category: taxCategoryInput.optional(),
-    tax_rate: taxRate.default(0),
+    tax_rate: taxRate.optional().openapi({ description: 'Percent, at most 3 decimals. Defaults to 0.' }),
   })
   .refine((line) => lineAmount(toScaledInteger(line.quantity, 3) ?? 0, line.unit_amount) <= MAX_MINOR_AMOUNT, {
     message: `quantity × unit_amount must not exceed ${MAX_MINOR_AMOUNT} minor units.`,
@@ -61,7 +61,7 @@ const lineItems = z.array(LineItemInput).min(1).max(MAX_LINE_ITEMS);
 const discountReason = text(200).nullish().openapi({ example: 'Loyalty discount' });
 
 export const DiscountInput = oneOf('a discount', [
-  z.strictObject({ percent: percent('Percent of the subtotal: `discount_total = round(subtotal × percent / 100)`.'), reason: discountReason }),
+  z.strictObject({ percent: percent('Percent of the subtotal (see **Money**).'), reason: discountReason }),
   z.strictObject({ amount: minorAmount('A fixed amount in minor units; at most the subtotal (422 otherwise).'), reason: discountReason }),
 ])
   .openapi('DiscountInput', {
@@ -83,11 +83,11 @@ export const TaxBreakdownEntry = z
   .object({
     category: TaxCategory,
     rate: z.number().openapi({ description: 'Percent; 0 for every category but S.' }),
-    taxable_amount: z.number().int().openapi({ description: 'The group\'s Σ line amount minus its share of the document discount.' }),
+    taxable_amount: z.number().int().openapi({ description: 'Σ line amount − the group\'s discount share.' }),
     tax_amount: z.number().int(),
-    discount_amount: z.number().int().openapi({ description: 'The group\'s share of the document discount.' }),
-    exemption_reason: z.string().nullable().openapi({ description: 'BT-120: the invoice\'s `tax_exemption_reason` (on its E group if any, else on every exempt group), or the category\'s default; null for S and Z.' }),
-    exemption_code: z.string().nullable().openapi({ description: 'BT-121: the invoice\'s `tax_exemption_code`, on the same groups as the reason.' }),
+    discount_amount: z.number().int().openapi({ description: 'The group\'s discount share.' }),
+    exemption_reason: z.string().nullable().openapi({ description: 'BT-120: the invoice\'s `tax_exemption_reason` (its E group\'s if it has one), else the default; null for S, Z.' }),
+    exemption_code: z.string().nullable().openapi({ description: 'BT-121: the invoice\'s `tax_exemption_code`, as the reason.' }),
   })
   .openapi('TaxBreakdownEntry');
 
@@ -185,7 +185,7 @@ export const DocumentLine = z
   .object({
     description: z.string(),
     quantity: z.number(),
-    unit: z.string().openapi({ description: 'UN/ECE Rec. 20 unit code (see `UnitCode`).', example: 'HUR' }),
+    unit: z.string().openapi({ description: 'See `UnitCode`.', example: 'HUR' }),
     unit_amount: z.number().int(),
     gross: z.number().int(),
     discount_percent: z.number(),
@@ -208,6 +208,7 @@ export const IssuerSnapshot = z
     name: z.string(), legal_name: z.string().nullable(), email: z.string().nullable(), address: SnapshotAddress, tax_id: z.string().nullable(),
     vat_id: z.string().nullable().optional(), registration_id: z.string().nullable().optional(), peppol_id: z.string().nullable().optional(),
     iban: z.string().nullable().optional(), bic: z.string().nullable().optional(), legal_notes: LocalizedText.nullable().optional(),
+    small_business: z.boolean().optional(),
   })
   .openapi('InvoiceIssuer', { description: 'Who bills, as the workspace was when the invoice or quote was sent; null on a draft.' });
 
@@ -261,7 +262,7 @@ export const Invoice = z
     tax: z.number().int(),
     total: z.number().int(),
     tax_rounding: taxRoundingField('The workspace\'s `tax_rounding` when the invoice was created; never changes on it.'),
-    tax_breakdown: z.array(TaxBreakdownEntry).openapi({ description: 'One entry per tax group (category, rate), in the order of each group\'s first line; Σ taxable_amount = subtotal − discount_total, Σ tax_amount = tax.' }),
+    tax_breakdown: z.array(TaxBreakdownEntry).openapi({ description: 'One per tax group (category, rate), in order of first line; Σ taxable_amount = subtotal − discount_total, Σ tax_amount = tax.' }),
     tax_exemption_reason: z.string().nullable(),
     tax_exemption_code: z.string().nullable(),
     buyer_reference: z.string().nullable(),
@@ -320,6 +321,7 @@ export const EInvoiceCheck = z
   .object({
     format: z.enum(['cii', 'ubl']),
     ready: z.boolean().openapi({ description: 'True when the e-invoice can be produced (no problems).' }),
-    problems: z.array(z.object({ path: z.string().openapi({ example: 'issuer.vat_id' }), message: z.string() })),
+    problems: z.array(FieldIssue),
+    warnings: z.array(FieldIssue).openapi({ description: 'Lines off the client\'s `tax_treatment`.' }),
   })
   .openapi('EInvoiceCheck');

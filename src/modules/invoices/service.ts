@@ -24,6 +24,7 @@ import { draftStatements, plainDraftStatements } from './draft-statements';
 import { draftDeletedStatements } from './draft-deleted';
 import { wroteInvoice } from './wrote-invoice';
 import { buildLines, type DocumentContent, insertLineStatements, lineInputOf } from './lines';
+import { documentSettingsFor } from './tax-situation';
 import { giveBackNumber, INVOICE_SEQUENCE, isUnnumbered, numberIsFree, numberTaken, withInvoiceNumber } from './numbering';
 import type { CreateInvoiceInput, InvoiceFilter, UpdateInvoiceInput } from './schemas';
 import { type InvoiceRow, type InvoiceWithLines, serializeInvoice } from './serialize';
@@ -37,11 +38,16 @@ export const invoiceObject = (ctx: WorkspaceContext, { row, lines }: InvoiceWith
 /** Whether the workspace's issuer has a VAT id: rate-0 lines then default to Z rather than O (§15). */
 export const issuerHasVatId = (workspace: Pick<typeof workspaces.$inferSelect, 'issuer'>) => Boolean(issuerOf(workspace).vat_id);
 
-// Every create reads the client it names and, of the workspace, only its rounding mode, whether its
-// issuer has a VAT id and when it numbers (§20): in one statement, whose SQL text is worked out once.
-// No client column shares a name with those three (D1 answers a batch's rows by column name).
+// Every create reads the client it names and, of the workspace, only its rounding mode, its issuer, when
+// it numbers and its tax defaults (§20): in one statement, whose SQL text is worked out once. No client
+// column shares a name with those (D1 answers a batch's rows by column name), so the locale is read under
+// another.
 const clientWithWorkspace = statementShape((db) =>
-  db.select({ client: clients, taxRounding: workspaces.taxRounding, issuer: workspaces.issuer, numberAt: workspaces.numberAt })
+  db.select({
+    client: clients, taxRounding: workspaces.taxRounding, issuer: workspaces.issuer, numberAt: workspaces.numberAt,
+    defaultTaxRateMilli: workspaces.defaultTaxRateMilli, supplyType: workspaces.supplyType,
+    workspaceLocale: sql<string>`${workspaces.locale}`.as('workspace_locale'),
+  })
     .from(clients)
     .innerJoin(workspaces, eq(workspaces.id, clients.workspaceId))
     .where(and(eq(clients.id, placeholder('clientId')), eq(clients.workspaceId, placeholder('workspaceId')))));
@@ -50,7 +56,8 @@ const clientWithWorkspace = statementShape((db) =>
 async function clientAndWorkspace(ctx: WorkspaceContext, clientId: string) {
   const [[found]] = await ctx.db.batch([clientWithWorkspace.with(ctx.db, { clientId, workspaceId: ctx.workspaceId })]);
   if (!found) throw invalidField('client_id', 'No such client.');
-  return { client: found.client, workspace: { taxRounding: found.taxRounding, issuer: found.issuer, numberAt: found.numberAt } };
+  const { client, workspaceLocale: locale, ...workspace } = found;
+  return { client, workspace: { ...workspace, locale } };
 }
 
 /**
@@ -79,7 +86,7 @@ export async function createInvoice(ctx: ServiceContext, input: CreateInvoiceInp
   const id = newId('invoice');
   // The workspace's rounding mode is the invoice's from now on, whatever the setting becomes.
   const taxRounding = workspace.taxRounding;
-  const { rows: lines, columns } = buildLines(id, input, { taxRounding, issuerHasVatId: issuerHasVatId(workspace) });
+  const { rows: lines, columns } = buildLines(id, input, documentSettingsFor(workspace, client, taxRounding));
   assertDocumentTotal(columns.total);
   const now = nowIso();
   // Numbered at send (§20): a draft given no number of its own waits for its send to draw one.
@@ -218,7 +225,7 @@ export async function updateInvoice(ctx: ServiceContext, id: string, input: Upda
   if (input.currency) await assertConvertible(ctx.env, input.currency);
   return retryOnRace('invoice', async () => {
     const before = await draftInvoice(ctx, id);
-    const replaced = await recomputed(ctx, before, input);
+    const replaced = await recomputed(ctx, before, input, newClient);
     if (replaced) assertDocumentTotal(replaced.columns.total);
     const set: Partial<InvoiceRow> = { updatedAt: nowIso(), ...replaced?.columns };
     // BT-10 is the buyer's own routing reference: moved to another client, a draft quotes that
@@ -266,7 +273,7 @@ export async function updateInvoice(ctx: ServiceContext, id: string, input: Upda
  * its discount, its exemption); null when it does not. Kept lines keep their categories as
  * resolved, and the invoice keeps its rounding mode.
  */
-async function recomputed(ctx: WorkspaceContext, before: InvoiceWithLines, input: UpdateInvoiceInput) {
+async function recomputed(ctx: WorkspaceContext, before: InvoiceWithLines, input: UpdateInvoiceInput, newClient?: typeof clients.$inferSelect) {
   const touches = input.line_items !== undefined || input.discount !== undefined || input.tax_exemption_reason !== undefined || input.tax_exemption_code !== undefined;
   if (!touches) return null;
   const content: DocumentContent = {
@@ -275,9 +282,10 @@ async function recomputed(ctx: WorkspaceContext, before: InvoiceWithLines, input
     tax_exemption_reason: input.tax_exemption_reason !== undefined ? input.tax_exemption_reason : before.row.taxExemptionReason,
     tax_exemption_code: input.tax_exemption_code !== undefined ? input.tax_exemption_code : before.row.taxExemptionCode,
   };
-  // Only new lines may need the issuer's VAT id for their default category.
-  const hasVatId = input.line_items ? issuerHasVatId(await getWorkspace(ctx)) : true;
-  return buildLines(before.row.id, content, { taxRounding: before.row.taxRounding, issuerHasVatId: hasVatId });
+  // New lines take their default tax from the workspace and the client (the one the draft moves to, if
+  // any); kept lines carry theirs, and a small business's E group its note.
+  const client = newClient ?? (await referencedClient(ctx, before.row.clientId));
+  return buildLines(before.row.id, content, documentSettingsFor(await getWorkspace(ctx), client, before.row.taxRounding));
 }
 
 export async function deleteInvoice(ctx: ServiceContext, id: string): Promise<void> {

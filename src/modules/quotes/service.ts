@@ -18,8 +18,8 @@ import { changedAttributes, recordEvent } from '../events/record';
 import { assertConvertible } from '../rates/convertible';
 import { buildLines, type DocumentContent, lineInputOf } from '../invoices/lines';
 import { giveBackNumber, isUnnumbered, numberIsFree, numberTaken, QUOTE_SEQUENCE, withInvoiceNumber } from '../invoices/numbering';
+import { documentSettingsFor } from '../invoices/tax-situation';
 import { getWorkspace, type WorkspaceRow } from '../workspaces/settings';
-import { issuerHasVatId } from '../invoices/service';
 import type { CreateQuoteInput, QuoteFilter, UpdateQuoteInput } from './schemas';
 import { VALID_DAYS } from './schemas';
 import { parseLines, type QuoteRow, serializeQuote, storedLines } from './serialize';
@@ -102,7 +102,7 @@ export async function createQuote(ctx: ServiceContext, input: CreateQuoteInput):
   await assertConvertible(ctx.env, currency);
   const id = newId('quote');
   const taxRounding = workspace.taxRounding;
-  const { rows, columns } = buildLines(id, input, { taxRounding, issuerHasVatId: issuerHasVatId(workspace) });
+  const { rows, columns } = buildLines(id, input, documentSettingsFor(workspace, client, taxRounding));
   assertDocumentTotal(columns.total);
   const now = nowIso();
   const row: QuoteRow = {
@@ -155,7 +155,7 @@ async function draftQuote(ctx: WorkspaceContext, id: string): Promise<QuoteRow> 
 }
 
 export async function updateQuote(ctx: ServiceContext, id: string, input: UpdateQuoteInput): Promise<QuoteRow> {
-  if (input.client_id) await referencedClient(ctx, input.client_id);
+  const newClient = input.client_id ? await referencedClient(ctx, input.client_id) : undefined;
   if (input.project_id) await referencedProject(ctx, input.project_id);
   if (input.currency) await assertConvertible(ctx.env, input.currency);
   return retryOnRace('quote', async () => {
@@ -170,8 +170,9 @@ export async function updateQuote(ctx: ServiceContext, id: string, input: Update
         tax_exemption_reason: input.tax_exemption_reason !== undefined ? input.tax_exemption_reason : current.tax_exemption_reason,
         tax_exemption_code: input.tax_exemption_code !== undefined ? input.tax_exemption_code : current.tax_exemption_code,
       };
-      const [workspace] = await ctx.db.select().from(workspaces).where(eq(workspaces.id, ctx.workspaceId));
-      const { rows, columns } = buildLines(id, content, { taxRounding: before.taxRounding, issuerHasVatId: workspace ? issuerHasVatId(workspace) : false });
+      // New lines take their default tax from the client the quote goes to.
+      const { client, workspace } = await clientAndWorkspace(ctx, newClient?.id ?? before.clientId);
+      const { rows, columns } = buildLines(id, content, documentSettingsFor(workspace, client, before.taxRounding));
       assertDocumentTotal(columns.total);
       Object.assign(set, columns, { lineItems: storedLines(rows) });
     }

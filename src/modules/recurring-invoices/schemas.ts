@@ -53,7 +53,7 @@ export const RecurringInvoice = z
     client_id: z.string(),
     project_id: z.string().nullable(),
     currency: z.string(),
-    line_items: z.array(DocumentLine).openapi({ description: 'The lines each invoice gets, each `tax_category` resolved when the template is written (its default from the workspace then).' }),
+    line_items: z.array(DocumentLine).openapi({ description: 'The lines each invoice gets, their tax resolved when the template is written.' }),
     subtotal: z.number().int(),
     discount: Discount.nullable(),
     discount_total: z.number().int(),

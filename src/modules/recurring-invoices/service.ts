@@ -16,7 +16,7 @@ import { DEFAULT_UNIT } from '../../lib/units';
 import { changedAttributes, recordEvent } from '../events/record';
 import type { EventType } from '../events/types';
 import { computeDocument, type DocumentContent, type DocumentSettings } from '../invoices/lines';
-import { issuerHasVatId } from '../invoices/service';
+import { documentSettingsFor } from '../invoices/tax-situation';
 import { assertConvertible } from '../rates/convertible';
 import { firstPeriodOnOrAfter, issueDate, periodExists, type Schedule, startOfDayIn, todayIn, upcomingDates } from './schedule';
 import type { CreateRecurringInput, UpdateRecurringInput } from './schemas';
@@ -78,16 +78,20 @@ export function positionAt(row: RecurringRow, n: number): Pick<RecurringRow, 'ne
 
 /**
  * The template's §15 columns from a request's content: checked by the engine as an invoice would be
- * (a 422 naming the field), its lines stored with their categories resolved against the workspace now.
+ * (a 422 naming the field), its lines stored with their categories and rates resolved against the
+ * workspace and the client now (§20). A small business's note becomes the template's own exemption
+ * reason when it gives none, so the template and its invoices read without the workspace.
  */
 function templateColumns(content: DocumentContent, settings: DocumentSettings) {
   const figures = computeDocument(content, settings);
   assertDocumentTotal(figures.total);
   const d = content.discount;
+  const note = settings.taxDefaults?.exemptionReasons.E;
+  const takesNote = note && !content.tax_exemption_reason && !content.tax_exemption_code && figures.lines.some((line) => line.tax_category === 'E');
   return {
-    lineItems: JSON.stringify(content.line_items.map((line, i) => ({ ...line, tax_category: figures.lines[i]!.tax_category }))),
+    lineItems: JSON.stringify(content.line_items.map((line, i) => ({ ...line, tax_category: figures.lines[i]!.tax_category, tax_rate: figures.lines[i]!.tax_rate }))),
     discount: d ? JSON.stringify(discountRecord(d)) : null,
-    taxExemptionReason: content.tax_exemption_reason ?? null,
+    taxExemptionReason: takesNote ? note : (content.tax_exemption_reason ?? null),
     taxExemptionCode: content.tax_exemption_code ?? null,
   };
 }
@@ -104,7 +108,7 @@ export async function createRecurring(ctx: ServiceContext, input: CreateRecurrin
   }
   const workspace = await getWorkspace(ctx);
   const taxRounding = workspace.taxRounding;
-  const columns = templateColumns(input, { taxRounding, issuerHasVatId: issuerHasVatId(workspace) });
+  const columns = templateColumns(input, documentSettingsFor(workspace, client, taxRounding));
   const now = nowIso();
   const base: RecurringRow = {
     id: newId('recurringInvoice'), userId: ctx.userId, workspaceId: ctx.workspaceId, status: 'active', clientId: client.id, projectId: input.project_id ?? null,
@@ -170,7 +174,8 @@ export async function updateRecurring(ctx: ServiceContext, id: string, input: Up
         tax_exemption_reason: input.tax_exemption_reason !== undefined ? input.tax_exemption_reason : kept.tax_exemption_reason,
         tax_exemption_code: input.tax_exemption_code !== undefined ? input.tax_exemption_code : kept.tax_exemption_code,
       };
-      Object.assign(set, templateColumns(content, { taxRounding: before.taxRounding, issuerHasVatId: issuerHasVatId(await getWorkspace(ctx)) }));
+      const settings = documentSettingsFor(await getWorkspace(ctx), await referencedClient(ctx, before.clientId), before.taxRounding);
+      Object.assign(set, templateColumns(content, settings));
     }
     if (input.buyer_reference !== undefined) set.buyerReference = input.buyer_reference;
     if (input.purchase_order !== undefined) set.purchaseOrder = input.purchase_order;

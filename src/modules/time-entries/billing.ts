@@ -12,6 +12,7 @@ import { divRoundHalfAwayFromZero, formatMoney, lineAmount, MAX_MINOR_AMOUNT } f
 import { nowIso } from '../../lib/time';
 import { MAX_LINE_ITEMS } from '../invoices/schemas';
 import { createInvoice } from '../invoices/service';
+import { issuerOf } from '../workspaces/settings';
 import type { InvoiceWithLines } from '../invoices/serialize';
 import { getRatesSnapshot } from '../rates/refresh';
 import { convertAtSnapshot, type RatesSnapshot } from '../rates/snapshot';
@@ -71,15 +72,17 @@ const expenseFingerprintOf = (condition: SQL | null) =>
     : sql`''`;
 
 /** One line per expense: its amount in the invoice's currency, the original named when converted. */
-function expenseLine(expense: typeof expenses.$inferSelect, snapshot: RatesSnapshot | null, currency: string) {
+function expenseLine(expense: typeof expenses.$inferSelect, snapshot: RatesSnapshot | null, currency: string, tax: LineTaxInput) {
   const unitAmount = convertAtSnapshot(snapshot, expense.amount, expense.currency, currency);
   const what = [expense.description ?? `${expense.category[0]!.toUpperCase()}${expense.category.slice(1)}`, expense.vendor && `(${expense.vendor})`].filter(Boolean).join(' ');
   const original = expense.currency === currency ? '' : ` (${formatMoney(expense.amount, expense.currency)})`;
   return {
     description: `Expense: ${what}, ${expense.incurredOn}${original}`.slice(0, 500), quantity: 1, unit: 'C62' as const,
-    unit_amount: unitAmount, discount_percent: 0, tax_rate: 0,
+    unit_amount: unitAmount, discount_percent: 0, ...tax,
   };
 }
+
+type LineTaxInput = Pick<InvoiceFromTimeInput, 'tax_rate' | 'tax_category'>;
 
 type Entry = {
   id: string; projectId: string; projectName: string; userId: string; userName: string | null; task: string | null; spentDate: string;
@@ -169,6 +172,12 @@ async function billOnce(ctx: ServiceContext, input: InvoiceFromTimeInput): Promi
   const rateless = entries.find((e) => e.rate === null);
   if (rateless) throw invalidField('project_ids', `Project "${rateless.projectName}" (${rateless.projectId}) has time with no hourly rate: set the project's hourly_rate or the entries' rate.`);
 
+  // Every line's tax as the request names it; none named, each line takes the client's treatment (§20).
+  const tax: LineTaxInput = { tax_rate: input.tax_rate, tax_category: input.tax_category };
+  if (input.tax_rate && issuerOf(workspace).small_business) {
+    throw invalidField('tax_rate', 'The issuer is a small business (issuer.small_business), which charges no VAT: leave tax_rate out or at 0.');
+  }
+
   // One line per group and rate (a rate in another currency is converted into the invoice's).
   const currency = client.currency;
   const snapshot = [...entries, ...expenseRows].some((e) => e.currency !== currency) ? await getRatesSnapshot(ctx.env) : null;
@@ -189,14 +198,14 @@ async function billOnce(ctx: ServiceContext, input: InvoiceFromTimeInput): Promi
     const quantityMilli = Math.max(1, Number(divRoundHalfAwayFromZero(BigInt(seconds) * 1000n, 3600n)));
     const unitAmount = convertAtSnapshot(snapshot, first.rate!, first.currency, currency);
     const converted = first.currency === currency ? '' : ` (at ${formatMoney(first.rate!, first.currency)}/h)`;
-    // Billed in hours (UN/ECE code HUR), untaxed: the invoice is a draft the member sets taxes on.
+    // Billed in hours (UN/ECE code HUR), taxed as the request says, else as the client's treatment gives.
     return {
       description: `${describe(input.group_by, group)}${converted}`.slice(0, 500), quantity: quantityMilli / 1000, unit: 'HUR' as const,
-      unit_amount: unitAmount, discount_percent: 0, tax_rate: 0,
+      unit_amount: unitAmount, discount_percent: 0, ...tax,
     };
   });
 
-  const lineItems = [...timeLines, ...expenseRows.map((expense) => expenseLine(expense, snapshot, currency))];
+  const lineItems = [...timeLines, ...expenseRows.map((expense) => expenseLine(expense, snapshot, currency, tax))];
   for (const line of lineItems) {
     if (lineAmount(Math.round(line.quantity * 1000), line.unit_amount) > MAX_MINOR_AMOUNT) throw invalidField('group_by', 'A line would exceed 10^13 minor units; bill a shorter period.');
   }

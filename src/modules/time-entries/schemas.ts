@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { dateSchema, idSchema, listQuery, longText, minorAmount, pageOf, queryBoolean, text, timestampSchema } from '../../lib/schemas';
+import { TaxCategory, taxRate } from '../invoices/schemas';
 import { MAX_ENTRY_SECONDS, MIN_ENTRY_SECONDS, ROUNDING_INCREMENTS, ROUNDING_MODES, type RoundingIncrement } from './rounding';
 
 /** An instant as RFC 3339 with an offset; stored and answered in UTC with milliseconds. */
@@ -136,8 +137,13 @@ export const InvoiceFromTimeBody = z
     issue_date: dateSchema.optional(),
     due_date: dateSchema.optional(),
     notes: longText(5000).optional(),
+    tax_rate: taxRate.optional(),
+    tax_category: TaxCategory.optional(),
   })
   .refine((q) => !q.from || !q.to || q.from <= q.to, { message: '`from` must not be after `to`.', path: ['from'] })
+  .refine((q) => q.tax_category === undefined || (q.tax_category === 'S') === (q.tax_rate ?? 0) > 0, {
+    message: 'Category S takes a tax_rate above 0; every other category takes 0.', path: ['tax_rate'],
+  })
   .openapi('InvoiceFromTime');
 
 export type InvoiceFromTimeInput = z.infer<typeof InvoiceFromTimeBody>;

@@ -41,6 +41,7 @@ export async function createWorkspace(ctx: ServiceContext, name: string) {
     creditNoteSeq: 0, creditNotePrefix: 'CN-',
     quoteSeq: 0, quotePrefix: 'QUO-',
     numberAt: 'create',
+    defaultTaxRateMilli: null, supplyType: 'services',
   };
   if (workspace.database) {
     const owner = await ctx.directory.query.users.findFirst({ where: eq(users.id, ctx.userId) });

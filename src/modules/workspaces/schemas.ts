@@ -5,6 +5,8 @@ import { currencySchema, emailSchema, idSchema, listQuery, longText, pageOf, Rol
 import { LOCALE_PATTERN, timeZoneSchema } from './validation';
 import { bicSchema, ibanSchema, peppolIdSchema, vatIdSchema } from '../../lib/party-ids';
 import { taxRoundingField } from '../documents/schemas';
+import { SUPPLY_TYPES } from '../../db/schema/workspaces';
+import { toScaledInteger } from '../../lib/money';
 
 // §20: a text, or texts by language (`{"fr": "…", "de": "…"}`); a document prints the one in its
 // language, else `en`, else the first.
@@ -26,11 +28,12 @@ export const Issuer = z
     address: Address,
     tax_id: z.string().nullable(),
     vat_id: z.string().nullable().openapi({ description: 'BT-31, the seller\'s VAT identifier.' }),
-    registration_id: z.string().nullable().openapi({ description: 'BT-30, the seller\'s legal registration id (trade register number).' }),
-    peppol_id: z.string().nullable().openapi({ description: 'The seller\'s Peppol participant id, `<scheme>:<id>`.' }),
-    iban: z.string().nullable().openapi({ description: 'The account invoices are paid into (credit transfer).' }),
+    registration_id: z.string().nullable().openapi({ description: 'BT-30, the trade register number.' }),
+    peppol_id: z.string().nullable().openapi({ description: 'Peppol id, `<scheme>:<id>`.' }),
+    iban: z.string().nullable().openapi({ description: 'Paid into by credit transfer.' }),
     bic: z.string().nullable(),
     legal_notes: LocalizedText.nullable(),
+    small_business: z.boolean(),
   })
   .openapi('Issuer');
 
@@ -40,6 +43,7 @@ export const Reminders = z
 
 const EInvoicePdf = z.enum(['facturx', 'plain']);
 const NumberAt = z.enum(['create', 'send']);
+const SupplyType = z.enum(SUPPLY_TYPES);
 
 export const Workspace = z
   .object({
@@ -57,8 +61,10 @@ export const Workspace = z
     payment_instructions: LocalizedText.nullable(),
     reminders: Reminders,
     payments_allow_partial: z.boolean().openapi({ description: 'Whether the pay button lets the client pay less than the amount due. Default false.' }),
-    einvoice_pdf: EInvoicePdf.openapi({ description: 'A sent invoice\'s PDF: `facturx` (default) is a Factur-X PDF/A-3b carrying its CII XML when the invoice is ready as an e-invoice (…/e-invoice/check); `plain` is always the plain PDF.' }),
+    einvoice_pdf: EInvoicePdf.openapi({ description: 'A sent invoice\'s PDF: `facturx` (default), a Factur-X PDF/A-3b with its CII XML once ready (…/e-invoice/check), or always `plain`.' }),
     number_at: NumberAt.openapi({ description: 'When drafts take their default number: `create` (default) or `send`.' }),
+    default_tax_rate: z.number().nullable(),
+    supply_type: SupplyType,
     created_at: timestampSchema,
     updated_at: timestampSchema,
   })
@@ -78,6 +84,7 @@ const IssuerInput = z
     iban: ibanSchema.nullish(),
     bic: bicSchema.nullish(),
     legal_notes: LocalizedTextInput.nullish(),
+    small_business: z.boolean().optional(),
   })
   .openapi('IssuerInput');
 
@@ -124,6 +131,8 @@ export const UpdateWorkspaceBody = z
     payments_allow_partial: z.boolean().optional(),
     einvoice_pdf: EInvoicePdf.optional().openapi({ description: 'Default `facturx` (see `Workspace`).' }),
     number_at: NumberAt.optional(),
+    default_tax_rate: z.number().gt(0).max(100).refine((v) => toScaledInteger(v, 3) !== null, 'At most 3 decimals.').nullable().optional(),
+    supply_type: SupplyType.optional(),
   })
   .openapi('UpdateWorkspace');
 

@@ -6,6 +6,7 @@ import { notFound } from '../../errors';
 import type { Role, ServiceContext, WorkspaceContext } from '../../lib/context';
 import { DIRECTORY } from '../../lib/databases';
 import { nowIso } from '../../lib/time';
+import { fromScaledInteger, toScaledInteger } from '../../lib/money';
 import { forgetWorkspaceKeys } from '../../middleware/key-lookup';
 import { assertConvertible } from '../rates/convertible';
 import { mirrorWorkspace } from './mirror';
@@ -22,6 +23,8 @@ export type IssuerValue = {
   vat_id: string | null; registration_id: string | null; peppol_id: string | null; iban: string | null; bic: string | null;
   // §20: printed at the foot of every document, in its language.
   legal_notes: LocalizedText | null;
+  // §20: no VAT charged (§19 UStG, CGI art. 293 B).
+  small_business: boolean;
 };
 
 const emptyAddress = () => Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, null])) as AddressValue;
@@ -39,6 +42,7 @@ export function issuerOf(row: Pick<WorkspaceRow, 'issuer'>): IssuerValue {
     iban: stored.iban ?? null,
     bic: stored.bic ?? null,
     legal_notes: stored.legal_notes ?? null,
+    small_business: stored.small_business ?? false,
   };
 }
 
@@ -59,6 +63,8 @@ export const serializeWorkspace = (row: WorkspaceRow, role: Role) => ({
   payments_allow_partial: row.paymentsAllowPartial,
   einvoice_pdf: row.einvoicePdf,
   number_at: row.numberAt,
+  default_tax_rate: row.defaultTaxRateMilli === null ? null : fromScaledInteger(row.defaultTaxRateMilli, 3),
+  supply_type: row.supplyType,
   created_at: row.createdAt,
   updated_at: row.updatedAt,
 });
@@ -89,6 +95,8 @@ export async function updateWorkspace(ctx: ServiceContext, input: UpdateWorkspac
   if (input.payments_allow_partial !== undefined) set.paymentsAllowPartial = input.payments_allow_partial;
   if (input.einvoice_pdf !== undefined) set.einvoicePdf = input.einvoice_pdf;
   if (input.number_at !== undefined) set.numberAt = input.number_at;
+  if (input.default_tax_rate !== undefined) set.defaultTaxRateMilli = input.default_tax_rate === null ? null : toScaledInteger(input.default_tax_rate, 3);
+  if (input.supply_type !== undefined) set.supplyType = input.supply_type;
   if (input.issuer !== undefined) {
     const issuer = input.issuer;
     set.issuer = issuer
@@ -96,6 +104,7 @@ export async function updateWorkspace(ctx: ServiceContext, input: UpdateWorkspac
         legal_name: issuer.legal_name ?? null, email: issuer.email ?? null, address: { ...emptyAddress(), ...issuer.address }, tax_id: issuer.tax_id ?? null,
         vat_id: issuer.vat_id ?? null, registration_id: issuer.registration_id ?? null, peppol_id: issuer.peppol_id ?? null, iban: issuer.iban ?? null, bic: issuer.bic ?? null,
         legal_notes: issuer.legal_notes ?? null,
+        small_business: issuer.small_business ?? false,
       })
       : null;
   }
