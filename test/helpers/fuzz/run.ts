@@ -61,6 +61,7 @@ const BUSINESS_RULES: Rule[] = [
   { status: 422, code: 'validation_failed', message: /too large to be exact/, why: 'a conversion beyond 2^53 minor units is refused, not rounded' },
   { status: 422, field: /^discount\.amount$/, why: 'a document discount is at most the subtotal (§15)' },
   { status: 422, field: /^(line_items\.\d+\.(tax_rate|tax_category)|tax_exemption_reason)$/, why: 'a tax category fits its rate, O stands alone, E needs an exemption reason (§15)' },
+  { route: /\/invoices\/from-time$/, status: 422, field: /^tax_rate$/, why: 'the tax from-time gives all its lines fits its category (§15, §20)' },
   { status: 422, field: /^issuer\.iban$/, inSchema: true, why: 'an IBAN has its country\'s length and a valid checksum' },
   { status: 422, field: /^vat_id$/, inSchema: true, why: 'tax_id and vat_id name one field: two different values are refused (§15)' },
   { route: /\/credit-notes$/, status: 422, field: /^lines\.\d+\.unit_amount$/, inSchema: true, why: 'quantity × unit_amount is at most 10^13 minor units' },
