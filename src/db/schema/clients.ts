@@ -27,6 +27,8 @@ export const clients = sqliteTable(
     // quote (BT-10, a German Leitweg-ID). Its VAT id is tax_id.
     peppolId: text('peppol_id'),
     buyerReference: text('buyer_reference'),
+    // §20: the language and formats of the client's documents (a BCP 47 locale); null: the workspace's.
+    locale: text('locale'),
   },
   (t) => [index('clients_workspace_idx').on(t.workspaceId, t.id), index('clients_workspace_status_idx').on(t.workspaceId, t.status, t.id)],
 );

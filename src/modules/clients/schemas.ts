@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { currencySchema, emailSchema, idSchema, listQuery, longText, pageOf, searchText, text, timestampSchema } from '../../lib/schemas';
 import { peppolIdSchema, vatIdSchema } from '../../lib/party-ids';
 import { Address, AddressInput } from '../../lib/address';
+import { localeSchema } from '../../lib/locale';
 
 export const ClientStatus = z.enum(['active', 'archived']);
 
@@ -17,6 +18,7 @@ const clientFields = {
   peppol_id: peppolIdSchema.nullish(),
   buyer_reference: text(100).nullish().openapi({ description: 'BT-10, the reference the client asks its invoices to quote (a German Leitweg-ID); their default `buyer_reference`.' }),
   notes: longText(5000).nullish(),
+  locale: localeSchema.nullish().openapi({ description: 'The language and formats of this client\'s documents and emails; null: the workspace\'s.' }),
   status: ClientStatus.optional(),
 };
 
@@ -44,6 +46,7 @@ export const Client = z
     peppol_id: z.string().nullable(),
     buyer_reference: z.string().nullable(),
     notes: z.string().nullable(),
+    locale: z.string().nullable().openapi({ description: 'Its documents\' locale; null: the workspace\'s.' }),
     status: ClientStatus,
     created_at: timestampSchema,
     updated_at: timestampSchema,

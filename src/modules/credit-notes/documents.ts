@@ -1,13 +1,15 @@
 // A credit note's documents (§17): the PDF, the hosted page and the email are the invoice's layout
 // (invoices/render) with the credit note's title, lines and totals and the invoice it corrects; the
 // e-invoice is an EN 16931 credit note (381) naming the invoice (BT-25). Parties, locale and
-// references come from the invoice's snapshots, so the credit note reads as its invoice does.
+// references come from the invoice's snapshots; its language is its own, set when it was issued
+// (its invoice's unless given another, §20).
 import { asc, eq, inArray } from 'drizzle-orm';
 import { creditNotes, creditNoteLineItems, invoices } from '../../db/schema';
 import { ApiError } from '../../errors';
 import { systemContext, type WorkspaceContext } from '../../lib/context';
 import type { Db } from '../../lib/db';
 import { formatMoney, fromScaledInteger } from '../../lib/money';
+import { invoiceLabels } from '../documents/labels/invoice';
 import { documentOf } from '../invoices/document-for';
 import { findInWorkspaceDatabases, HOSTED_PAGE_JOB } from '../invoices/hosted-link';
 import { formatDate, type InvoiceDocument } from '../invoices/render/document';
@@ -46,13 +48,16 @@ export async function findCreditNoteByToken(env: Env, token: string, envFor: (na
 export async function creditNoteDocument(ctx: WorkspaceContext, found: Found, origin: string): Promise<InvoiceDocument> {
   const invoiceDoc = await documentOf(ctx, found, origin);
   const { row, lines } = found.note;
-  const locale = invoiceDoc.locale;
+  const locale = row.locale ?? invoiceDoc.locale;
+  const labels = invoiceLabels(locale);
   const money = (amount: number) => formatMoney(amount, row.currency, locale);
   const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 3 });
   const links = await creditNoteLinks(ctx.env, origin, row);
   return {
     ...invoiceDoc,
     number: row.number,
+    locale,
+    labels,
     banner: null,
     bannerText: null,
     issueDate: formatDate(row.issueDate, locale),
@@ -72,7 +77,7 @@ export async function creditNoteDocument(ctx: WorkspaceContext, found: Found, or
     paymentInstructions: null,
     hostedUrl: links.hosted_url,
     pdfUrl: links.pdf_url,
-    credit: { title: invoiceDoc.labels.creditNote, corrects: invoiceDoc.labels.corrects(found.invoice.row.number) },
+    credit: { title: labels.creditNote, corrects: labels.corrects(found.invoice.row.number) },
   };
 }
 

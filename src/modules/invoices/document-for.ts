@@ -28,6 +28,7 @@ export async function documentOf(ctx: WorkspaceContext, { invoice, workspace, cl
     lines: invoice.lines,
     workspace: { name: workspace.name, locale: workspace.locale, paymentInstructions: workspace.paymentInstructions },
     draftBillTo,
+    draftLocale: client?.locale,
     today: todayIn(workspace.timeZone),
     links: await invoiceLinks(ctx.env, origin, invoice.row),
   });

@@ -36,7 +36,7 @@ export async function sendQuote(ctx: WorkspaceContext, id: string, input: SendIn
     const to = input.to ?? (client.email ? [client.email] : []);
     const set: Partial<QuoteRow> = {
       status: 'open', sentAt: now, updatedAt: now,
-      issuer: JSON.stringify(issuerSnapshotOf(workspace)), billTo: JSON.stringify(billToOf(client)), locale: workspace.locale,
+      issuer: JSON.stringify(issuerSnapshotOf(workspace)), billTo: JSON.stringify(billToOf(client)), locale: before.locale ?? client.locale ?? workspace.locale,
       linkVersion: 1, linkHash: await linkHash(await linkToken(ctx.env, id, 1)), linkOrigin,
       ...(input.email && to.length ? queuedQuoteEmail(to, input.cc ?? [], input.message ?? null) : {}),
     };
@@ -136,6 +136,8 @@ export async function convertQuote(ctx: ServiceContext, id: string): Promise<{ q
         discount: before.discount ? JSON.parse(before.discount) : null,
         tax_exemption_reason: before.taxExemptionReason, tax_exemption_code: before.taxExemptionCode,
         notes: before.notes, purchase_order: accepted?.po_number ?? null,
+        // The invoice reads in the language the quote was accepted in (§20).
+        locale: before.locale,
       },
       {
         onlyIf: guard,

@@ -25,7 +25,8 @@ type Parties = { quote: QuoteRow; workspace: typeof workspaces.$inferSelect; cli
 export const pastValidity = (quote: QuoteRow, timeZone: string) => quote.status === 'open' && quote.validUntil < todayIn(timeZone);
 
 export async function quoteDocumentOf(env: Env, { quote, workspace, client }: Parties, origin: string): Promise<QuoteDocument> {
-  const locale = quote.locale ?? workspace.locale;
+  // Its own (snapshotted at send), else a draft follows its client's, else the workspace's (§20).
+  const locale = quote.locale ?? client.locale ?? workspace.locale;
   const q = quoteLabels(locale);
   const labels = { ...q, invoice: q.quote, due: q.validUntil, howToPay: q.terms, invoiceFrom: q.quoteFrom };
   const money = (amount: number) => formatMoney(amount, quote.currency, locale);

@@ -2,7 +2,7 @@
 import { z } from '@hono/zod-openapi';
 import { currencySchema, dateSchema, idSchema, listQuery, longText, pageOf, text, timestampSchema } from '../../lib/schemas';
 import {
-  BillToSnapshot, Discount, documentFields, IssuerSnapshot, LineItem, LineItemInput, MAX_LINE_ITEMS, TaxBreakdownEntry,
+  BillToSnapshot, Discount, documentFields, documentLocale, DocumentLocale, IssuerSnapshot, LineItem, LineItemInput, MAX_LINE_ITEMS, TaxBreakdownEntry,
 } from '../invoices/schemas';
 import { taxRoundingField } from '../documents/schemas';
 
@@ -47,6 +47,7 @@ export const CreateQuoteBody = z
     number: quoteNumber.optional(),
     notes: longText(5000).nullish(),
     terms: longText(5000).nullish(),
+    locale: documentLocale,
     on_accept: OnAccept.default('none'),
     line_items: lineItems,
     ...quoteDocumentFields,
@@ -64,6 +65,7 @@ export const UpdateQuoteBody = z
     number: quoteNumber.optional(),
     notes: longText(5000).nullish(),
     terms: longText(5000).nullish(),
+    locale: documentLocale,
     on_accept: OnAccept.optional(),
     line_items: lineItems.optional(),
     ...quoteDocumentFields,
@@ -105,6 +107,7 @@ export const Quote = z
     tax_exemption_code: z.string().nullable(),
     notes: z.string().nullable(),
     terms: z.string().nullable(),
+    locale: DocumentLocale,
     on_accept: OnAccept,
     issuer: IssuerSnapshot.nullable(),
     bill_to: BillToSnapshot.nullable(),

@@ -58,6 +58,7 @@ export function serializeQuoteSummary(row: QuoteRow) {
     tax_exemption_reason: row.taxExemptionReason,
     tax_exemption_code: row.taxExemptionCode,
     notes: row.notes,
+    locale: row.locale,
     terms: row.terms,
     on_accept: row.onAccept,
     issuer: row.issuer ? (JSON.parse(row.issuer) as IssuerSnapshot) : null,

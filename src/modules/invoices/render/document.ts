@@ -72,13 +72,16 @@ export function invoiceDocument(input: {
   workspace: Workspace;
   /** The client as it is now: only a draft, which has no snapshot yet, is shown with it. */
   draftBillTo?: BillToSnapshot;
+  /** A draft's language when it has none of its own: its client's (§20), else the workspace's. */
+  draftLocale?: string | null;
   today: string;
   links?: { hosted_url: string | null; pdf_url: string | null };
 }): InvoiceDocument {
   const { row, lines, workspace, today } = input;
-  // Snapshotted together at send (a sent invoice's locale is never null; see the migration for older ones).
-  const sent = row.locale !== null;
-  const locale = sent ? row.locale! : workspace.locale;
+  // Snapshotted together at send (a sent invoice's locale is never null; see the migration for older ones);
+  // a draft's is its own when it was given one.
+  const sent = row.status !== 'draft';
+  const locale = row.locale ?? input.draftLocale ?? workspace.locale;
   const labels = invoiceLabels(locale);
   const shown = banner(row, today);
   const money = (amount: number) => formatMoney(amount, row.currency, locale);
