@@ -24,11 +24,14 @@ type Parties = { quote: QuoteRow; workspace: typeof workspaces.$inferSelect; cli
 /** Open but past its validity in the workspace's time zone: the cron will expire it; the page already offers no form. */
 export const pastValidity = (quote: QuoteRow, timeZone: string) => quote.status === 'open' && quote.validUntil < todayIn(timeZone);
 
+/** The quote's language: its own (snapshotted at send), else a draft follows its client's, else the workspace's (§20). */
+export const quoteLocale = ({ quote, workspace, client }: Parties) => quote.locale ?? client.locale ?? workspace.locale;
+
 export async function quoteDocumentOf(env: Env, { quote, workspace, client }: Parties, origin: string): Promise<QuoteDocument> {
-  // Its own (snapshotted at send), else a draft follows its client's, else the workspace's (§20).
-  const locale = quote.locale ?? client.locale ?? workspace.locale;
+  const locale = quoteLocale({ quote, workspace, client });
   const q = quoteLabels(locale);
-  const labels = { ...q, invoice: q.quote, due: q.validUntil, howToPay: q.terms, invoiceFrom: q.quoteFrom };
+  // A quote bills no one yet: its client is its recipient (§20), never "Bill to".
+  const labels = { ...q, invoice: q.quote, due: q.validUntil, howToPay: q.terms, invoiceFrom: q.quoteFrom, billTo: q.recipient };
   const money = (amount: number) => formatMoney(amount, quote.currency, locale);
   const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 3 });
   const issuer: IssuerSnapshot = quote.issuer ? JSON.parse(quote.issuer) : issuerSnapshotOf(workspace);

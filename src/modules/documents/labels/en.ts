@@ -44,7 +44,8 @@ export const en = {
     reminderSubject: (number: string, from: string, due: string) => `Reminder: invoice ${number} from ${from} was due ${due}`,
     reminderLead: (number: string, due: string) => `This is a reminder that invoice ${number} was due on ${due}.`,
     credited: 'Credited',
-    // A credit note (§17) is printed with the invoice's layout under its own title.
+    // A credit note (§17) is printed with the invoice's layout under its own title: never "Gutschrift" in
+    // German (which VAT law keeps for self-billing), "Factura rectificativa" in Spanish (RD 1619/2012 art. 15).
     creditNote: 'Credit note',
     corrects: (number: string) => `Corrects invoice ${number}`,
     creditNoteFrom: (number: string, from: string) => `Credit note ${number} from ${from}`,
@@ -75,6 +76,64 @@ export const en = {
     declineTitle: 'Decline this quote',
     reason: 'Reason',
     declineButton: 'Decline',
+    // §20: who a quote is for (never "Bill to"), and a post refused for not coming from the page.
+    recipient: 'Client',
+    onlyFromPage: "This answer must be given on the quote's own page.",
+  },
+  // §20: everything else a person reads in the document's language.
+  // The Pay panel on an invoice's page (§16), its notices, and why a press charged nothing.
+  pay: {
+    payOnline: 'Pay online',
+    payAmount: (amount: string) => `Pay ${amount} online`,
+    amountField: (currency: string) => `Amount (${currency})`,
+    testMode: 'TEST MODE',
+    thanksPending: 'Thank you: your payment was received. It shows here as soon as the payment service confirms it.',
+    thanksRecorded: 'Thank you: your payment is recorded on this invoice.',
+    paidInFull: 'Thank you: this invoice is paid.',
+    canceled: 'The payment was canceled; nothing was charged.',
+    failed: 'The payment did not go through; nothing was charged. You can try again.',
+    unavailable: 'Online payment is not available for this invoice. Use the payment instructions on the invoice.',
+    alreadyPaid: (number: string) => `Invoice ${number} is already paid. Thank you!`,
+    nothingToPay: (number: string) => `There is nothing to pay on invoice ${number}.`,
+    amountFormat: (decimals: number, example: string) => `Enter the amount as a number with at most ${decimals} decimals, such as ${example}.`,
+    amountBetween: (least: string, most: string) => `Enter an amount between ${least} and ${most}.`,
+    amountStep: (currency: string, step: string) => `Amounts in ${currency} are paid online in steps of ${step}.`,
+    belowMinimum: (due: string, least: string) => `${due} is below the least that can be paid online (${least}). Use the payment instructions on the invoice.`,
+    providerDown: 'The online payment service did not answer as expected, so nothing was charged. Please try again in a few minutes, or use the payment instructions on the invoice.',
+    formGarbled: 'The payment form arrived garbled, so nothing was charged. Reload the page and try again.',
+    formTooLarge: 'The payment form was too large, so nothing was charged. Reload the page and try again.',
+    formNotAForm: 'The payment form must be sent as a form from the invoice page, so nothing was charged. Reload the page and try again.',
+  },
+  // The receipt emailed for an online payment (§16).
+  receipt: {
+    subject: (paid: string, number: string, from: string) => `Receipt: ${paid} paid on invoice ${number} from ${from}`,
+    testModeNote: 'this payment was made in a test environment; no real money moved.',
+    thanks: (paid: string, number: string) => `Thank you: we received your payment of ${paid} for invoice ${number}.`,
+    paidOn: 'Paid on',
+    reference: 'Payment reference',
+    stillDue: 'Amount still due',
+    theInvoice: 'The invoice',
+  },
+  // The lines the service writes itself (§19): time by project, task or person, and expenses by category.
+  lines: {
+    time: 'Time',
+    work: (what: string, dates: string) => `${what}, ${dates}`,
+    taskOf: (task: string, project: string) => `${task} (${project})`,
+    userOn: (user: string, projects: string) => `${user}: ${projects}`,
+    atRate: (rate: string) => `at ${rate}/h`,
+    expense: (what: string, date: string) => `Expense: ${what}, ${date}`,
+    expenseCategory: {
+      software: 'Software',
+      hardware: 'Hardware',
+      travel: 'Travel',
+      meals: 'Meals',
+      office: 'Office',
+      contractors: 'Contractors',
+      fees: 'Fees',
+      taxes: 'Taxes',
+      marketing: 'Marketing',
+      other: 'Other',
+    },
   },
 };
 
