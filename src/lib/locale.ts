@@ -16,12 +16,9 @@ export function canonicalLocale(value: string): string | undefined {
   return known ? canonical : undefined;
 }
 
+// Request bodies are written out in place in /openapi.json: what a locale means is said once, on
+// the records (`DocumentLocale`), not on every field that takes one.
 export const localeSchema = z
   .string()
-  .max(35)
   .refine((value) => canonicalLocale(value) !== undefined, 'Use a BCP 47 locale the runtime knows, such as en-US, de-DE or fr-FR.')
-  .transform((value) => canonicalLocale(value)!)
-  .openapi('Locale', {
-    description: 'BCP 47 locale: the language of the labels (en, de, fr, es, it, nl, pt; others read English) and the form of dates and numbers.',
-    example: 'fr-FR',
-  });
+  .transform((value) => canonicalLocale(value)!);

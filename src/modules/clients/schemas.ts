@@ -18,7 +18,7 @@ const clientFields = {
   peppol_id: peppolIdSchema.nullish(),
   buyer_reference: text(100).nullish().openapi({ description: 'BT-10, the reference the client asks its invoices to quote (a German Leitweg-ID); their default `buyer_reference`.' }),
   notes: longText(5000).nullish(),
-  locale: localeSchema.nullish().openapi({ description: 'The language and formats of this client\'s documents and emails; null: the workspace\'s.' }),
+  locale: localeSchema.nullish(),
   status: ClientStatus.optional(),
 };
 
@@ -46,7 +46,7 @@ export const Client = z
     peppol_id: z.string().nullable(),
     buyer_reference: z.string().nullable(),
     notes: z.string().nullable(),
-    locale: z.string().nullable().openapi({ description: 'Its documents\' locale; null: the workspace\'s.' }),
+    locale: z.string().nullable(),
     status: ClientStatus,
     created_at: timestampSchema,
     updated_at: timestampSchema,

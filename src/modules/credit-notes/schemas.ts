@@ -45,7 +45,7 @@ export const CreateCreditNoteBody = z
     memo: longText(2000).nullish().openapi({ description: 'Printed on the credit note (BT-22 in its e-invoice).' }),
     refund_payment_id: idSchema('payment').optional().openapi({ description: 'The payment the post-payment part is refunded from; default the latest one whose unrefunded rest covers it.' }),
     email: z.boolean().default(true).openapi({ description: 'Email the credit note to the client (default).' }),
-    locale: localeSchema.optional().openapi({ description: 'Default: its invoice\'s.' }),
+    locale: localeSchema.optional(),
   })
   .openapi('CreateCreditNote');
 
@@ -64,7 +64,7 @@ export const CreditNote = z
     status: z.enum(['issued']).openapi({ description: 'Credit notes are final: no edit, delete or void.' }),
     reason: z.enum(CREDIT_NOTE_REASONS),
     memo: z.string().nullable(),
-    locale: z.string().openapi({ description: 'The language and formats of its page, PDF and email: its invoice\'s unless given its own.' }),
+    locale: z.string(),
     issue_date: z.string(),
     currency: z.string(),
     line_items: z.array(CreditNoteLine),

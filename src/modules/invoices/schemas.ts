@@ -123,13 +123,10 @@ const invoiceNumber = z
   });
 
 /** A draft's own language (§20); null or absent: its client's, else the workspace's, as of sending. */
-export const documentLocale = localeSchema.nullish().openapi({ description: 'Default (null): the client\'s locale, else the workspace\'s, fixed when sent.' });
+export const documentLocale = localeSchema.nullish();
 
-/** The language a document reads in (§20), as the API shows it. */
-export const DocumentLocale = z
-  .string()
-  .nullable()
-  .openapi('DocumentLocale', { description: 'The language and formats of its page, PDF and emails; fixed when sent. Null on a draft that follows its client\'s (else the workspace\'s).' });
+/** The language a document reads in (§20), as the API shows it; what it means is said once, on the Clients tag. */
+export const DocumentLocale = z.string().nullable();
 
 const datesOrdered = (v: { issue_date?: string; due_date?: string }) => !v.issue_date || !v.due_date || v.due_date >= v.issue_date;
 const datesIssue = { message: 'due_date must not be before issue_date.', path: ['due_date'] };
