@@ -4,7 +4,7 @@ const TAGS: Record<string, string> = {
   Access: 'Joining by invitation, who you are, and your API keys.',
   Admin: 'The operator\'s own routes (ADMIN_TOKEN): the waitlist and invitations to join.',
   Workspaces: 'Workspaces, their settings (issuer, currency, time zone, reminders), members and invitations.',
-  Clients: 'The people and companies a workspace bills.',
+  Clients: 'The people and companies a workspace bills. A `locale` (BCP 47; null: the workspace\'s) is the language of their documents, fixed on each when sent.',
   Projects: 'Work for a client, with a budget, an hourly rate and totals.',
   Invoices: 'Invoices from draft to paid: lines, sending, the client\'s page and PDF, payments, voiding.',
   Payments: 'Getting paid: payments recorded by hand or received online through the workspace\'s payment provider (Stripe or the sandbox), checkout attempts from the hosted page, and refunds.',

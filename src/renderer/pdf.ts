@@ -6,8 +6,7 @@
 // It runs in the renderer worker (index.ts), so the API's bundle carries none of pdf-lib, fontkit or the font.
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, type PDFFont, type PDFPage, rgb } from 'pdf-lib';
-import { commonLabels } from '../modules/documents/labels/common';
-import { languageOf } from '../modules/documents/labels/language';
+import { labelsFor } from '../modules/documents/labels/language';
 import type { PdfDocument } from './contract';
 import { NOTO_SANS_SUBSET_BASE64 } from './fonts/noto-sans-subset';
 
@@ -28,7 +27,7 @@ type Pen = { page: PDFPage; y: number };
 export async function renderInvoicePdf(doc: PdfDocument, finish?: (pdf: PDFDocument) => Promise<void>): Promise<Uint8Array> {
   const { labels } = doc;
   // The footer's sentence, which the document's labels cannot carry here (contract.ts).
-  const pageOf = commonLabels.page[languageOf(doc.locale)];
+  const pageOf = labelsFor(doc.locale).common.page;
   // Section titles print in capitals, as the locale writes them.
   const caps = (label: string) => label.toLocaleUpperCase(doc.locale);
   const pdf = await PDFDocument.create();

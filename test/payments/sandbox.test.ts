@@ -55,7 +55,9 @@ describe('the sandbox checkout', () => {
     expect(after).toMatchObject({ status: 'paid', amount_paid: 100_000 });
     const landed = await (await raw(`${invoice.hosted_url}?payment=success`)).text();
     expect(landed).toContain('PAID');
-    expect(landed).toContain('your payment was received');
+    // Recorded: the page says the invoice is paid, not that the payment is still on its way (§20).
+    expect(landed).toContain('Thank you: this invoice is paid.');
+    expect(landed).not.toContain('as soon as the payment service confirms it');
     const [payment] = (await call('GET', `/v1/invoices/${invoice.id}/payments`, { key: owner.key })).body.data;
     expect(payment).toMatchObject({ source: 'online', provider: 'sandbox', provider_payment_id: expect.stringMatching(/^pi_sandbox_/) });
     const [receipt] = (await call('GET', `/v1/invoices/${invoice.id}/deliveries`, { key: owner.key })).body.data;

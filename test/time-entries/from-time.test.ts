@@ -36,9 +36,9 @@ describe('an invoice from time', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body).toMatchObject({ status: 'draft', client_id: client.id, currency: 'USD', project_id: null });
     expect(lines(res.body).sort((x, y) => x.description.localeCompare(y.description))).toEqual([
-      { description: 'App, 2026-10-02', quantity: 0.25, unit_amount: 12_000 },
-      { description: 'Site, 2026-10-01', quantity: 1.001, unit_amount: 10_000 }, // 3602 s = 1.000555… h
-      { description: 'Site, 2026-10-03', quantity: 0.003, unit_amount: 15_000 }, // 9 s = 0.0025 h, half up
+      { description: 'App, Oct 2, 2026', quantity: 0.25, unit_amount: 12_000 },
+      { description: 'Site, Oct 1, 2026', quantity: 1.001, unit_amount: 10_000 }, // 3602 s = 1.000555… h
+      { description: 'Site, Oct 3, 2026', quantity: 0.003, unit_amount: 15_000 }, // 9 s = 0.0025 h, half up
     ]);
     expect(res.body.subtotal).toBe(3_000 + 10_010 + 45);
     // §20: the first and last day of the time billed are its period of supply.
@@ -68,15 +68,15 @@ describe('an invoice from time', () => {
       return lines(res.body).sort((x, y) => x.description.localeCompare(y.description));
     };
     expect(await preview('task')).toEqual([
-      { description: 'Build (Site), 2026-10-02', quantity: 1, unit_amount: 10_000 },
-      { description: 'Design (Site), 2026-10-01 – 2026-10-04', quantity: 1, unit_amount: 10_000 },
+      { description: 'Build (Site), Oct 2, 2026', quantity: 1, unit_amount: 10_000 },
+      { description: 'Design (Site), Oct 1\u2009–\u20094, 2026', quantity: 1, unit_amount: 10_000 },
     ]);
     expect(await preview('user')).toEqual([
-      { description: 'Max: Site, 2026-10-02 – 2026-10-04', quantity: 1.5, unit_amount: 10_000 },
-      { description: 'Olga: Site, 2026-10-01', quantity: 0.5, unit_amount: 10_000 },
+      { description: 'Max: Site, Oct 2\u2009–\u20094, 2026', quantity: 1.5, unit_amount: 10_000 },
+      { description: 'Olga: Site, Oct 1, 2026', quantity: 0.5, unit_amount: 10_000 },
     ]);
-    expect((await preview('entry')).map((l) => l.description)).toEqual(['Site, Build, Max, 2026-10-02', 'Site, Design, Max, 2026-10-04', 'Site, Design, Olga, 2026-10-01']);
-    expect((await preview('project'))).toEqual([{ description: 'Site, 2026-10-01 – 2026-10-04', quantity: 2, unit_amount: 10_000 }]);
+    expect((await preview('entry')).map((l) => l.description)).toEqual(['Site, Build, Max, Oct 2, 2026', 'Site, Design, Max, Oct 4, 2026', 'Site, Design, Olga, Oct 1, 2026']);
+    expect((await preview('project'))).toEqual([{ description: 'Site, Oct 1\u2009–\u20094, 2026', quantity: 2, unit_amount: 10_000 }]);
   });
 
   it('bills each entry once when two requests race over the same time', async () => {
@@ -126,7 +126,7 @@ describe('an invoice from time', () => {
     await entry(user.key, { project_id: euro.id, duration_seconds: 3_600 });
     const res = await call('POST', FROM_TIME, { key: user.key, body: { client_id: client.id } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(lines(res.body)).toEqual([{ description: 'Euro work, 2026-10-05 (at €80.00/h)', quantity: 1, unit_amount: 10_000 }]);
+    expect(lines(res.body)).toEqual([{ description: 'Euro work, Oct 5, 2026 (at €80.00/h)', quantity: 1, unit_amount: 10_000 }]);
 
     const unpriced = await createProject(user.key, { name: 'Pro bono', client_id: client.id });
     await entry(user.key, { project_id: unpriced.id, duration_seconds: 60 });
@@ -162,10 +162,10 @@ describe('an invoice from time', () => {
     const res = await call('POST', FROM_TIME, { key: user.key, body: { client_id: client.id, to: '2026-10-31' } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(lines(res.body)).toEqual([
-      { description: 'Site, 2026-10-05', quantity: 1, unit_amount: 10_000 },
+      { description: 'Site, Oct 5, 2026', quantity: 1, unit_amount: 10_000 },
       // 49.99 EUR at 0.8 EUR per USD = 62.4875 USD, half away from zero.
-      { description: 'Expense: Font licence (Foundry), 2026-10-05 (€49.99)', quantity: 1, unit_amount: 6_249 },
-      { description: 'Expense: Other, 2026-10-05', quantity: 1, unit_amount: 1_250 },
+      { description: 'Expense: Font licence (Foundry), Oct 5, 2026 (€49.99)', quantity: 1, unit_amount: 6_249 },
+      { description: 'Expense: Other, Oct 5, 2026', quantity: 1, unit_amount: 1_250 },
     ]);
     expect(res.body.line_items.slice(1).map((l: { unit: string }) => l.unit)).toEqual(['C62', 'C62']);
     const billedBy = async (id: string) => (await call('GET', `/api/workflow/expenses/${id}`, { key: user.key })).body.invoice_id;
@@ -178,11 +178,11 @@ describe('an invoice from time', () => {
     expect((await call('POST', `/v1/invoices/${res.body.id}/void`, { key: user.key })).status).toBe(200);
     expect(await billedBy(fonts.id)).toBeNull();
     const expensesOnly = await call('POST', FROM_TIME, { key: user.key, body: { client_id: client.id, to: '2026-10-31', include_expenses: false } });
-    expect(lines(expensesOnly.body)).toEqual([{ description: 'Site, 2026-10-05', quantity: 1, unit_amount: 10_000 }]);
+    expect(lines(expensesOnly.body)).toEqual([{ description: 'Site, Oct 5, 2026', quantity: 1, unit_amount: 10_000 }]);
     expect(await billedBy(fonts.id)).toBeNull();
     // Only expenses left: still an invoice; then nothing at all is 422.
     const rest = await call('POST', FROM_TIME, { key: user.key, body: { client_id: client.id, to: '2026-10-31' } });
-    expect(lines(rest.body).map((l) => l.description)).toEqual(['Expense: Font licence (Foundry), 2026-10-05 (€49.99)', 'Expense: Other, 2026-10-05']);
+    expect(lines(rest.body).map((l) => l.description)).toEqual(['Expense: Font licence (Foundry), Oct 5, 2026 (€49.99)', 'Expense: Other, Oct 5, 2026']);
     expect((await call('DELETE', `/v1/invoices/${rest.body.id}`, { key: user.key })).status).toBe(204);
     expect(await billedBy(hosting.id)).toBeNull();
     expect((await call('DELETE', `/api/workflow/expenses/${hosting.id}`, { key: user.key })).status).toBe(204);

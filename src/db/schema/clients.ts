@@ -31,6 +31,8 @@ export const clients = sqliteTable(
     peppolId: text('peppol_id'),
     buyerReference: text('buyer_reference'),
     taxTreatment: text('tax_treatment', { enum: TAX_TREATMENTS }).notNull().default('auto'),
+    // §20: the language and formats of the client's documents (a BCP 47 locale); null: the workspace's.
+    locale: text('locale'),
   },
   (t) => [index('clients_workspace_idx').on(t.workspaceId, t.id), index('clients_workspace_status_idx').on(t.workspaceId, t.status, t.id)],
 );

@@ -36,6 +36,8 @@ export const creditNotes = sqliteTable(
     linkVersion: integer('link_version').notNull().default(1),
     linkHash: text('link_hash'),
     createdAt: text('created_at').notNull(),
+    // §20: the language it is read in, set when it is issued (its invoice's unless given its own).
+    locale: text('locale'),
   },
   (t) => [
     uniqueIndex('credit_notes_workspace_number_uq').on(t.workspaceId, t.number),

@@ -3,6 +3,7 @@ import { currencySchema, emailSchema, idSchema, listQuery, longText, pageOf, sea
 import { peppolIdSchema, vatIdSchema } from '../../lib/party-ids';
 import { Address, AddressInput } from '../../lib/address';
 import { TAX_TREATMENTS } from '../../db/schema/clients';
+import { localeSchema } from '../../lib/locale';
 
 export const ClientStatus = z.enum(['active', 'archived']);
 
@@ -23,6 +24,7 @@ const clientFields = {
   buyer_reference: text(100).nullish().openapi({ description: 'BT-10, the reference the client asks its invoices to quote (a German Leitweg-ID); their default `buyer_reference`.' }),
   tax_treatment: TaxTreatment.optional(),
   notes: longText(5000).nullish(),
+  locale: localeSchema.nullish(),
   status: ClientStatus.optional(),
 };
 
@@ -51,6 +53,7 @@ export const Client = z
     buyer_reference: z.string().nullable(),
     tax_treatment: TaxTreatment,
     notes: z.string().nullable(),
+    locale: z.string().nullable(),
     status: ClientStatus,
     created_at: timestampSchema,
     updated_at: timestampSchema,

@@ -36,6 +36,7 @@ export const serializeClient = (row: ClientRow) => ({
   buyer_reference: row.buyerReference,
   tax_treatment: row.taxTreatment,
   notes: row.notes,
+  locale: row.locale,
   status: row.status,
   created_at: row.createdAt,
   updated_at: row.updatedAt,
@@ -55,6 +56,7 @@ function toColumns(input: UpdateClientInput): Partial<ClientRow> {
   if (input.buyer_reference !== undefined) columns.buyerReference = input.buyer_reference;
   if (input.tax_treatment !== undefined) columns.taxTreatment = input.tax_treatment;
   if (input.notes !== undefined) columns.notes = input.notes;
+  if (input.locale !== undefined) columns.locale = input.locale;
   if (input.status !== undefined) columns.status = input.status;
   if (input.address !== undefined) {
     // Replacing the address replaces all of it: a field left out is cleared.
@@ -79,7 +81,7 @@ export async function createClient(ctx: ServiceContext, input: CreateClientInput
   const row: ClientRow = {
     id: newId('client'), userId: ctx.userId, workspaceId: ctx.workspaceId, name: input.name, email: null, company: null,
     phone: null, addressLine1: null, addressLine2: null, addressCity: null, addressRegion: null, addressPostalCode: null,
-    addressCountry: null, currency, taxId: null, peppolId: null, buyerReference: null, notes: null, status: 'active', createdAt: now, updatedAt: now,
+    addressCountry: null, currency, taxId: null, peppolId: null, buyerReference: null, notes: null, locale: null, status: 'active', createdAt: now, updatedAt: now,
     taxTreatment: 'auto', ...toColumns(input),
   };
   await ctx.db.batch([ctx.db.insert(clients).values(row), recordEvent(ctx, 'client.created', serializeClient(row))]);

@@ -1,7 +1,8 @@
 // A credit note's documents (§17, §20): one document value (documents/from-credit-note.ts) built once
 // per read, printed on the PDF, the hosted page and the email with the invoice's layout under the credit
 // note's title, and written as an EN 16931 credit note (381) naming the invoice (BT-25). Parties, locale
-// and references come from the invoice's snapshots, so the credit note reads as its invoice does.
+// and references come from the invoice's snapshots; its language is its own, set when it was issued (its
+// invoice's unless given another).
 import { asc, eq, inArray } from 'drizzle-orm';
 import { creditNotes, creditNoteLineItems, invoices } from '../../db/schema';
 import { ApiError } from '../../errors';
@@ -48,7 +49,8 @@ export async function findCreditNoteByToken(env: Env, token: string, envFor: (na
  * language. With `origin`, its links too (a page, a PDF or an email needs them; the XML does not).
  */
 export async function creditNoteValueOf(ctx: Pick<WorkspaceContext, 'env'>, found: Found, origin?: string): Promise<DocumentValue> {
-  const invoice = await invoiceSourceOf(ctx, found);
+  const source = await invoiceSourceOf(ctx, found);
+  const invoice = { ...source, locale: found.note.row.locale ?? source.locale };
   const links = origin ? await creditNoteLinks(ctx.env, origin, found.note.row) : { hosted_url: null, pdf_url: null };
   return creditNoteValue({ ...serializeCreditNote(found.note), tax_rounding: found.note.row.taxRounding, ...links }, invoice);
 }

@@ -2,6 +2,7 @@
 import { z } from '@hono/zod-openapi';
 import { TAX_CATEGORIES } from '../documents/totals';
 import { lineAmount, MAX_MINOR_AMOUNT, toScaledInteger } from '../../lib/money';
+import { localeSchema } from '../../lib/locale';
 import { idSchema, longText, minorAmount, oneOf, pageOf, timestampSchema } from '../../lib/schemas';
 import { DEFAULT_UNIT } from '../../lib/units';
 import { DocumentLine, MAX_LINE_ITEMS, TaxBreakdownEntry, unitSchema } from '../invoices/schemas';
@@ -44,6 +45,7 @@ export const CreateCreditNoteBody = z
     memo: longText(2000).nullish().openapi({ description: 'Printed on the credit note (BT-22 in its e-invoice).' }),
     refund_payment_id: idSchema('payment').optional().openapi({ description: 'The payment the post-payment part is refunded from; default the latest one whose unrefunded rest covers it.' }),
     email: z.boolean().default(true).openapi({ description: 'Email the credit note to the client (default).' }),
+    locale: localeSchema.optional(),
   })
   .openapi('CreateCreditNote');
 
@@ -62,6 +64,7 @@ export const CreditNote = z
     status: z.enum(['issued']).openapi({ description: 'Credit notes are final: no edit, delete or void.' }),
     reason: z.enum(CREDIT_NOTE_REASONS),
     memo: z.string().nullable(),
+    locale: z.string(),
     issue_date: z.string(),
     currency: z.string(),
     line_items: z.array(CreditNoteLine),

@@ -47,6 +47,8 @@ export function serializeCreditNoteSummary(row: CreditNoteRow, links: CreditNote
     status: row.status,
     reason: row.reason,
     memo: row.memo,
+    // Never null: set when issued, and filled from the invoice for those issued before (migration language_locale).
+    locale: row.locale ?? '',
     issue_date: row.issueDate,
     currency: row.currency,
     subtotal: row.subtotal,

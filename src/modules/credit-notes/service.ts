@@ -226,6 +226,8 @@ export async function createCreditNote(
       id, userId: ctx.userId, workspaceId: ctx.workspaceId, invoiceId, clientId: before.clientId, number: '', status: 'issued', reason: input.reason,
       memo: input.memo ?? null, issueDate: todayIn(ctx.timeZone), currency: before.currency, ...figures, taxRounding: before.taxRounding,
       prePaymentAmount: pre, postPaymentAmount: post, refundId: refund?.id ?? null, linkVersion: 1, linkHash, createdAt: now,
+      // It speaks its invoice's language (snapshotted when the invoice was sent) unless given its own (§20).
+      locale: input.locale ?? before.locale,
     };
     const lines: CreditNoteLineRow[] = planned.map((l) => ({ ...l, creditNoteId: id }));
     const note: CreditNoteWithLines = { row, lines };

@@ -3,8 +3,7 @@
 // note reads as its invoice does. Every amount is the credit note's own.
 import { exponentOf } from '../../lib/currencies';
 import { type CreditNoteForEInvoice, breakdown, deliveryDate, type InvoiceSource, line, parties } from './from-invoice';
-import { commonLabels } from './labels/common';
-import { languageOf } from './labels/language';
+import { labelsFor, languageOf } from './labels/language';
 import { chooseText } from './localized-text';
 import type { DocumentValue, EInvoiceDocument } from './value';
 
@@ -31,7 +30,7 @@ export function creditNoteToEInvoiceDocument(note: CreditNoteForEInvoice, invoic
     legal_notes: chooseText(invoice.issuer?.legal_notes, locale),
     ...parties(invoice.issuer, invoice.bill_to),
     payment_instructions: null,
-    allowance_reason: commonLabels.discount[languageOf(locale)],
+    allowance_reason: labelsFor(locale).common.discount,
     lines: note.line_items.map(line),
     discount: discountTotal > 0 ? { amount: discountTotal, reason: invoice.discount?.reason ?? null } : null,
     subtotal: note.subtotal,

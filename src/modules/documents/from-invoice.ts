@@ -5,9 +5,8 @@
 // Its texts (tax notes, legal notes, payment instructions) are chosen here, once, in the document's
 // language, so the page prints what the XML carries.
 import { exponentOf } from '../../lib/currencies';
-import { commonLabels } from './labels/common';
 import { invoiceLabels } from './labels/invoice';
-import { type Language, languageOf } from './labels/language';
+import { labelsFor, type Language, languageOf } from './labels/language';
 import { chooseText, type LocalizedText } from './localized-text';
 import { defaultTaxNote } from './tax-notes';
 import { EXEMPTION_DEFAULTS } from './totals';
@@ -195,7 +194,7 @@ export function toEInvoiceDocument(invoice: InvoiceForEInvoice, paymentInstructi
     legal_notes: chooseText(invoice.issuer?.legal_notes, locale),
     ...parties(invoice.issuer, invoice.bill_to),
     payment_instructions: chooseText(invoice.issuer?.payment_instructions ?? paymentInstructions, locale),
-    allowance_reason: commonLabels.discount[language],
+    allowance_reason: labelsFor(locale).common.discount,
     lines: invoice.line_items.map(line),
     discount: discountTotal > 0 ? { amount: discountTotal, reason: invoice.discount?.reason ?? null } : null,
     subtotal: invoice.subtotal,

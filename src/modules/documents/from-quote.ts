@@ -4,8 +4,7 @@
 // renderings of this value as an invoice's are of its own.
 import { exponentOf } from '../../lib/currencies';
 import { breakdown, type InvoiceForEInvoice, line, parties } from './from-invoice';
-import { commonLabels } from './labels/common';
-import { languageOf } from './labels/language';
+import { labelsFor, languageOf } from './labels/language';
 import { quoteLabels } from './labels/quote';
 import { chooseText } from './localized-text';
 import type { Banner, DocumentValue } from './value';
@@ -51,7 +50,7 @@ export function quoteValue(source: QuoteSource): DocumentValue {
     legal_notes: chooseText(source.issuer?.legal_notes, source.locale),
     ...parties(source.issuer, source.bill_to),
     payment_instructions: source.terms,
-    allowance_reason: commonLabels.discount[languageOf(source.locale)],
+    allowance_reason: labelsFor(source.locale).common.discount,
     lines: source.line_items.map(line),
     discount: discountTotal > 0 ? { amount: discountTotal, reason: source.discount?.reason ?? null } : null,
     subtotal: source.subtotal,

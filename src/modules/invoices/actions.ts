@@ -37,8 +37,8 @@ function transition(ctx: WorkspaceContext, before: InvoiceRow, set: Partial<Invo
 }
 
 /**
- * draft → open (§10): finalizes the invoice, snapshotting who bills and who pays (with the workspace's
- * locale and payment instructions, so its documents read the same forever), gives it its hosted
+ * draft → open (§10): finalizes the invoice, snapshotting who bills and who pays (with its locale,
+ * else the client's, else the workspace's (§20), and the workspace's payment instructions, so its documents read the same forever), gives it its hosted
  * link, and, unless `email` is false or there is no one to send to, queues the email in the same
  * batch. `linkOrigin` is where the link points (PUBLIC_URL or the request's origin).
  */
@@ -52,7 +52,7 @@ export async function sendInvoice(ctx: WorkspaceContext, id: string, input: Send
     const set: Partial<InvoiceRow> = {
       status: settled ? 'paid' : 'open', sentAt: now, paidAt: settled ? now : null, updatedAt: now,
       issuer: JSON.stringify(issuerSnapshotOf(workspace)), billTo: JSON.stringify(billToOf(client)),
-      locale: workspace.locale, paymentInstructions: workspace.paymentInstructions,
+      locale: before.row.locale ?? client.locale ?? workspace.locale, paymentInstructions: workspace.paymentInstructions,
       // A draft with no buyer reference of its own quotes the client's as it is now (§15).
       buyerReference: before.row.buyerReference ?? client.buyerReference,
       linkVersion: 1, linkHash: await linkHash(await linkToken(ctx.env, id, 1)), linkOrigin,

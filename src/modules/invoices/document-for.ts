@@ -31,8 +31,8 @@ export async function invoiceSourceOf(ctx: Pick<WorkspaceContext, 'env'>, { invo
   const { row } = invoice;
   const today = todayIn(workspace.timeZone);
   const shown = serializeInvoice(row, invoice.lines, today);
-  // Snapshotted together at send (a sent invoice's locale is never null; see the migration for older ones).
-  const sent = row.locale !== null;
+  // Snapshotted together at send; a draft reads in its own locale, else its client's, else the workspace's.
+  const sent = row.status !== 'draft';
   const links = origin ? await invoiceLinks(ctx.env, origin, row) : { hosted_url: null, pdf_url: null };
   return {
     ...shown,
@@ -42,7 +42,7 @@ export async function invoiceSourceOf(ctx: Pick<WorkspaceContext, 'env'>, { invo
     issuer: shown.issuer ?? (sent ? null : issuerSnapshotOf(workspace)),
     bill_to: shown.bill_to ?? (!sent && client ? billToOf(client) : null),
     buyer_reference: shown.buyer_reference ?? (sent ? null : (client?.buyerReference ?? null)),
-    locale: sent ? row.locale! : workspace.locale,
+    locale: row.locale ?? (sent ? workspace.locale : (client?.locale ?? workspace.locale)),
     payment_instructions: readLocalizedText(sent ? row.paymentInstructions : workspace.paymentInstructions),
     hosted_url: links.hosted_url,
     pdf_url: links.pdf_url,

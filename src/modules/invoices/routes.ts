@@ -105,7 +105,7 @@ export const invoiceRoutes = createRouter()
     defineRoute({
       method: 'post', path: '/invoices/{id}/send', operationId: 'sendInvoice', replay: invoiceReplay, tags, access: 'user', role: 'member', errors: [409],
       summary: 'Send a draft (draft → open)',
-      description: 'Finalizes the invoice: `issuer` (the workspace), `bill_to` (the client), the workspace\'s `locale` and `payment_instructions` are copied onto it and never change after; it gets its `hosted_url` and `pdf_url`; an email with the link is queued (see …/deliveries), so sending succeeds even while the email service is down. An invoice whose total is zero becomes `paid` at once.',
+      description: 'Finalizes the invoice: `issuer`, `bill_to`, `locale` and `payment_instructions` are fixed on it; it gets its `hosted_url` and `pdf_url`; an email with the link is queued (see …/deliveries), so sending succeeds even while the email service is down. An invoice whose total is zero becomes `paid` at once.',
       request: { params, body: { required: false, content: { 'application/json': { schema: S.SendInvoiceBody } } } },
       responses: { 200: invoice('The invoice as it is now.') },
     }),

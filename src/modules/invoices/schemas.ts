@@ -4,6 +4,7 @@ import { lineAmount, MAX_MINOR_AMOUNT, toScaledInteger } from '../../lib/money';
 import { currencySchema, dateSchema, FieldIssue, emailSchema, idSchema, listQuery, longText, minorAmount, moneyNumber, oneOf, pageOf, text, timestampSchema } from '../../lib/schemas';
 import { DEFAULT_UNIT, UNIT_CODES } from '../../lib/units';
 import { Address } from '../../lib/address';
+import { localeSchema } from '../../lib/locale';
 import { oneServiceDate, serviceFields, serviceResponseFields, taxRoundingField } from '../documents/schemas';
 import { LocalizedText } from '../workspaces/schemas';
 import { addDays, todayUtc } from '../../lib/time';
@@ -125,6 +126,12 @@ const invoiceNumber = z
 /** A document's number as shown (§20): null until a draft numbered at send is sent. */
 export const numberField = z.string().nullable().openapi({ description: 'Null until sent (`number_at`).' });
 
+/** A draft's own language (§20); null or absent: its client's, else the workspace's, as of sending. */
+export const documentLocale = localeSchema.nullish();
+
+/** The language a document reads in (§20), as the API shows it; what it means is said once, on the Clients tag. */
+export const DocumentLocale = z.string().nullable();
+
 const datesOrdered = (v: { issue_date?: string; due_date?: string }) => !v.issue_date || !v.due_date || v.due_date >= v.issue_date;
 const datesIssue = { message: 'due_date must not be before issue_date.', path: ['due_date'] };
 
@@ -137,6 +144,7 @@ export const CreateInvoiceBody = z
     due_date: dateSchema.optional().openapi({ description: 'Defaults to issue_date + 30 days (a 422 on issue_date if that is past 2199-12-31); never before issue_date.' }),
     number: invoiceNumber.optional(),
     notes: longText(5000).nullish(),
+    locale: documentLocale,
     line_items: lineItems,
     ...documentFields,
     ...serviceFields,
@@ -154,6 +162,7 @@ export const UpdateInvoiceBody = z
     due_date: dateSchema.optional(),
     number: invoiceNumber.optional(),
     notes: longText(5000).nullish(),
+    locale: documentLocale,
     line_items: lineItems.optional(),
     ...documentFields,
     ...serviceFields,
@@ -274,6 +283,7 @@ export const Invoice = z
     credit_note_ids: z.array(z.string()).openapi({ description: 'Its credit notes, oldest first.' }),
     overpaid_amount: z.number().int().openapi({ description: 'Money received beyond the total (two paid checkouts), to be refunded; `amount_paid + overpaid_amount` is payments minus refunds.' }),
     notes: z.string().nullable(),
+    locale: DocumentLocale,
     available_actions: z.array(InvoiceAction).openapi({ description: 'Exactly the operations the invoice\'s state allows now.' }),
     issuer: IssuerSnapshot.nullable(),
     bill_to: BillToSnapshot.nullable(),

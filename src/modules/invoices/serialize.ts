@@ -72,6 +72,7 @@ export function serializeInvoiceSummary(row: InvoiceRow, today: string) {
     credit_note_ids: row.creditNoteIds ? (JSON.parse(row.creditNoteIds) as string[]) : [],
     overpaid_amount: row.overpaidAmount,
     notes: row.notes,
+    locale: row.locale,
     available_actions: availableActions(row),
     issuer: row.issuer ? (JSON.parse(row.issuer) as IssuerSnapshot) : null,
     bill_to: row.billTo ? (JSON.parse(row.billTo) as BillToSnapshot) : null,

@@ -98,7 +98,7 @@ export async function createInvoice(ctx: ServiceContext, input: CreateInvoiceInp
       projectId: input.project_id ?? null, currency, issueDate, dueDate, ...columns, taxRounding,
       buyerReference: input.buyer_reference ?? client.buyerReference, purchaseOrder: input.purchase_order ?? null,
       amountPaid: 0, notes: input.notes ?? null, sentAt: null, paidAt: null, voidedAt: null, createdAt: now, updatedAt: now,
-      issuer: null, billTo: null, locale: null, paymentInstructions: null, linkVersion: null, linkHash: null, viewedAt: null, linkOrigin: null,
+      issuer: null, billTo: null, locale: input.locale ?? null, paymentInstructions: null, linkVersion: null, linkHash: null, viewedAt: null, linkOrigin: null,
       recurringInvoiceId: null, recurringPeriod: null, overdueNotifiedAt: null,
       overpaidAmount: 0, creditedAmount: 0, creditNoteIds: null, quoteId: extras.quoteId ?? null,
       serviceDate: null, servicePeriodStart: null, servicePeriodEnd: null, ...serviceColumns(input),
@@ -239,6 +239,7 @@ export async function updateInvoice(ctx: ServiceContext, id: string, input: Upda
     if (input.currency !== undefined) set.currency = input.currency;
     if (input.number !== undefined) set.number = input.number;
     if (input.notes !== undefined) set.notes = input.notes;
+    if (input.locale !== undefined) set.locale = input.locale;
     if (input.issue_date !== undefined) set.issueDate = input.issue_date;
     if (input.due_date !== undefined) set.dueDate = input.due_date;
     const after = { row: { ...before.row, ...set }, lines: input.line_items && replaced ? replaced.rows : before.lines };

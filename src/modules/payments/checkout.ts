@@ -9,12 +9,14 @@ import { exponentOf } from '../../lib/currencies';
 import { newId } from '../../lib/ids';
 import { formatMoney, toScaledInteger } from '../../lib/money';
 import { nowIso } from '../../lib/time';
+import { labelsFor } from '../documents/labels/language';
 import { amountDue, type InvoiceRow } from '../invoices/serialize';
 import { connectedProvider, type ProviderRow, secretsOf } from './connection';
 import type { PaymentProvider } from './providers/provider';
 import type { AttemptRow } from './serialize';
 
-export type PayTarget = { ctx: WorkspaceContext; invoice: InvoiceRow; workspace: { paymentsAllowPartial: boolean; locale: string }; clientEmail: string | null };
+/** `locale`: the invoice's (§20), in which the page speaks, shows amounts and reads a typed one. */
+export type PayTarget = { ctx: WorkspaceContext; invoice: InvoiceRow; workspace: { paymentsAllowPartial: boolean }; locale: string; clientEmail: string | null };
 
 /** A press the page answers itself: a body it could not read (400, 413, 415), or why nothing can be paid. */
 export type RefusalStatus = 400 | 404 | 409 | 413 | 415 | 422 | 502;
@@ -40,7 +42,7 @@ const fullCharge = (provider: PaymentProvider, due: number, currency: string) =>
 
 /**
  * A decimal as a client types it in minor units, exactly; undefined if it is not one. Read as the
- * workspace's locale writes numbers ("1,000.50" in en-US, "1.000,50" in de-DE), and forgiving where
+ * invoice's locale writes numbers ("1,000.50" in en-US, "1.000,50" in de-DE), and forgiving where
  * that is unambiguous: with both "." and "," the last one is the decimal mark; a lone mark is a
  * thousands separator only where the locale uses it so and groups of three digits follow it.
  */
@@ -64,25 +66,26 @@ export function parseTypedAmount(typed: string, currency: string, locale = 'en-U
 
 export async function pressPay(target: PayTarget, typedAmount: string | undefined, urls: { origin: string; hostedUrl: string }): Promise<PressOutcome> {
   const { ctx, invoice } = target;
+  const say = labelsFor(target.locale).pay;
   const connected = await connectedProvider(ctx);
-  if (!connected) return { kind: 'refused', status: 404, message: 'Online payment is not available for this invoice. Use the payment instructions on the invoice.' };
-  if (invoice.status === 'paid') return { kind: 'refused', status: 409, message: `Invoice ${invoice.number} is already paid. Thank you!` };
-  if (invoice.status !== 'open') return { kind: 'refused', status: 409, message: `Invoice ${invoice.number} is ${invoice.status}: there is nothing to pay.` };
+  if (!connected) return { kind: 'refused', status: 404, message: say.unavailable };
+  if (invoice.status === 'paid') return { kind: 'refused', status: 409, message: say.alreadyPaid(invoice.number) };
+  if (invoice.status !== 'open') return { kind: 'refused', status: 409, message: say.nothingToPay(invoice.number) };
   const due = amountDue(invoice);
-  if (due <= 0) return { kind: 'refused', status: 409, message: `Invoice ${invoice.number} has nothing left to pay.` };
+  if (due <= 0) return { kind: 'refused', status: 409, message: say.nothingToPay(invoice.number) };
   const { provider } = connected;
-  const money = (amount: number) => formatMoney(amount, invoice.currency, target.workspace.locale);
+  const money = (amount: number) => formatMoney(amount, invoice.currency, target.locale);
   const minimum = provider.minimumCharge(invoice.currency);
   let amount = fullCharge(provider, due, invoice.currency);
   if (target.workspace.paymentsAllowPartial && typedAmount !== undefined && typedAmount.trim() !== '') {
-    const typed = parseTypedAmount(typedAmount, invoice.currency, target.workspace.locale);
-    if (typed === undefined) return { kind: 'refused', status: 422, message: `Enter the amount as a number with at most ${exponentOf(invoice.currency)} decimals, such as ${money(due)}.` };
+    const typed = parseTypedAmount(typedAmount, invoice.currency, target.locale);
+    if (typed === undefined) return { kind: 'refused', status: 422, message: say.amountFormat(exponentOf(invoice.currency), money(due)) };
     const step = provider.chargeStep(invoice.currency);
-    if (typed < minimum || typed > due) return { kind: 'refused', status: 422, message: `Enter an amount between ${money(minimum)} and ${money(due)}.` };
-    if (typed % step !== 0) return { kind: 'refused', status: 422, message: `Amounts in ${invoice.currency} are paid online in steps of ${money(step)}.` };
+    if (typed < minimum || typed > due) return { kind: 'refused', status: 422, message: say.amountBetween(money(minimum), money(due)) };
+    if (typed % step !== 0) return { kind: 'refused', status: 422, message: say.amountStep(invoice.currency, money(step)) };
     amount = typed;
   }
-  if (amount < minimum) return { kind: 'refused', status: 422, message: `${money(due)} is below the least that can be paid online (${money(minimum)}). Use the payment instructions on the invoice.` };
+  if (amount < minimum) return { kind: 'refused', status: 422, message: say.belowMinimum(money(due), money(minimum)) };
   const reusable = await openAttempt(ctx, invoice.id, amount, connected.row);
   if (reusable?.checkoutUrl) return { kind: 'redirect', url: reusable.checkoutUrl };
   return startAttempt(target, connected, amount, urls);
@@ -123,7 +126,7 @@ async function startAttempt(
   if (!result.ok) {
     console.warn(JSON.stringify({ level: 'warn', message: 'checkout not created', attempt_id: id, invoice_id: invoice.id, provider: connected.row.provider, reason: result.message }));
     await ctx.db.insert(paymentAttempts).values({ ...base, status: 'failed', checkoutUrl: null, providerCheckoutId: null, failureMessage: result.message, expiresAt: null });
-    return { kind: 'refused', status: 502, message: 'The online payment service did not answer as expected, so nothing was charged. Please try again in a few minutes, or use the payment instructions on the invoice.' };
+    return { kind: 'refused', status: 502, message: labelsFor(target.locale).pay.providerDown };
   }
   await ctx.db.insert(paymentAttempts).values({
     ...base, status: 'open', checkoutUrl: result.checkoutUrl, providerCheckoutId: result.checkoutId, failureMessage: null, expiresAt: result.expiresAt,

@@ -2,21 +2,25 @@
 // when the workspace takes partial payments, or nothing at all. The route is public, so anything
 // may arrive instead; whatever it is becomes a 4xx the page can show, never a thrown error: a body
 // too large is refused after its first few kilobytes, and only a form (URL-encoded, or multipart
-// where a browser was told to send one) is read.
+// where a browser was told to send one) is read. A refusal names its reason; the page says it in
+// the invoice's language (documents/labels, group `pay`).
 import { readAtMost } from '../../lib/bounded-read';
 
 /** Far above the one short field the page's form sends, and far below what would cost to hold. */
 export const PAY_FORM_MAX_BYTES = 8 * 1024;
 
-export type PayForm = { ok: true; amount: string | undefined } | { ok: false; status: 400 | 413 | 415; message: string };
+/** Why a form was refused: the name of its notice in the `pay` labels. */
+export type PayFormProblem = 'formGarbled' | 'formTooLarge' | 'formNotAForm';
 
-const refused = (status: 400 | 413 | 415, message: string): PayForm => ({ ok: false, status, message });
-const unreadable = () => refused(400, 'The payment form arrived garbled, so nothing was charged. Reload the page and try again.');
+export type PayForm = { ok: true; amount: string | undefined } | { ok: false; status: 400 | 413 | 415; problem: PayFormProblem };
+
+const refused = (status: 400 | 413 | 415, problem: PayFormProblem): PayForm => ({ ok: false, status, problem });
+const unreadable = () => refused(400, 'formGarbled');
 
 export async function readPayForm(request: Request): Promise<PayForm> {
   const bytes = await readAtMost(request.body, PAY_FORM_MAX_BYTES).catch(() => undefined);
   if (bytes === undefined) return unreadable();
-  if (bytes === null) return refused(413, 'The payment form was too large, so nothing was charged. Reload the page and try again.');
+  if (bytes === null) return refused(413, 'formTooLarge');
   // The button alone (no amount field) sends an empty form; some clients send no body or type for it.
   if (bytes.byteLength === 0) return { ok: true, amount: undefined };
   const type = (request.headers.get('Content-Type') ?? '').split(';')[0]!.trim().toLowerCase();
@@ -36,7 +40,7 @@ export async function readPayForm(request: Request): Promise<PayForm> {
       return unreadable();
     }
   } else {
-    return refused(415, 'The payment form must be sent as a form from the invoice page, so nothing was charged. Reload the page and try again.');
+    return refused(415, 'formNotAForm');
   }
   const amounts = fields.getAll('amount');
   if (amounts.length === 0) return { ok: true, amount: undefined };

@@ -13,6 +13,7 @@ import { isId } from '../../lib/ids';
 import { formatMoney } from '../../lib/money';
 import { signPayload } from '../../lib/signed-webhook';
 import { requestEnvFor } from '../../middleware/d1-session';
+import { labelsFor } from '../documents/labels/language';
 import { documentOf } from '../invoices/document-for';
 import { findByToken } from '../invoices/hosted-link';
 import { invoiceLinks, linkOrigin } from '../invoices/links';
@@ -36,7 +37,9 @@ export function panelInput(c: Context<AppEnv>, found: Found): PanelInput {
   return {
     ctx: found.ctx,
     invoice: found.invoice.row,
-    workspace: { paymentsAllowPartial: found.workspace.paymentsAllowPartial, locale: found.workspace.locale },
+    workspace: { paymentsAllowPartial: found.workspace.paymentsAllowPartial },
+    // The invoice's language, fixed when it was sent (§20); a hosted invoice is never a draft.
+    locale: found.invoice.row.locale ?? found.client.locale ?? found.workspace.locale,
     clientEmail: billTo?.email ?? found.client.email ?? null,
     token: c.req.param('token') ?? '',
     origin: linkOrigin(c.env, c.req.url),
@@ -49,7 +52,9 @@ export const hostedPayRoutes = new Hono<AppEnv>().post('/:token/pay', async (c) 
   const input = panelInput(c, found);
   const form = await readPayForm(c.req.raw);
   const { hosted_url: hostedUrl } = await invoiceLinks(c.env, input.origin, found.invoice.row);
-  const outcome = form.ok ? await pressPay(input, form.amount, { origin: input.origin, hostedUrl: hostedUrl! }) : ({ kind: 'refused', ...form } as const);
+  const outcome = form.ok
+    ? await pressPay(input, form.amount, { origin: input.origin, hostedUrl: hostedUrl! })
+    : ({ kind: 'refused', status: form.status, message: labelsFor(input.locale).pay[form.problem] } as const);
   if (outcome.kind === 'redirect') return c.redirect(outcome.url, 303);
   const doc = await documentOf(found.ctx, found, input.origin);
   return pageResponse(c, doc, { countView: false, extra: await payPanel(input, c, outcome) });

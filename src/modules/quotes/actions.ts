@@ -38,7 +38,7 @@ export async function sendQuote(ctx: WorkspaceContext, id: string, input: SendIn
     const to = input.to ?? (client.email ? [client.email] : []);
     const set: Partial<QuoteRow> = {
       status: 'open', sentAt: now, updatedAt: now,
-      issuer: JSON.stringify(issuerSnapshotOf(workspace)), billTo: JSON.stringify(billToOf(client)), locale: workspace.locale,
+      issuer: JSON.stringify(issuerSnapshotOf(workspace)), billTo: JSON.stringify(billToOf(client)), locale: before.locale ?? client.locale ?? workspace.locale,
       linkVersion: 1, linkHash: await linkHash(await linkToken(ctx.env, id, 1)), linkOrigin,
       ...(input.email && to.length ? queuedQuoteEmail(to, input.cc ?? [], input.message ?? null) : {}),
     };
@@ -156,6 +156,8 @@ export async function convertQuote(ctx: ServiceContext, id: string): Promise<{ q
         notes: before.notes, purchase_order: accepted?.po_number ?? null,
         // §20: the quote's date or period of supply, when it states one, is the invoice's.
         ...serviceOf(before),
+        // The invoice reads in the language the quote was accepted in (§20).
+        locale: before.locale,
       },
       {
         onlyIf: guard,

@@ -23,8 +23,11 @@ type Parties = { quote: QuoteRow; workspace: typeof workspaces.$inferSelect; cli
 /** Open but past its validity in the workspace's time zone: the cron will expire it; the page already offers no form. */
 export const pastValidity = (quote: QuoteRow, timeZone: string) => quote.status === 'open' && quote.validUntil < todayIn(timeZone);
 
+/** The quote's language: its own (snapshotted at send), else a draft follows its client's, else the workspace's (§20). */
+export const quoteLocale = ({ quote, workspace, client }: Parties) => quote.locale ?? client.locale ?? workspace.locale;
+
 export async function quoteDocumentOf(env: Env, { quote, workspace, client }: Parties, origin: string): Promise<QuoteDocument> {
-  const locale = quote.locale ?? workspace.locale;
+  const locale = quoteLocale({ quote, workspace, client });
   const q = quoteLabels(locale);
   const shown = serializeQuote(quote);
   const expired = quote.status === 'expired' || pastValidity(quote, workspace.timeZone);

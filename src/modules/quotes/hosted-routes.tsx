@@ -16,7 +16,8 @@ import { findInWorkspaceDatabases, HOSTED_PAGE_JOB } from '../invoices/hosted-li
 import { linkOrigin } from '../invoices/links';
 import { notFoundPage, pageResponse, pdfResponse } from '../invoices/render/respond';
 import { afterAcceptance, type Answer, answerQuote } from './actions';
-import { type QuoteDocument, quoteDocumentOf } from './document';
+import { quoteLabels } from '../documents/labels/quote';
+import { type QuoteDocument, quoteDocumentOf, quoteLocale } from './document';
 import type { QuoteRow } from './serialize';
 import { quoteObject, readQuoteWithParties } from './service';
 
@@ -75,7 +76,7 @@ const oneLine = (value: unknown, max: number) => (typeof value === 'string' ? va
 async function answerFromPage(c: Context<AppEnv>, kind: 'accept' | 'decline') {
   const found = await findQuoteByToken(c, c.req.param('token') ?? '');
   if (!found) return notFoundPage(c);
-  if (!fromThePage(c)) return c.text('This answer must be given on the quote\'s own page.', 403, { 'Cache-Control': 'no-store' });
+  if (!fromThePage(c)) return c.text(quoteLabels(quoteLocale(found)).onlyFromPage, 403, { 'Cache-Control': 'no-store' });
   const back = `/q/${c.req.param('token')}`;
   const form = (c.req.header('Content-Type') ?? '').match(/^(application\/x-www-form-urlencoded|multipart\/form-data)/) ? await c.req.parseBody() : {};
   const where = { ip: c.req.header('CF-Connecting-IP') ?? null, user_agent: oneLine(c.req.header('User-Agent'), 500) || null };

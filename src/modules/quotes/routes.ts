@@ -96,7 +96,7 @@ export const quoteRoutes = createRouter()
     defineRoute({
       method: 'post', path: '/quotes/{id}/send', operationId: 'sendQuote', replay: quoteReplay, tags, access: 'user', role: 'member', errors: [409],
       summary: 'Send a draft quote (draft → open)',
-      description: 'Finalizes the quote: `issuer` and `bill_to` are copied onto it as for an invoice, and it gets its `hosted_url`, where the client accepts or declines it; an email with the link is queued. A quote whose `valid_until` has passed in the workspace\'s time zone expires on the next cron run.',
+      description: 'Finalizes the quote as sending does an invoice, and it gets its `hosted_url`, where the client accepts or declines it; an email with the link is queued. A quote whose `valid_until` has passed in the workspace\'s time zone expires on the next cron run.',
       request: { params, body: { required: false, content: { 'application/json': { schema: SendInvoiceBody } } } },
       responses: { 200: quote('The quote as it is now.') },
     }),

@@ -3,7 +3,7 @@ import { oneServiceDate, serviceFields, serviceResponseFields } from '../documen
 import { z } from '@hono/zod-openapi';
 import { currencySchema, dateSchema, idSchema, listQuery, longText, pageOf, text, timestampSchema } from '../../lib/schemas';
 import {
-  BillToSnapshot, Discount, documentFields, IssuerSnapshot, LineItem, LineItemInput, MAX_LINE_ITEMS, numberField, TaxBreakdownEntry,
+  BillToSnapshot, Discount, documentFields, documentLocale, DocumentLocale, IssuerSnapshot, LineItem, LineItemInput, MAX_LINE_ITEMS, numberField, TaxBreakdownEntry,
 } from '../invoices/schemas';
 import { taxRoundingField } from '../documents/schemas';
 
@@ -48,6 +48,7 @@ export const CreateQuoteBody = z
     number: quoteNumber.optional(),
     notes: longText(5000).nullish(),
     terms: longText(5000).nullish(),
+    locale: documentLocale,
     on_accept: OnAccept.default('none'),
     line_items: lineItems,
     ...quoteDocumentFields,
@@ -67,6 +68,7 @@ export const UpdateQuoteBody = z
     number: quoteNumber.optional(),
     notes: longText(5000).nullish(),
     terms: longText(5000).nullish(),
+    locale: documentLocale,
     on_accept: OnAccept.optional(),
     line_items: lineItems.optional(),
     ...quoteDocumentFields,
@@ -111,6 +113,7 @@ export const Quote = z
     notes: z.string().nullable(),
     ...serviceResponseFields,
     terms: z.string().nullable(),
+    locale: DocumentLocale,
     on_accept: OnAccept,
     issuer: IssuerSnapshot.nullable(),
     bill_to: BillToSnapshot.nullable(),

@@ -62,6 +62,7 @@ export function serializeQuoteSummary(row: QuoteRow) {
     tax_exemption_code: row.taxExemptionCode,
     notes: row.notes,
     ...serviceOf(row),
+    locale: row.locale,
     terms: row.terms,
     on_accept: row.onAccept,
     issuer: row.issuer ? (JSON.parse(row.issuer) as IssuerSnapshot) : null,

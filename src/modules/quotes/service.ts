@@ -109,7 +109,7 @@ export async function createQuote(ctx: ServiceContext, input: CreateQuoteInput):
     id, userId: ctx.userId, workspaceId: ctx.workspaceId, number: '', status: 'draft', clientId: client.id, projectId: input.project_id ?? null,
     currency, issueDate, validUntil, lineItems: storedLines(rows), ...columns, taxRounding, notes: input.notes ?? null, terms: input.terms ?? null,
     serviceDate: null, servicePeriodStart: null, servicePeriodEnd: null, ...serviceColumns(input),
-    onAccept: input.on_accept, issuer: null, billTo: null, locale: null, linkVersion: null, linkHash: null, linkOrigin: null, viewedAt: null,
+    onAccept: input.on_accept, issuer: null, billTo: null, locale: input.locale ?? null, linkVersion: null, linkHash: null, linkOrigin: null, viewedAt: null,
     accepted: null, declined: null, invoiceId: null, revisionOf: null, sentAt: null, createdAt: now, updatedAt: now, ...NO_EMAIL,
   };
   return insertQuote(ctx, row, input.number, workspace.numberAt);
@@ -183,6 +183,7 @@ export async function updateQuote(ctx: ServiceContext, id: string, input: Update
     if (input.notes !== undefined) set.notes = input.notes;
     Object.assign(set, serviceColumns(input));
     if (input.terms !== undefined) set.terms = input.terms;
+    if (input.locale !== undefined) set.locale = input.locale;
     if (input.on_accept !== undefined) set.onAccept = input.on_accept;
     if (input.issue_date !== undefined) set.issueDate = input.issue_date;
     if (input.valid_until !== undefined) set.validUntil = input.valid_until;

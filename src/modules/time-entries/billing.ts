@@ -3,13 +3,15 @@
 // expenses, one line each. The entries and expenses are stamped with the invoice in the invoice's
 // own batch, by set-based UPDATEs over the same conditions that selected them (no id lists: D1
 // binds at most 100 parameters), and the invoice is written only if those conditions still select
-// exactly what was read: two requests racing over the same time bill it once.
+// exactly what was read: two requests racing over the same time bill it once. The lines' words and
+// dates are in the language the invoice will be read in (§20): its client's, else the workspace's.
 import { and, eq, gte, inArray, isNotNull, isNull, lte, type SQL, sql } from 'drizzle-orm';
 import { clients, expenses, projects, timeEntries, users, workspaces } from '../../db/schema';
 import { ApiError, invalidField, notFound } from '../../errors';
 import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
 import { divRoundHalfAwayFromZero, formatMoney, lineAmount, MAX_MINOR_AMOUNT } from '../../lib/money';
 import { nowIso } from '../../lib/time';
+import { labelsFor } from '../documents/labels/language';
 import { MAX_LINE_ITEMS } from '../invoices/schemas';
 import { createInvoice } from '../invoices/service';
 import { issuerOf } from '../workspaces/settings';
@@ -71,13 +73,23 @@ const expenseFingerprintOf = (condition: SQL | null) =>
     ? sql`(SELECT count(*) || '|' || coalesce(max(${expenses.updatedAt}), '') || '|' || coalesce(max(${expenses.id}), '') || '|' || total(${expenses.amount}) FROM ${expenses} WHERE ${condition})`
     : sql`''`;
 
+/** How a line names its days in `locale`: one day, or the first to the last as the locale writes a range. */
+function daysIn(locale: string) {
+  const format = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' });
+  const day = (date: string) => new Date(`${date}T00:00:00Z`);
+  return (first: string, last = first) => (first === last ? format.format(day(first)) : format.formatRange(day(first), day(last)));
+}
+
+type Words = { locale: string; labels: ReturnType<typeof labelsFor>['lines']; days: ReturnType<typeof daysIn> };
+
 /** One line per expense: its amount in the invoice's currency, the original named when converted. */
-function expenseLine(expense: typeof expenses.$inferSelect, snapshot: RatesSnapshot | null, currency: string, tax: LineTaxInput) {
+function expenseLine(expense: typeof expenses.$inferSelect, snapshot: RatesSnapshot | null, currency: string, tax: LineTaxInput, words: Words) {
   const unitAmount = convertAtSnapshot(snapshot, expense.amount, expense.currency, currency);
-  const what = [expense.description ?? `${expense.category[0]!.toUpperCase()}${expense.category.slice(1)}`, expense.vendor && `(${expense.vendor})`].filter(Boolean).join(' ');
-  const original = expense.currency === currency ? '' : ` (${formatMoney(expense.amount, expense.currency)})`;
+  const category = words.labels.expenseCategory[expense.category as keyof Words['labels']['expenseCategory']] ?? expense.category;
+  const what = [expense.description ?? category, expense.vendor && `(${expense.vendor})`].filter(Boolean).join(' ');
+  const original = expense.currency === currency ? '' : ` (${formatMoney(expense.amount, expense.currency, words.locale)})`;
   return {
-    description: `Expense: ${what}, ${expense.incurredOn}${original}`.slice(0, 500), quantity: 1, unit: 'C62' as const,
+    description: `${words.labels.expense(what, words.days(expense.incurredOn))}${original}`.slice(0, 500), quantity: 1, unit: 'C62' as const,
     unit_amount: unitAmount, discount_percent: 0, ...tax,
   };
 }
@@ -96,18 +108,17 @@ const GROUP_KEYS: Record<InvoiceFromTimeInput['group_by'], (e: Entry) => string>
   entry: (e) => e.id,
 };
 
-function describe(groupBy: InvoiceFromTimeInput['group_by'], entries: Entry[]): string {
+function describe(groupBy: InvoiceFromTimeInput['group_by'], entries: Entry[], { labels, days }: Words): string {
   const first = entries[0]!;
   const dates = entries.map((e) => e.spentDate).sort();
-  const span = dates[0] === dates.at(-1) ? dates[0]! : `${dates[0]} – ${dates.at(-1)}`;
   const projectNames = [...new Set(entries.map((e) => e.projectName))].join(', ');
   const what = {
     project: first.projectName,
-    task: `${first.task ?? 'Time'} (${first.projectName})`,
-    user: `${first.userName ?? 'Time'}: ${projectNames}`,
+    task: labels.taskOf(first.task ?? labels.time, first.projectName),
+    user: labels.userOn(first.userName ?? labels.time, projectNames),
     entry: [first.projectName, first.task, first.userName].filter(Boolean).join(', '),
   }[groupBy];
-  return `${what}, ${span}`;
+  return labels.work(what, days(dates[0]!, dates.at(-1)!));
 }
 
 export async function createInvoiceFromTime(ctx: ServiceContext, input: InvoiceFromTimeInput): Promise<InvoiceWithLines> {
@@ -180,6 +191,8 @@ async function billOnce(ctx: ServiceContext, input: InvoiceFromTimeInput): Promi
 
   // One line per group and rate (a rate in another currency is converted into the invoice's).
   const currency = client.currency;
+  const locale = client.locale ?? workspace.locale;
+  const words: Words = { locale, labels: labelsFor(locale).lines, days: daysIn(locale) };
   const snapshot = [...entries, ...expenseRows].some((e) => e.currency !== currency) ? await getRatesSnapshot(ctx.env) : null;
   const groups = new Map<string, Entry[]>();
   for (const e of entries) {
@@ -197,15 +210,15 @@ async function billOnce(ctx: ServiceContext, input: InvoiceFromTimeInput): Promi
     // line's quantity is more than 0, so a group of under 1.8 s bills 0.001 h.
     const quantityMilli = Math.max(1, Number(divRoundHalfAwayFromZero(BigInt(seconds) * 1000n, 3600n)));
     const unitAmount = convertAtSnapshot(snapshot, first.rate!, first.currency, currency);
-    const converted = first.currency === currency ? '' : ` (at ${formatMoney(first.rate!, first.currency)}/h)`;
+    const converted = first.currency === currency ? '' : ` (${words.labels.atRate(formatMoney(first.rate!, first.currency, locale))})`;
     // Billed in hours (UN/ECE code HUR), taxed as the request says, else as the client's treatment gives.
     return {
-      description: `${describe(input.group_by, group)}${converted}`.slice(0, 500), quantity: quantityMilli / 1000, unit: 'HUR' as const,
+      description: `${describe(input.group_by, group, words)}${converted}`.slice(0, 500), quantity: quantityMilli / 1000, unit: 'HUR' as const,
       unit_amount: unitAmount, discount_percent: 0, ...tax,
     };
   });
 
-  const lineItems = [...timeLines, ...expenseRows.map((expense) => expenseLine(expense, snapshot, currency, tax))];
+  const lineItems = [...timeLines, ...expenseRows.map((expense) => expenseLine(expense, snapshot, currency, tax, words))];
   for (const line of lineItems) {
     if (lineAmount(Math.round(line.quantity * 1000), line.unit_amount) > MAX_MINOR_AMOUNT) throw invalidField('group_by', 'A line would exceed 10^13 minor units; bill a shorter period.');
   }

@@ -51,7 +51,7 @@ export const Workspace = z
     name: z.string(),
     role: RoleSchema.openapi({ description: 'The caller\'s role here.' }),
     time_zone: z.string().openapi({ description: 'IANA time zone: what "today" and "overdue" mean for this workspace.', example: 'Europe/Berlin' }),
-    locale: z.string().openapi({ description: 'BCP 47 tag: the formats and language of clients\' pages, PDFs and emails (en, de, fr, es, it, nl, pt; any other reads English). Copied onto each invoice when it is sent.', example: 'en-US' }),
+    locale: z.string().openapi({ description: 'The default of clients\' `locale`.', example: 'en-US' }),
     invoice_prefix: z.string().openapi({ example: 'INV-' }),
     credit_note_prefix: z.string().openapi({ description: 'What a credit note\'s number starts with; its own sequence follows.', example: 'CN-' }),
     quote_prefix: z.string().openapi({ description: 'What default quote numbers start with.', example: 'QUO-' }),

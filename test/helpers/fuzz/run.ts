@@ -64,6 +64,7 @@ const BUSINESS_RULES: Rule[] = [
   { route: /\/invoices\/from-time$/, status: 422, field: /^tax_rate$/, why: 'the tax from-time gives all its lines fits its category (§15, §20)' },
   { status: 422, field: /^issuer\.iban$/, inSchema: true, why: 'an IBAN has its country\'s length and a valid checksum' },
   { status: 422, field: /^vat_id$/, inSchema: true, why: 'tax_id and vat_id name one field: two different values are refused (§15)' },
+  { status: 422, field: /^locale$/, inSchema: true, why: 'a locale is a BCP 47 tag the runtime\'s Intl knows (§20)' },
   { route: /\/credit-notes$/, status: 422, field: /^lines\.\d+\.unit_amount$/, inSchema: true, why: 'quantity × unit_amount is at most 10^13 minor units' },
   {
     route: /\/credit-notes$/, status: 422, field: /^(lines(\.\d+\.(line_item_id|quantity|tax_rate|tax_category))?|refund_payment_id|tax_exemption_reason)$/,

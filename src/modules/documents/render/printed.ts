@@ -95,7 +95,8 @@ function labelsFor(value: DocumentValue): PrintedLabels {
   if (value.kind !== 'quote') return { ...invoiceLabels(value.locale), ...legal };
   // A quote prints with the invoice's layout in a quote's words.
   const q = quoteLabels(value.locale);
-  return { ...q, invoice: q.quote, due: q.validUntil, howToPay: q.terms, invoiceFrom: q.quoteFrom, ...legal };
+  // A quote bills no one yet: its client is its recipient (§20), never "Bill to".
+  return { ...q, invoice: q.quote, due: q.validUntil, howToPay: q.terms, invoiceFrom: q.quoteFrom, billTo: q.recipient, ...legal };
 }
 
 /** The printed form of `value`: what the page, the PDF and the emails show, in its language. */
