@@ -65,6 +65,8 @@ const BUSINESS_RULES: Rule[] = [
   { status: 422, field: /^issuer\.iban$/, inSchema: true, why: 'an IBAN has its country\'s length and a valid checksum' },
   { status: 422, field: /^vat_id$/, inSchema: true, why: 'tax_id and vat_id name one field: two different values are refused (§15)' },
   { status: 422, field: /^locale$/, inSchema: true, why: 'a locale is a BCP 47 tag the runtime\'s Intl knows (§20)' },
+  { status: 422, field: /^service_period(\.end)?$/, inSchema: true, why: 'a document states a date or a period of supply, not both, and a period ends on or after it starts (§20)' },
+  { status: 422, field: /^(payment_instructions|(issuer\.)?legal_notes)$/, inSchema: true, why: 'a text by language names 1 to 20 languages (§20)' },
   { route: /\/credit-notes$/, status: 422, field: /^lines\.\d+\.unit_amount$/, inSchema: true, why: 'quantity × unit_amount is at most 10^13 minor units' },
   {
     route: /\/credit-notes$/, status: 422, field: /^(lines(\.\d+\.(line_item_id|quantity|tax_rate|tax_category))?|refund_payment_id|tax_exemption_reason)$/,
