@@ -135,6 +135,27 @@ export const en = {
       other: 'Other',
     },
   },
+  // The legal mentions (§20): the parties' numbers under their own names, the date or period of supply,
+  // the payment account and reference, the tax breakdown.
+  legal: {
+    vatId: 'VAT No.',
+    taxNumber: 'Tax ID',
+    registrationId: 'Registration No.',
+    peppolId: 'Peppol ID',
+    buyerReference: 'Buyer reference',
+    purchaseOrder: 'Purchase order',
+    serviceDate: 'Date of supply',
+    servicePeriod: 'Period of supply',
+    serviceDateIsIssueDate: 'Date of supply: the invoice date',
+    payment: 'Payment',
+    iban: 'IBAN',
+    bic: 'BIC',
+    paymentReference: 'Payment reference',
+    payBy: (amount: string, date: string) => `Please pay ${amount} by ${date}.`,
+    beforeDiscount: 'before discount',
+    taxableAmount: 'on',
+    netAfterDiscount: 'Net after discount',
+  },
 };
 
 /** Every label, by group: what each language's file gives. */
