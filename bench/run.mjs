@@ -107,9 +107,10 @@ async function workloads(mf, { small, large, writer }, only, stripe) {
   // 100-line invoice can hold: every description a 500-character word with no space to break at, and
   // 5,000 characters of notes, likewise (§7: at most twice the normal one's work, as PDF and as page).
   const LONG = '100 lines of 500-character words, 5,000-character notes';
-  const invoiceOf = async (lines, long = false) => {
+  const invoiceOf = async (lines, long = false, locale = undefined) => {
     const body = JSON.stringify({
       client_id: writer.clientId,
+      ...(locale ? { locale } : {}),
       ...(long ? { notes: 'Pay within 30 days. '.repeat(250).replaceAll(' ', '-') } : {}),
       line_items: Array.from({ length: lines }, (_, i) => ({
         description: long ? `Design${i + 1}`.padEnd(500, 'x') : `Design work, part ${i + 1}: layouts, reviews and the changes they asked for`, quantity: 1.5, unit_amount: 9_999, tax_rate: 8.25,
@@ -123,6 +124,9 @@ async function workloads(mf, { small, large, writer }, only, stripe) {
     ({ name: `GET /v1/invoices/{id}/pdf (${long ? LONG : `${lines} lines`})`, path: `/v1/invoices/${await invoiceOf(lines, long)}/pdf`, headers: auth(writer), pdf: long ? 'long' : lines, run: DOCUMENT_RUN });
   const pageOf = async (long = false) =>
     ({ name: `GET /v1/invoices/{id}/preview (${long ? LONG : '100 lines'})`, path: `/v1/invoices/${await invoiceOf(100, long)}/preview`, headers: auth(writer), hosted: long ? 'long' : 100, run: DOCUMENT_RUN });
+  // The same page in another language (§20): its labels, dates, numbers and country names in that locale.
+  const pageIn = async (locale) =>
+    ({ name: `GET /v1/invoices/{id}/preview (100 lines, ${locale})`, path: `/v1/invoices/${await invoiceOf(100, false, locale)}/preview`, headers: auth(writer), run: DOCUMENT_RUN });
   // Timers: each request starts one for the next of 40 members in turn, stopping that member's
   // running one in the same batch (from the second round on, there always is one). The first three
   // requests (the D1 count) are one member's, so its key is cached for the two counted, as under load.
@@ -257,6 +261,8 @@ async function workloads(mf, { small, large, writer }, only, stripe) {
     await pdfOf(100, true),
     await pageOf(),
     await pageOf(true),
+    await pageIn('de-DE'),
+    await pageIn('fr-FR'),
     einvoice('cii'),
     einvoice('ubl'),
     facturx,
