@@ -31,6 +31,10 @@ export const ID_PREFIXES = {
   quote: 'quo',
   transferQuote: 'rq',
   payoutProvider: 'pop',
+  inboundDocument: 'ind',
+  export: 'xpt',
+  proposal: 'prp',
+  mcpProposal: 'mcp',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -22,6 +22,15 @@ export const expenses = sqliteTable(
     // The invoice that bills this expense (§19), set by an invoice from time; a deleted draft
     // releases it through this key, a void by an UPDATE in its batch.
     invoiceId: text('invoice_id').references((): AnySQLiteColumn => invoices.id, { onDelete: 'set null' }),
+    // §21: what an accepted inbound document carries over (all null on an expense typed in by hand). `supplier` and
+    // `tax_breakdown` are JSON text; `amount` stays the gross total, `net_amount` + `tax_amount` its split.
+    supplier: text('supplier'),
+    reference: text('reference'),
+    netAmount: integer('net_amount'),
+    taxAmount: integer('tax_amount'),
+    taxBreakdown: text('tax_breakdown'),
+    dueDate: text('due_date'),
+    documentId: text('document_id'),
     ...timestamps,
   },
   (t) => [
@@ -29,6 +38,7 @@ export const expenses = sqliteTable(
     index('expenses_workspace_idx').on(t.workspaceId, t.id),
     index('expenses_workspace_incurred_idx').on(t.workspaceId, t.incurredOn, t.currency, t.amount),
     index('expenses_workspace_project_idx').on(t.workspaceId, t.projectId, t.id),
+    index('expenses_document_idx').on(t.documentId),
     check('expenses_amount_positive', sql`${t.amount} > 0`),
   ],
 );

@@ -23,3 +23,4 @@ export * from './emails';
 export * from './recurring-invoices';
 export * from './time-entries';
 export * from './quotes';
+export * from './inbound-documents';

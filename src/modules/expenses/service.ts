@@ -52,6 +52,13 @@ export async function createExpense(ctx: ServiceContext, input: CreateExpenseInp
     incurredOn: input.incurred_on ?? todayIn(ctx.timeZone),
     billable: input.billable,
     invoiceId: null,
+    supplier: null,
+    reference: null,
+    netAmount: null,
+    taxAmount: null,
+    taxBreakdown: null,
+    dueDate: null,
+    documentId: null,
     createdAt: now,
     updatedAt: now,
   };
