@@ -11,17 +11,17 @@
 // Sources, by category:
 // - AE: the contract's words, art. 226 (11a) "Reverse charge" in each language's text of the Directive.
 // - K: Directive art. 138(1). Worded after § 4 Nr. 1b UStG ("steuerfreie innergemeinschaftliche
-//   Lieferung"), RD 1619/2012 art. 6.1 j) ("entrega intracomunitaria exenta"), D.L. 331/1993 art. 46 c. 2
+//   Lieferung"), RD 1619/2012 art. 6.1 j) (a reference to the Directive, or any "indicación de que la
+//   operación está exenta": "entrega intracomunitaria exenta"), D.L. 331/1993 art. 46 c. 2
 //   (the annotation "operazione non imponibile"), the Belastingdienst's instruction for intra-community
 //   supplies ("artikel 138, lid 1, Richtlijn 2006/112", in any language) and CIVA art. 36.º n.º 5 e).
 // - G: Directive art. 146. Worded after § 4 Nr. 1a UStG ("Ausfuhrlieferung"), RD 1619/2012 art. 6.1 j)
-//   ("exportación exenta"), D.P.R. 633/1972 art. 21 c. 6 b) ("operazione non imponibile"), Wet OB 1968
-//   tabel II a ("uitvoer").
+//   (as for K: "exportación exenta"), D.P.R. 633/1972 art. 21 c. 6 b) ("operazione non imponibile"); nl "uitvoer",
+//   the usual Dutch term (no source checked).
 // - O: the EN 16931 name of the category ("Not subject to VAT"); it, D.P.R. 633/1972 art. 21 c. 6-bis b)
 //   ("operazione non soggetta"); pt, the tax authority's code M99 ("não sujeito"). The de, fr, es and nl
 //   texts are the usual terms; no law prescribes a wording for them.
-// - Z: no law asks for a mention (a zero rate is no exemption); the usual terms (nl "nultarief", Wet OB
-//   1968 art. 9).
+// - Z: no law asks for a mention (a zero rate is no exemption); the usual terms, unchecked.
 // - E: art. 226 (11) "any other reference indicating that the supply is exempt"; it, D.P.R. 633/1972
 //   art. 21 c. 6 c) ("operazione esente"); es, RD 1619/2012 art. 6.1 j) ("indicación de que la operación
 //   está exenta"). The exempting article varies (Directive art. 132, 135, ...), so none is named.
