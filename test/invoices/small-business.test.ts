@@ -64,15 +64,15 @@ describe('a small business', () => {
     expect(validateEInvoice(noteXml).failures).toEqual([]);
   });
 
-  it('writes the note of its country in the document\'s language, English where there is none', async () => {
+  it('writes the note of its country in the document\'s language, the Directive\'s in that language where its country has none', async () => {
     const french = await smallBusiness('FR', 'fr-FR');
     expect((await invoiceFor(french.user.key, french.client.id)).tax_breakdown[0].exemption_reason).toBe('TVA non applicable, art. 293 B du CGI');
     const germanInEnglish = await smallBusiness('DE', 'en-GB');
-    expect((await invoiceFor(germanInEnglish.user.key, germanInEnglish.client.id)).tax_breakdown[0].exemption_reason).toBe('No VAT is charged under § 19 UStG (small business scheme).');
+    expect((await invoiceFor(germanInEnglish.user.key, germanInEnglish.client.id)).tax_breakdown[0].exemption_reason).toBe('No VAT is charged under § 19 UStG (special scheme for small enterprises).');
     const germanInItalian = await smallBusiness('DE', 'it-IT');
-    expect((await invoiceFor(germanInItalian.user.key, germanInItalian.client.id)).tax_breakdown[0].exemption_reason).toBe('No VAT is charged under § 19 UStG (small business scheme).');
+    expect((await invoiceFor(germanInItalian.user.key, germanInItalian.client.id)).tax_breakdown[0].exemption_reason).toBe('Franchigia IVA: regime speciale delle piccole imprese (articolo 284 della direttiva 2006/112/CE).');
     const spanish = await smallBusiness('ES', 'de-DE');
-    expect((await invoiceFor(spanish.user.key, spanish.client.id)).tax_breakdown[0].exemption_reason).toBe('Umsatzsteuerbefreit: Kleinunternehmerregelung (Art. 284 der Richtlinie 2006/112/EG).');
+    expect((await invoiceFor(spanish.user.key, spanish.client.id)).tax_breakdown[0].exemption_reason).toBe('Umsatzsteuerbefreit: Sonderregelung für Kleinunternehmen (Art. 284 der Richtlinie 2006/112/EG).');
     // A reason of the invoice's own replaces the note.
     const own = await call('POST', '/v1/invoices', { key: french.user.key, body: { client_id: french.client.id, line_items: [untaxed], tax_exemption_reason: 'Franchise en base' } });
     expect(own.body.tax_breakdown[0].exemption_reason).toBe('Franchise en base');

@@ -1,10 +1,31 @@
 // What a document prints under its totals for each tax group that is not standard-rated (contract §20
 // "Tax notes"), in the document's language, when the invoice gives no exemption reason of its own; the
 // XML's BT-120 carries the very same text (Z excepted: BR-Z-10 keeps a reason out of a zero-rated group,
-// so its note is printed only). The AE texts are the contract's; the others follow the wording the
-// national rules ask for (§ 4 Nr. 1a/1b UStG, CGI art. 262 I and 262 ter I, VAT Directive art. 138, 146).
-// A small business's note (§20 "Small businesses") is the issuer country's wording, below. A translator
-// edits the texts here.
+// so its note is printed only). A translator edits the texts here.
+//
+// A note is chosen by the document's language, not by the issuer's country: a German business may bill
+// in Spanish. So the exempt supplies cite the VAT Directive, which every member state's law accepts
+// (Directive 2006/112/EC art. 226 (11): "reference to the applicable provision of this Directive, or to the
+// corresponding national provision, or any other reference indicating that the supply ... is exempt"),
+// never one country's code (a note citing the French CGI would be wrong on a German invoice in French).
+// Sources, by category:
+// - AE: the contract's words, art. 226 (11a) "Reverse charge" in each language's text of the Directive.
+// - K: Directive art. 138(1). Worded after § 4 Nr. 1b UStG ("steuerfreie innergemeinschaftliche
+//   Lieferung"), RD 1619/2012 art. 6.1 j) (a reference to the Directive, or any "indicación de que la
+//   operación está exenta": "entrega intracomunitaria exenta"), D.L. 331/1993 art. 46 c. 2
+//   (the annotation "operazione non imponibile"), the Belastingdienst's instruction for intra-community
+//   supplies ("artikel 138, lid 1, Richtlijn 2006/112", in any language) and CIVA art. 36.º n.º 5 e).
+// - G: Directive art. 146. Worded after § 4 Nr. 1a UStG ("Ausfuhrlieferung"), RD 1619/2012 art. 6.1 j)
+//   (as for K: "exportación exenta"), D.P.R. 633/1972 art. 21 c. 6 b) ("operazione non imponibile"); nl "uitvoer",
+//   the usual Dutch term (no source checked).
+// - O: the EN 16931 name of the category ("Not subject to VAT"); it, D.P.R. 633/1972 art. 21 c. 6-bis b)
+//   ("operazione non soggetta"); pt, the tax authority's code M99 ("não sujeito"). The de, fr, es and nl
+//   texts are the usual terms; no law prescribes a wording for them.
+// - Z: no law asks for a mention (a zero rate is no exemption); the usual terms, unchecked.
+// - E: art. 226 (11) "any other reference indicating that the supply is exempt"; it, D.P.R. 633/1972
+//   art. 21 c. 6 c) ("operazione esente"); es, RD 1619/2012 art. 6.1 j) ("indicación de que la operación
+//   está exenta"). The exempting article varies (Directive art. 132, 135, ...), so none is named.
+// A small business's note (§20 "Small businesses") is the issuer country's wording, further below.
 import type { Language } from './labels/language';
 import type { TaxCategory } from './value';
 
@@ -16,22 +37,32 @@ export const TAX_NOTES: Readonly<Record<Exclude<TaxCategory, 'S'>, Notes>> = {
     it: 'Inversione contabile', nl: 'Btw verlegd', pt: 'Autoliquidação',
   },
   K: {
-    en: 'Intra-community supply', de: 'Steuerfreie innergemeinschaftliche Lieferung', fr: 'Exonération de TVA, article 262 ter I du CGI',
-    es: 'Entrega intracomunitaria exenta', it: 'Cessione intracomunitaria non imponibile', nl: 'Intracommunautaire levering', pt: 'Transmissão intracomunitária isenta',
+    en: 'Exempt intra-Community supply (Article 138(1) of Directive 2006/112/EC)',
+    de: 'Steuerfreie innergemeinschaftliche Lieferung (Art. 138 Abs. 1 der Richtlinie 2006/112/EG)',
+    fr: 'Livraison intracommunautaire exonérée de TVA (article 138, paragraphe 1, de la directive 2006/112/CE)',
+    es: 'Entrega intracomunitaria exenta (artículo 138, apartado 1, de la Directiva 2006/112/CE)',
+    it: 'Operazione non imponibile, cessione intracomunitaria (articolo 138, paragrafo 1, della direttiva 2006/112/CE)',
+    nl: 'Intracommunautaire levering (artikel 138, lid 1, van Richtlijn 2006/112/EG)',
+    pt: 'Transmissão intracomunitária isenta (artigo 138.º, n.º 1, da Diretiva 2006/112/CE)',
   },
   G: {
-    en: 'Export outside the EU', de: 'Steuerfreie Ausfuhrlieferung', fr: 'Exonération de TVA, article 262 I du CGI', es: 'Exportación exenta',
-    it: 'Non imponibile, esportazione', nl: 'Export buiten de EU', pt: 'Exportação isenta',
+    en: 'Exempt export outside the EU (Article 146 of Directive 2006/112/EC)',
+    de: 'Steuerfreie Ausfuhrlieferung (Art. 146 der Richtlinie 2006/112/EG)',
+    fr: 'Exportation exonérée de TVA (article 146 de la directive 2006/112/CE)',
+    es: 'Exportación exenta (artículo 146 de la Directiva 2006/112/CE)',
+    it: 'Operazione non imponibile, esportazione (articolo 146 della direttiva 2006/112/CE)',
+    nl: 'Uitvoer buiten de EU (artikel 146 van Richtlijn 2006/112/EG)',
+    pt: 'Exportação isenta (artigo 146.º da Diretiva 2006/112/CE)',
   },
   O: {
-    en: 'Not subject to VAT', de: 'Nicht steuerbar', fr: 'Non soumis à la TVA', es: 'No sujeto a IVA', it: 'Fuori campo IVA',
+    en: 'Not subject to VAT', de: 'Nicht steuerbar', fr: 'Non soumis à la TVA', es: 'No sujeto a IVA', it: 'Operazione non soggetta',
     nl: 'Niet onderworpen aan btw', pt: 'Não sujeito a IVA',
   },
   Z: {
     en: 'Zero-rated', de: 'Steuersatz 0 %', fr: 'Taux zéro', es: 'Tipo cero', it: 'Aliquota zero', nl: 'Nultarief', pt: 'Taxa zero',
   },
   E: {
-    en: 'Exempt from VAT', de: 'Steuerfrei', fr: 'Exonéré de TVA', es: 'Exento de IVA', it: 'Esente IVA', nl: 'Vrijgesteld van btw',
+    en: 'Exempt from VAT', de: 'Steuerfrei', fr: 'Exonéré de TVA', es: 'Exento de IVA', it: 'Operazione esente', nl: 'Vrijgesteld van btw',
     pt: 'Isento de IVA',
   },
 };
@@ -48,20 +79,26 @@ export const languageOf = (locale: string | null | undefined): string => (locale
 
 /**
  * The note of a small business (VAT Directive art. 284) by the issuer's country and the document's
- * language: the national wording where the law names one, the Directive's otherwise.
+ * language: the national scheme's own wording where the law names one (in its language, and in English
+ * beside it), the Directive's otherwise. The Directive's texts name the scheme as each language's version
+ * of the Directive titles it (Title XII, Chapter 1: "Special scheme for small enterprises",
+ * "Sonderregelung für Kleinunternehmen", "régime particulier des petites entreprises", "régimen especial
+ * de las pequeñas empresas", "regime speciale delle piccole imprese", "bijzondere regeling voor kleine
+ * ondernemingen", "regime especial das pequenas empresas") and its exemption as they call it ("franchise",
+ * "franquicia", "franchigia", "vrijstelling", "isenção").
  */
 const SMALL_BUSINESS_NOTES: Readonly<Record<string, Texts>> = {
-  // §19 UStG (Kleinunternehmer).
+  // § 19 UStG (Kleinunternehmer): the contract's wording; the English gives the Directive's name of the scheme.
   DE: {
     de: 'Gemäß § 19 UStG wird keine Umsatzsteuer berechnet.',
-    en: 'No VAT is charged under § 19 UStG (small business scheme).',
+    en: 'No VAT is charged under § 19 UStG (special scheme for small enterprises).',
   },
-  // § 6 Abs. 1 Z 27 UStG 1994 (Kleinunternehmer).
+  // § 6 Abs. 1 Z 27 UStG 1994 (Kleinunternehmer): the usual wording of the note on the exemption that § 11 asks for.
   AT: {
-    de: 'Umsatzsteuerbefreit – Kleinunternehmer gem. § 6 Abs. 1 Z 27 UStG',
-    en: 'VAT exempt: small business under § 6 (1) no. 27 UStG (Austria).',
+    de: 'Umsatzsteuerbefreit – Kleinunternehmer gem. § 6 Abs. 1 Z 27 UStG 1994',
+    en: 'VAT exempt: small enterprise under § 6 (1) no. 27 UStG 1994 (Austria).',
   },
-  // CGI art. 293 B (franchise en base).
+  // CGI art. 293 B (franchise en base): the statutory mention, which the contract quotes.
   FR: {
     fr: 'TVA non applicable, art. 293 B du CGI',
     en: 'VAT not applicable, art. 293 B of the French General Tax Code (CGI).',
@@ -69,15 +106,21 @@ const SMALL_BUSINESS_NOTES: Readonly<Record<string, Texts>> = {
 };
 
 const DIRECTIVE_SMALL_BUSINESS_NOTE: Texts = {
-  en: 'VAT exempt: small business scheme (Article 284 of Directive 2006/112/EC).',
-  de: 'Umsatzsteuerbefreit: Kleinunternehmerregelung (Art. 284 der Richtlinie 2006/112/EG).',
-  fr: 'Exonération de TVA : régime de franchise des petites entreprises (art. 284 de la directive 2006/112/CE).',
+  en: 'VAT exempt: special scheme for small enterprises (Article 284 of Directive 2006/112/EC).',
+  de: 'Umsatzsteuerbefreit: Sonderregelung für Kleinunternehmen (Art. 284 der Richtlinie 2006/112/EG).',
+  fr: 'Franchise de TVA : régime particulier des petites entreprises (article 284 de la directive 2006/112/CE).',
+  es: 'Franquicia del IVA: régimen especial de las pequeñas empresas (artículo 284 de la Directiva 2006/112/CE).',
+  it: 'Franchigia IVA: regime speciale delle piccole imprese (articolo 284 della direttiva 2006/112/CE).',
+  nl: 'Vrijgesteld van btw: bijzondere regeling voor kleine ondernemingen (artikel 284 van Richtlijn 2006/112/EG).',
+  pt: 'Isento de IVA: regime especial das pequenas empresas (artigo 284.º da Diretiva 2006/112/CE).',
 };
 
-/** The text in `language`, else English (as every label falls back). */
-const inLanguage = (texts: Texts, language: string) => texts[language] ?? texts.en!;
-
-/** The note a small business of `country` prints, in `language` (English where it has none in that language). */
+/**
+ * The note a small business of `country` prints, in `language`: its national wording in that language,
+ * else the Directive's in that language (a German small business billing in Italian says so in Italian),
+ * else English.
+ */
 export function smallBusinessNote(country: string | null | undefined, language: string): string {
-  return inLanguage(SMALL_BUSINESS_NOTES[country ?? ''] ?? DIRECTIVE_SMALL_BUSINESS_NOTE, language);
+  const national = SMALL_BUSINESS_NOTES[country ?? ''];
+  return national?.[language] ?? DIRECTIVE_SMALL_BUSINESS_NOTE[language] ?? national?.en ?? DIRECTIVE_SMALL_BUSINESS_NOTE.en!;
 }

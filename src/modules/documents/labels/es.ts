@@ -122,6 +122,9 @@ export const es: Labels = {
   },
   // The legal mentions (§20): the parties' numbers under their own names, the date or period of supply,
   // the payment account and reference, the tax breakdown.
+  // The numbers' labels: NIF, the tax number an invoice carries (RD 1619/2012, art. 6.1 d); NIF-IVA, the
+  // tax agency's name of the NIF for VAT purposes, ES and the NIF (RD 1065/2007, art. 25). "N.º de
+  // registro" follows no source found (the Reglamento del Registro Mercantil's wording was not checked).
   legal: {
     vatId: 'NIF-IVA',
     taxNumber: 'NIF',

@@ -122,10 +122,14 @@ export const nl: Labels = {
   },
   // The legal mentions (§20): the parties' numbers under their own names, the date or period of supply,
   // the payment account and reference, the tax breakdown.
+  // The numbers' labels: btw-id, short for the btw-identificatienummer the Belastingdienst asks an
+  // invoice to carry; the register's number in the words of the Handelsregisterwet 2007, art. 27 (the number "in
+  // het handelsregister"), which suits a foreign register as well as the KvK's. "Fiscaal nummer" follows
+  // no source found.
   legal: {
     vatId: 'Btw-id',
     taxNumber: 'Fiscaal nummer',
-    registrationId: 'Registratienummer',
+    registrationId: 'Handelsregisternummer',
     peppolId: 'Peppol-ID',
     buyerReference: 'Referentie koper',
     purchaseOrder: 'Inkooporder',

@@ -122,10 +122,13 @@ export const pt: Labels = {
   },
   // The legal mentions (§20): the parties' numbers under their own names, the date or period of supply,
   // the payment account and reference, the tax breakdown.
+  // The numbers' labels: NIF, the "número de identificação fiscal" (CIVA, art. 36.º, n.º 5 a)); the
+  // register's number in the words of the Código das Sociedades Comerciais, art. 171.º ("número de
+  // matrícula" at the conservatória do registo comercial). "N.º IVA" follows no source found.
   legal: {
     vatId: 'N.º IVA',
     taxNumber: 'NIF',
-    registrationId: 'N.º de registo',
+    registrationId: 'N.º de matrícula',
     peppolId: 'ID Peppol',
     buyerReference: 'Referência do comprador',
     purchaseOrder: 'Nota de encomenda',
