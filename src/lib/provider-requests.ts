@@ -10,7 +10,7 @@ export const idempotencyHeaders = (recordId: string) => ({ 'Idempotency-Key': re
 
 export type ProviderAnswer = { ok: true; status: number; body: Record<string, unknown> } | { ok: false; status: number | null; message: string; body?: Record<string, unknown> };
 
-/** One call; network failures, timeouts, answers past the size cap and non-JSON answers come back as `ok: false` with a reason. */
+/** One call; network failures, timeouts (before or during the answer), answers past the size cap and non-JSON answers come back as `ok: false` with a reason. */
 export async function callProvider(url: string, init: RequestInit, timeoutMs = PROVIDER_TIMEOUT_MS): Promise<ProviderAnswer> {
   let res: Response;
   try {
@@ -18,7 +18,18 @@ export async function callProvider(url: string, init: RequestInit, timeoutMs = P
   } catch (err) {
     return { ok: false, status: null, message: `unreachable (${err instanceof Error ? err.name : 'error'})` };
   }
-  const text = await readAnswerText(res).catch(() => '');
+  return readProviderAnswer(res);
+}
+
+/** An outside answer read as `callProvider` reads it (up to 1 MB, a JSON object or a reason), for a call made otherwise (a binding's raw response). */
+export async function readProviderAnswer(res: Response): Promise<ProviderAnswer> {
+  let text: string | null;
+  try {
+    text = await readAnswerText(res);
+  } catch (err) {
+    // The time limit (or the connection) ended the answer after its headers: no answer, as much as one that never began.
+    return { ok: false, status: null, message: `stopped answering (${err instanceof Error ? err.name : 'error'})` };
+  }
   if (text === null) return { ok: false, status: res.status, message: `answered ${res.status} with more than ${OUTSIDE_ANSWER_MAX_BYTES / (1024 * 1024)} MB, read no further` };
   let body: unknown;
   try {

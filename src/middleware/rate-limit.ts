@@ -39,7 +39,8 @@ export function addressBucket(address: string): string {
   return `${parts.join(':')}::/64`;
 }
 
-const secondsToWindowEnd = () => WINDOW_SECONDS - (Math.floor(Date.now() / 1000) % WINDOW_SECONDS);
+/** Seconds until the current minute's window ends and a limit admits again: a 429's Retry-After, and a queued job's delay. */
+export const secondsToWindowEnd = () => WINDOW_SECONDS - (Math.floor(Date.now() / 1000) % WINDOW_SECONDS);
 
 const policyHeaders = (limit: number) => ({ 'RateLimit-Limit': String(limit), 'RateLimit-Policy': `${limit};w=${WINDOW_SECONDS}` });
 

@@ -19,5 +19,14 @@ export type XmlReading = Reading<{
 /** A PDF opened: its embedded e-invoice (by attachment name) if it has one, else its text for the model. */
 export type PdfReading = Reading<{ xml: { name: string; content: string } | null; text: string }>;
 
-/** What the model filled in, checked like any input: totals that do not add up are `warnings`. */
-export type ModelReading = Reading<{ extracted: ExtractedValue | null; confidence: number | null; warnings: RuleIssueValue[] }>;
+/**
+ * What the model filled in, checked like any input: totals that do not add up are `warnings`. `extracted: null`
+ * (with a warning saying why, except under the `local` provider) is a document for a person to fill in: stored
+ * `needs_review` like any reading. A reading with `retryAfter` is one the model could not be asked for yet (the
+ * workspace's 10 extractions a minute are spent, or the provider did not answer in time): ask again after that many
+ * seconds, the document unchanged; when no retry is left, store `unreadByModel(reason)` (model-extraction.ts) rather
+ * than failing the document, which is not at fault.
+ */
+export type ModelReading =
+  | Reading<{ extracted: ExtractedValue | null; confidence: number | null; warnings: RuleIssueValue[] }>
+  | { ok: false; reason: string; retryAfter: number };
