@@ -43,7 +43,9 @@ export function cleanFilename(name: string | null | undefined, extension: string
 
 /**
  * Receives one document into the workspace: 413 over 10 MB, 415 for a type that is none of §21's, 429 past
- * the daily limit (nothing is kept then). Answers the document, `received`.
+ * the daily limit (an ApiError each; nothing is kept then). Answers the document, `received`. `ctx` acts on the
+ * workspace's own database: a request's context, or for email and network deliveries
+ * `systemContext(withDatabase(env, database), workspaceId, job)`.
  */
 export async function receiveDocument(ctx: WorkspaceContext, input: IncomingDocument): Promise<InboundDocumentRow> {
   if (input.bytes.byteLength > MAX_DOCUMENT_BYTES) throw new ApiError('payload_too_large', 'The document is over 10 MB.');
