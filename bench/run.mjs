@@ -14,6 +14,7 @@ import { cpuSeconds, findWorkerdPid } from './harness/cpu.mjs';
 import { measureColdStart } from './harness/coldstart.mjs';
 import { measureCron } from './harness/cron.mjs';
 import { measureFanout } from './harness/fanout.mjs';
+import { measureInbound } from './harness/inbound.mjs';
 import { countD1Calls } from './harness/d1-count.mjs';
 import { quantile, runLoad } from './harness/load.mjs';
 import { completedEvent, fakeStripe } from './harness/fake-stripe.mjs';
@@ -388,6 +389,20 @@ async function main() {
       console.log('  webhook fan-out: one event to 10 local receivers, 20 times…');
       fanout = await measureFanout(mf, served.url, pid, accounts.writer);
     }
+    let inbound = null;
+    if (!only || only.split('|').some((part) => 'inbound processing'.includes(part))) {
+      console.log('  inbound processing: a 100-line CII and UBL, uploaded and read on the queue, beside the floor…');
+      const floorCpu = async () => {
+        const run = await measure(served.url, pid, floor, FLOOR_RUN);
+        return run.cpu / run.latencies.length;
+      };
+      inbound = await measureInbound(mf, served.url, pid, accounts.writer, floorCpu);
+      // Beside the export of the same kind of 100-line invoice, when that ran too (its CPU per request through the floor).
+      for (const row of inbound) {
+        const exported = results.find((r) => r.available && r.einvoice === row.format);
+        if (exported) row.vs_export_cpu = round(row.vs_floor_cpu / exported.vs_floor_cpu);
+      }
+    }
     let cron = null;
     if (!only || only.split('|').some((part) => 'recurring-invoice cron'.includes(part))) {
       console.log('  recurring-invoice cron: 500 due among 1,000 schedules, then among 10,000…');
@@ -403,6 +418,7 @@ async function main() {
       seeded_database_bytes: seededBytes,
       results,
       fanout,
+      inbound,
       cron,
       coldstart,
       targets: targets(results, bundle, renderer, fanout, cron, coldstart),
@@ -574,6 +590,13 @@ function print(report) {
     console.log(table(
       ['webhook fan-out', 'endpoints', 'events', 'D1 batches / round trips per write', 'write → last delivery p50 / p90 / max ms', 'CPU ms per delivery'],
       [['POST /v1/clients → client.created', f.endpoints, f.events, `${f.write_d1_batches} / ${f.write_d1_calls}`, `${f.write_to_last_delivery_ms.p50} / ${f.write_to_last_delivery_ms.p90} / ${f.write_to_last_delivery_ms.max}`, f.cpu_ms_per_delivery]],
+    ));
+    console.log('');
+  }
+  if (report.inbound) {
+    console.log(table(
+      ['inbound processing (upload + read on the queue)', 'documents', 'bytes', 'CPU ms per document', '× floor CPU (quartiles)', '× its export\'s CPU', 'statuses'],
+      report.inbound.map((r) => [r.name, r.documents, r.bytes, r.cpu_ms_per_document, `${r.vs_floor_cpu} (${r.vs_floor_cpu_quartiles.join('–')})`, r.vs_export_cpu ?? 'not measured', Object.entries(r.statuses).map(([s, n]) => `${s}×${n}`).join(' ')]),
     ));
     console.log('');
   }

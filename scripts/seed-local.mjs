@@ -1,6 +1,7 @@
 // `npm run dev`: applies the local migrations, seeds a demo workspace owned by a demo user, with a
 // second member (role `member`), a fresh API key for each (printed), sample clients, projects,
-// invoices and an expense, and a sample exchange-rate snapshot marked source "sample".
+// invoices and an expense, two received documents (an XRechnung and a receipt photo, their files in the
+// local bucket), and a sample exchange-rate snapshot marked source "sample".
 // Safe to run again: records are only added once; each run mints new demo keys.
 import { execFileSync } from 'node:child_process';
 import { createHash, createHmac, randomBytes } from 'node:crypto';
@@ -63,6 +64,8 @@ const workspaceIssuer = {
 };
 const issuer = { name: 'Demo Studio', ...workspaceIssuer };
 const quoted = (value) => `'${JSON.stringify(value).replace(/'/g, "''")}'`;
+const sqlValue = (value) => (value === null || value === undefined ? 'NULL' : typeof value === 'number' ? String(value) : `'${String(value).replace(/'/g, "''")}'`);
+const sqlJson = (value) => (value ? quoted(value) : 'NULL');
 const billTo = (i) => [
   { name: 'Acme GmbH', email: 'billing@acme.example', company: 'Acme GmbH', address: { ...noAddress, line1: 'Marienplatz 8', postal_code: '80331', city: 'München', country: 'DE' }, tax_id: 'DE987654321', vat_id: 'DE987654321', peppol_id: '9930:DE987654321', buyer_reference: 'ACME-2026-17' },
   { name: 'Globex Ltd', email: 'ap@globex.example', company: 'Globex Ltd', address: { ...noAddress, country: 'GB' }, tax_id: null },
@@ -164,6 +167,62 @@ const snapshot = { base: 'USD', rates: sample.rates, as_of: now, fetched_at: now
 writeFileSync(join(dir, 'rates.json'), JSON.stringify(snapshot));
 wrangler('kv', 'key', 'put', '--local', '--binding=RATES_KV', 'rates:v1:USD', `--path=${join(dir, 'rates.json')}`);
 
+// Received documents (§21, README "Receiving documents"): an XRechnung the print shop emailed, still waiting to be
+// read, and a photo of a café receipt Sam uploaded, read and waiting for review. Each is made once: its file goes to
+// the local bucket under a key no one can guess, its row and events to DB.
+const documentIds = { xrechnung: fixedId('ind', 1), receipt: fixedId('ind', 2) };
+const stored = JSON.parse(wrangler('d1', 'execute', 'DB', '--local', '--json', `--command=SELECT id FROM inbound_documents WHERE id IN ('${documentIds.xrechnung}', '${documentIds.receipt}')`).toString())[0].results.map((row) => row.id);
+if (stored.length < 2) {
+  const made = JSON.parse(execFileSync('npx', ['tsx', join(root, 'scripts', 'seed-documents.ts'), daysAgo(1), 'RE-2026-0815'], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] }).toString());
+  const documents = [
+    {
+      id: documentIds.xrechnung, source: 'email', status: 'received', filename: 'RE-2026-0815.xml', contentType: 'application/xml', bytes: Buffer.from(made.xrechnung),
+      from: 'rechnung@druckerei-stern.example', userId: null, actor: ['system', null, 'email'],
+    },
+    {
+      id: documentIds.receipt, source: 'upload', status: 'needs_review', filename: 'receipt-cafe-einstein.png', contentType: 'image/png', bytes: Buffer.from(made.receipt, 'base64'),
+      from: null, userId: ids.member, actor: ['user', ids.member, 'Sam Rivera'], format: 'image', extraction: 'model', confidence: 0.86, supplierKey: 'name:café einstein', number: 'B-20481',
+      extracted: {
+        kind: 'invoice', supplier: { name: 'Café Einstein', vat_id: null, tax_id: '27/456/12345', address: 'Kurfürstenstraße 58, 10785 Berlin', iban: null }, number: 'B-20481',
+        issue_date: daysAgo(2), due_date: null, currency: 'EUR', subtotal: 1252, tax: 238, total: 1490,
+        tax_breakdown: [{ category: 'S', rate: 19, taxable_amount: 1252, tax_amount: 238 }],
+        lines: [{ description: 'Flat white', quantity: 2, unit_amount: 390, amount: 780, tax_rate: 19 }, { description: 'Franzbrötchen', quantity: 2, unit_amount: 236, amount: 472, tax_rate: 19 }],
+        buyer_reference: null, purchase_order: null,
+      },
+      validation: { valid: true, checked_at: now, errors: [], warnings: [] },
+    },
+  ].filter((doc) => !stored.includes(doc.id));
+  const rows = [];
+  const eventRows = [];
+  for (const doc of documents) {
+    const key = `inbound/${ids.workspace}/${randomBytes(16).toString('base64url')}`;
+    const file = join(dir, doc.filename);
+    writeFileSync(file, doc.bytes);
+    wrangler('r2', 'object', 'put', `workspace-files/${key}`, '--local', `--file=${file}`, `--content-type=${doc.contentType}`);
+    const sha256 = createHash('sha256').update(doc.bytes).digest('hex');
+    const object = {
+      id: doc.id, source: doc.source, status: doc.status, received_at: now, filename: doc.filename, content_type: doc.contentType, size: doc.bytes.length, sha256,
+      format: doc.format ?? null, profile: null, validation: doc.validation ?? null, extracted: doc.extracted ?? null, extraction: doc.extraction ?? null,
+      confidence: doc.confidence ?? null, duplicate_of: null, expense_id: null, rejected_reason: null, failure_reason: null, from: doc.from, created_at: now, updated_at: now,
+    };
+    rows.push(`('${doc.id}', '${ids.workspace}', ${sqlValue(doc.userId)}, '${doc.source}', '${doc.status}', '${now}', ${sqlValue(doc.filename)}, '${doc.contentType}', ${doc.bytes.length}, '${sha256}', '${key}', ${sqlValue(doc.format)}, ${sqlJson(doc.validation)}, ${sqlJson(doc.extracted)}, ${sqlValue(doc.extraction)}, ${sqlValue(doc.confidence)}, ${sqlValue(doc.supplierKey)}, ${sqlValue(doc.number)}, ${sqlValue(doc.from)}, '${now}', '${now}')`);
+    // Received by whoever brought it (an email is the system's), read by the inbound job: as the worker writes them.
+    const event = (n, type, [actorType, actorId, actorName], data) =>
+      `('${fixedId('evt', n)}', '${ids.workspace}', '${type}', '${actorType}', ${sqlValue(actorId)}, '${actorName}', '${doc.id}', ${sqlValue(`Document ${doc.filename} ${type.split('.')[1]}`)}, ${sqlJson({ object: data })}, '${now}')`;
+    const asReceived = { ...object, status: 'received', format: null, validation: null, extracted: null, extraction: null, confidence: null };
+    eventRows.push(event(doc.id === documentIds.xrechnung ? 3 : 4, 'inbound_document.received', doc.actor, asReceived));
+    if (doc.status !== 'received') eventRows.push(event(5, 'inbound_document.processed', ['system', null, 'inbound'], object));
+  }
+  if (rows.length) {
+    writeFileSync(join(dir, 'documents.sql'), `INSERT OR IGNORE INTO inbound_documents (id, workspace_id, user_id, source, status, received_at, filename, content_type, size, sha256, file_key, format, validation, extracted, extraction, confidence, supplier_key, number, from_address, created_at, updated_at) VALUES
+  ${rows.join(',\n  ')};
+INSERT OR IGNORE INTO events (id, workspace_id, type, actor_type, actor_id, actor_name, object_id, summary, data, created_at) VALUES
+  ${eventRows.join(',\n  ')};
+`);
+    wrangler('d1', 'execute', 'DB', '--local', `--file=${join(dir, 'documents.sql')}`);
+  }
+}
+
 console.log(`
   Workspace API — local demo
   Workspace "Demo Studio"
@@ -183,6 +242,9 @@ console.log(`
   A week of unbilled time and a print bill on "Brand refresh", into a draft invoice:
   curl -X POST -H "Authorization: Bearer ${ownerKey.key}" -H "Content-Type: application/json" \\
     -d '{"client_id": "${ids.clients[0]}", "group_by": "task"}' http://localhost:8787/v1/invoices/from-time
+  Received documents: an XRechnung by email, waiting to be read, and a receipt photo waiting for review
+  curl -H "Authorization: Bearer ${ownerKey.key}" http://localhost:8787/v1/inbound-documents
+  curl -H "Authorization: Bearer ${ownerKey.key}" -o receipt.png http://localhost:8787/v1/inbound-documents/${documentIds.receipt}/file
   Reference: http://localhost:8787/docs
 `);
 
