@@ -14,7 +14,14 @@ function vatCategory(categories: XmlElement[]): VatCategory | null {
 }
 
 function address(postal: XmlElement | null): Address | null {
-  return postal ? { country: textAt(postal, 'Country', 'IdentificationCode') } : null;
+  if (!postal) return null;
+  return {
+    country: textAt(postal, 'Country', 'IdentificationCode'),
+    lines: [textAt(postal, 'StreetName'), textAt(postal, 'AdditionalStreetName'), ...all(postal, 'AddressLine', 'Line').map((line) => line.text)],
+    city: textAt(postal, 'CityName'),
+    postcode: textAt(postal, 'PostalZone'),
+    region: textAt(postal, 'CountrySubentity'),
+  };
 }
 
 function party(node: XmlElement | null, nameFrom: 'legal' | 'trading'): Party | null {
@@ -57,6 +64,7 @@ function line(node: XmlElement): Line {
     itemName: textAt(item, 'Name'),
     netPrice: textAt(node, 'Price', 'PriceAmount'),
     grossPrice: textAt(node, 'Price', 'AllowanceCharge', 'BaseAmount'),
+    priceBaseQuantity: textAt(node, 'Price', 'BaseQuantity'),
     vat: vatCategory(all(item, 'ClassifiedTaxCategory')),
     allowancesCharges: all(node, 'AllowanceCharge').map((ac) => allowanceCharge(ac, false)),
     period: period ? { start: textAt(period, 'StartDate'), end: textAt(period, 'EndDate') } : null,
@@ -81,6 +89,10 @@ export function readUbl(root: XmlElement): Invoice {
     taxCurrency: textAt(root, 'TaxCurrencyCode'),
     taxPointDate: textAt(root, 'TaxPointDate'),
     taxPointDateCode: textAt(period, 'DescriptionCode'),
+    // An Invoice states BT-9 at its root; a CreditNote has no DueDate there, so on its payment means.
+    dueDate: textAt(root, 'DueDate') ?? all(root, 'PaymentMeans', 'PaymentDueDate').map((d) => d.text).find((d) => d != null) ?? null,
+    buyerReference: textAt(root, 'BuyerReference'),
+    purchaseOrder: textAt(root, 'OrderReference', 'ID'),
     seller: party(first(root, 'AccountingSupplierParty', 'Party'), 'legal') ?? EMPTY_PARTY,
     buyer: party(first(root, 'AccountingCustomerParty', 'Party'), 'legal') ?? EMPTY_PARTY,
     taxRepresentative: party(first(root, 'TaxRepresentativeParty'), 'trading'),
