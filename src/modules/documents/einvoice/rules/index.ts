@@ -1,10 +1,10 @@
 // Our own EN 16931 rule engine: a CII (CrossIndustryInvoice D16B) or UBL 2.1 (Invoice, CreditNote) document read
 // with the safe XML reader, into the semantic model, judged by the business rules of the official artefacts
 // (CEN, release 1.3.16). Covered: BR-01…BR-65 (as far as the model carries them), BR-CO-03…26, the VAT category
-// rules BR-S/Z/E/AE/IC/G/O-*, BR-DEC-*. Not covered: the code lists (BR-CL-*), the IGIC/IPSI/split-payment
-// categories (BR-AF/AG/B-*), the syntax rules (CII-SR/DT, UBL-SR/CR/DT) and the CII XSD: the official validator
-// remains the reference (test/einvoice/ runs both where it is installed). Used by the tests and by receiving;
-// not imported by the API's startup path.
+// rules BR-S/Z/E/AE/IC/G/O-*, BR-DEC-*, and the syntax rules UBL-DT-01, UBL-SR-48, CII-SR-014 and CII-SR-470. Not covered:
+// the code lists (BR-CL-*), the IGIC/IPSI/split-payment categories (BR-AF/AG/B-*), the other syntax rules
+// (CII-SR/DT, UBL-SR/CR/DT) and the CII XSD: the official validator remains the reference (test/einvoice/ runs
+// both where it is installed). Used by the tests and by receiving; not imported by the API's startup path.
 import { readXml, XmlReadError, type XmlElement, type XmlLimits, DEFAULT_XML_LIMITS } from '../../../../lib/xml-reader';
 import { checkCalculations } from './calculations';
 import { checkDecimals } from './decimals';
@@ -13,6 +13,7 @@ import type { Invoice } from './model';
 import { readCii } from './read-cii';
 import { readUbl } from './read-ubl';
 import { type EInvoiceVerdict, Report } from './report';
+import { checkSyntax } from './syntax';
 import { checkVatCategories } from './vat-categories';
 
 export type { EInvoiceVerdict, RuleFailure } from './report';
@@ -49,5 +50,6 @@ export function judgeEInvoice(invoice: Invoice): EInvoiceVerdict {
   checkCalculations(report);
   checkVatCategories(report);
   checkDecimals(report);
+  checkSyntax(report);
   return { valid: report.failures.length === 0, syntax: invoice.syntax, failures: report.failures, warnings: report.warnings };
 }

@@ -67,6 +67,8 @@ export type Line = {
   priceBaseQuantity: Written;
   /** BT-151 / BT-152; null when the line has no VAT category. */
   vat: VatCategory | null;
+  /** UBL only: how many tax categories the line's item has (UBL-SR-48); null in CII. */
+  taxCategoryCount: number | null;
   allowancesCharges: AllowanceCharge[];
   /** BG-26. */
   period: { start: Written; end: Written } | null;
@@ -96,6 +98,8 @@ export type Invoice = {
   typeCode: Written;
   currency: Written;
   taxCurrency: Written;
+  /** CII only: how many type codes its ExchangedDocument has (CII-SR-014); null without one, and in UBL. */
+  typeCodeCount: number | null;
   /** BT-7 and BT-8: the rules only ask whether both are given. */
   taxPointDate: Written;
   taxPointDateCode: Written;
@@ -128,8 +132,12 @@ export type Invoice = {
     allowanceTotal: Written;
     chargeTotal: Written;
     taxBasisTotal: Written;
-    /** Every BT-110 / BT-111 with its currency, and whether it sums a VAT breakdown (a UBL TaxTotal may not). */
-    taxTotals: { amount: Written; currency: Written; withBreakdown: boolean }[];
+    /**
+     * Every BT-110 / BT-111 with its currency, whether it sums a VAT breakdown (a UBL TaxTotal may not), and the
+     * tax amounts (BT-117) it sums: its own TaxSubtotals in UBL, the whole breakdown in CII. A UBL TaxTotal that
+     * breaks the tax down without stating its amount is here too, with amount and currency null.
+     */
+    taxTotals: { amount: Written; currency: Written; withBreakdown: boolean; subtotalTaxes: Written[] }[];
     grandTotal: Written;
     prepaid: Written;
     rounding: Written;

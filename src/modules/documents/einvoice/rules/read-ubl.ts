@@ -2,6 +2,8 @@
 // reads (EN16931-UBL-validation, rules BR-*): each business term from the element that rule checks.
 import type { XmlElement } from '../../../../lib/xml-reader';
 import type { Address, AllowanceCharge, Invoice, Line, Party, VatCategory } from './model';
+
+type TaxTotal = NonNullable<Invoice['totals']>['taxTotals'][number];
 import { all, first, textAt } from './xml-path';
 
 const attribute = (node: XmlElement | null, name: string) => node?.attributes[name] ?? null;
@@ -66,6 +68,7 @@ function line(node: XmlElement): Line {
     grossPrice: textAt(node, 'Price', 'AllowanceCharge', 'BaseAmount'),
     priceBaseQuantity: textAt(node, 'Price', 'BaseQuantity'),
     vat: vatCategory(all(item, 'ClassifiedTaxCategory')),
+    taxCategoryCount: all(item, 'ClassifiedTaxCategory').length,
     allowancesCharges: all(node, 'AllowanceCharge').map((ac) => allowanceCharge(ac, false)),
     period: period ? { start: textAt(period, 'StartDate'), end: textAt(period, 'EndDate') } : null,
     standardIdSchemes: all(item, 'StandardItemIdentification', 'ID').map((id) => attribute(id, 'schemeID')),
@@ -85,6 +88,7 @@ export function readUbl(root: XmlElement): Invoice {
     number: textAt(root, 'ID'),
     issueDate: textAt(root, 'IssueDate'),
     typeCode: textAt(root, 'InvoiceTypeCode') ?? textAt(root, 'CreditNoteTypeCode'),
+    typeCodeCount: null,
     currency: textAt(root, 'DocumentCurrencyCode'),
     taxCurrency: textAt(root, 'TaxCurrencyCode'),
     taxPointDate: textAt(root, 'TaxPointDate'),
@@ -114,8 +118,13 @@ export function readUbl(root: XmlElement): Invoice {
         allowanceTotal: amountOf('AllowanceTotalAmount'),
         chargeTotal: amountOf('ChargeTotalAmount'),
         taxBasisTotal: amountOf('TaxExclusiveAmount'),
-        taxTotals: taxTotals.flatMap((total) =>
-          all(total, 'TaxAmount').map((tax) => ({ amount: tax.text, currency: attribute(tax, 'currencyID'), withBreakdown: all(total, 'TaxSubtotal').length > 0 }))),
+        taxTotals: taxTotals.flatMap((total): TaxTotal[] => {
+          const subtotalTaxes = all(total, 'TaxSubtotal').map((subtotal) => textAt(subtotal, 'TaxAmount'));
+          const withBreakdown = subtotalTaxes.length > 0;
+          const amounts = all(total, 'TaxAmount');
+          if (amounts.length === 0) return withBreakdown ? [{ amount: null, currency: null, withBreakdown, subtotalTaxes }] : [];
+          return amounts.map((tax) => ({ amount: tax.text, currency: attribute(tax, 'currencyID'), withBreakdown, subtotalTaxes }));
+        }),
         grandTotal: amountOf('TaxInclusiveAmount'),
         prepaid: amountOf('PrepaidAmount'),
         rounding: amountOf('PayableRoundingAmount'),
