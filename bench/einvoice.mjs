@@ -57,4 +57,13 @@ await cpuMs('received: readInboundXml (CII, 100 lines)', () => readInboundXml(ci
 await cpuMs('received: readInboundXml (UBL, 100 lines)', () => readInboundXml(ubl), { calls: 100 });
 await cpuMs('received: readInboundXml (CII, 1,000 lines)', () => readInboundXml(cii1000), { calls: 10 });
 await cpuMs('received: readInboundXml (UBL, 1,000 lines)', () => readInboundXml(ubl1000), { calls: 10 });
-console.log(`\nsizes: CII ${cii.length} bytes, UBL ${renderUbl(doc).length} bytes, plain PDF ${plain.length} bytes, Factur-X PDF ${(await toFacturX(plain, cii)).length} bytes; 1,000 lines: CII ${cii1000.length} bytes, UBL ${ubl1000.length} bytes`);
+// A hostile shape: every line at a rate of its own, so the breakdown has as many groups as lines (the VAT
+// category rules must not cost lines × groups).
+const hostileLine = cii.match(/<ram:IncludedSupplyChainTradeLineItem>.*?<\/ram:IncludedSupplyChainTradeLineItem>/s)[0];
+const hostileGroup = cii.match(/<ram:ApplicableTradeTax><ram:CalculatedAmount>.*?<\/ram:ApplicableTradeTax>/s)[0];
+const ownRate = (xml, i) => xml.replace(/<ram:RateApplicablePercent>[^<]*</, `<ram:RateApplicablePercent>${1 + i / 100}<`);
+const hostile = cii
+  .replace(/<ram:IncludedSupplyChainTradeLineItem>.*<\/ram:IncludedSupplyChainTradeLineItem>/s, Array.from({ length: 4000 }, (_, i) => ownRate(hostileLine, i)).join(''))
+  .replace(/(<ram:ApplicableTradeTax><ram:CalculatedAmount>.*?<\/ram:ApplicableTradeTax>)+/s, Array.from({ length: 4000 }, (_, i) => ownRate(hostileGroup, i)).join(''));
+await cpuMs('received: 4,000 lines, each rate its own VAT group', () => readInboundXml(hostile), { calls: 1, rounds: 3 });
+console.log(`\nsizes: CII ${cii.length} bytes, UBL ${renderUbl(doc).length} bytes, plain PDF ${plain.length} bytes, Factur-X PDF ${(await toFacturX(plain, cii)).length} bytes; 1,000 lines: CII ${cii1000.length} bytes, UBL ${ubl1000.length} bytes; 4,000 rates: CII ${hostile.length} bytes`);

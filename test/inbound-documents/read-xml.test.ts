@@ -133,6 +133,14 @@ describe('amounts in minor units', () => {
     expect(reading.validation.warnings).toEqual([]);
   });
 
+  it('reads an amount of a million digits as no number, with a warning, and the rules fail what needs it', () => {
+    // Turning it into a bigint would take minutes of CPU: a hostile document must cost what its size costs.
+    const reading = read(twoRatesCii.replace(/<ram:GrandTotalAmount>[^<]*</, `<ram:GrandTotalAmount>${'9'.repeat(1_000_000)}<`));
+    expect(reading.extracted.total).toBeNull();
+    expect(reading.validation.warnings).toEqual([{ rule: 'READ-AMOUNT', message: `The total with VAT (BT-112) "${'9'.repeat(40)}" is not a number.`, path: 'BT-112' }]);
+    expect(reading.validation.errors.map((e) => e.rule)).toEqual(['BR-CO-15', 'BR-CO-16']);
+  });
+
   it('reads an invoice whose total is negative as a credit, its amounts positive', () => {
     // Every amount negative but the prices (BR-27 keeps those positive), and the quantities with them.
     const ubl = renderUbl(FIXTURES['two-rates']!).replace(/(<cbc:(?!PriceAmount)\w+ currencyID="EUR">)([0-9.]+)</g, '$1-$2<').replace(/(<cbc:InvoicedQuantity [^>]*>)/g, '$1-');
