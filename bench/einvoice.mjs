@@ -1,7 +1,9 @@
 // npm run bench:einvoice: CPU per call of the e-invoice renderers on a 100-line invoice, as pure functions in
 // Node (same V8 as workerd; no D1, no HTTP): the readiness check, the CII and UBL exports, and the Factur-X PDF
-// (the plain invoice PDF, then its conversion to PDF/A-3b with the CII embedded). Each figure is the median of
-// rounds of N calls, measured with process.cpuUsage after a warm-up, so other load on the machine counts less.
+// (the plain invoice PDF, then its conversion to PDF/A-3b with the CII embedded); and reading a received
+// e-invoice (§21: readInboundXml, the safe XML reader, our EN 16931 rules and the extraction) of 100 and of
+// 1,000 lines. Each figure is the median of rounds of N calls, measured with process.cpuUsage after a warm-up,
+// so other load on the machine counts less.
 import { checkEInvoice } from '../src/modules/documents/einvoice/check.ts';
 import { renderCii } from '../src/modules/documents/einvoice/cii.ts';
 import { valueOfEInvoice } from '../src/modules/documents/value.ts';
@@ -10,7 +12,9 @@ import { pdfDocument } from '../src/renderer/contract.ts';
 import { makeFacturX, toFacturX } from '../src/renderer/facturx.ts';
 import { renderUbl } from '../src/modules/documents/einvoice/ubl.ts';
 import { renderInvoicePdf } from '../src/renderer/pdf.ts';
-import { FIXTURES } from '../test/einvoice/fixtures.ts';
+import { validateEInvoice } from '../src/modules/documents/einvoice/rules/index.ts';
+import { readInboundXml } from '../src/modules/inbound-documents/read-xml.ts';
+import { buildDocument, FIXTURES } from '../test/einvoice/fixtures.ts';
 
 const doc = FIXTURES['100-lines-line-rounding'];
 const printable = pdfDocument(printedDocument(valueOfEInvoice(doc, 'en-US')));
@@ -41,4 +45,25 @@ await cpuMs('Factur-X conversion of the plain PDF (toFacturX)', () => toFacturX(
 await cpuMs('plain PDF (renderInvoicePdf), for comparison', () => renderInvoicePdf(printable), { calls: 5 });
 await cpuMs('Factur-X PDF (CII + PDF made as PDF/A-3b in one go)', () => renderInvoicePdf(printable, (pdf) => makeFacturX(pdf, renderCii(doc))), { calls: 5 });
 await cpuMs('Factur-X PDF (CII + plain PDF + toFacturX)', async () => toFacturX(await renderInvoicePdf(printable), renderCii(doc)), { calls: 5 });
-console.log(`\nsizes: CII ${cii.length} bytes, UBL ${renderUbl(doc).length} bytes, plain PDF ${plain.length} bytes, Factur-X PDF ${(await toFacturX(plain, cii)).length} bytes`);
+const ubl = renderUbl(doc);
+const thousand = buildDocument({
+  lines: doc.lines.flatMap((line) => Array.from({ length: 10 }, () => line)),
+  discount: { amount: 99_999, reason: 'Framework agreement' },
+});
+const cii1000 = renderCii(thousand);
+const ubl1000 = renderUbl(thousand);
+await cpuMs('received: validateEInvoice (CII), the rules alone', () => validateEInvoice(cii), { calls: 100 });
+await cpuMs('received: readInboundXml (CII, 100 lines)', () => readInboundXml(cii), { calls: 100 });
+await cpuMs('received: readInboundXml (UBL, 100 lines)', () => readInboundXml(ubl), { calls: 100 });
+await cpuMs('received: readInboundXml (CII, 1,000 lines)', () => readInboundXml(cii1000), { calls: 10 });
+await cpuMs('received: readInboundXml (UBL, 1,000 lines)', () => readInboundXml(ubl1000), { calls: 10 });
+// A hostile shape: every line at a rate of its own, so the breakdown has as many groups as lines (the VAT
+// category rules must not cost lines × groups).
+const hostileLine = cii.match(/<ram:IncludedSupplyChainTradeLineItem>.*?<\/ram:IncludedSupplyChainTradeLineItem>/s)[0];
+const hostileGroup = cii.match(/<ram:ApplicableTradeTax><ram:CalculatedAmount>.*?<\/ram:ApplicableTradeTax>/s)[0];
+const ownRate = (xml, i) => xml.replace(/<ram:RateApplicablePercent>[^<]*</, `<ram:RateApplicablePercent>${1 + i / 100}<`);
+const hostile = cii
+  .replace(/<ram:IncludedSupplyChainTradeLineItem>.*<\/ram:IncludedSupplyChainTradeLineItem>/s, Array.from({ length: 4000 }, (_, i) => ownRate(hostileLine, i)).join(''))
+  .replace(/(<ram:ApplicableTradeTax><ram:CalculatedAmount>.*?<\/ram:ApplicableTradeTax>)+/s, Array.from({ length: 4000 }, (_, i) => ownRate(hostileGroup, i)).join(''));
+await cpuMs('received: 4,000 lines, each rate its own VAT group', () => readInboundXml(hostile), { calls: 1, rounds: 3 });
+console.log(`\nsizes: CII ${cii.length} bytes, UBL ${renderUbl(doc).length} bytes, plain PDF ${plain.length} bytes, Factur-X PDF ${(await toFacturX(plain, cii)).length} bytes; 1,000 lines: CII ${cii1000.length} bytes, UBL ${ubl1000.length} bytes; 4,000 rates: CII ${hostile.length} bytes`);

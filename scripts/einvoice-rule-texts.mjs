@@ -9,8 +9,10 @@ const root = path.resolve(import.meta.dirname, '..');
 const folder = process.argv[2] ?? [path.resolve(root, '../shared/einvoice'), path.resolve(root, '../../shared/einvoice')].find((f) => existsSync(f));
 if (!folder) throw new Error('the EN 16931 artefacts were not found: pass their folder');
 // The families the engine implements (see rules/index.ts); code lists (BR-CL) and the syntax rules are not among
-// them, but for UBL-DT-01 (two decimals in every UBL amount), which the decimal rules check beside BR-DEC.
-const FAMILIES = /^(BR-(\d+|CO-\d+|DEC-\d+|S-\d+|Z-\d+|E-\d+|AE-\d+|IC-\d+|G-\d+|O-\d+)|UBL-DT-01)$/;
+// them, but for UBL-DT-01 (two decimals in every UBL amount), which the decimal rules check beside BR-DEC, and the
+// syntax rules on business terms in syntax.ts: CII-SR-014 (one type code), CII-SR-470 (an account to pay into for
+// a credit transfer), UBL-SR-48 (one VAT category a line).
+const FAMILIES = /^(BR-(\d+|CO-\d+|DEC-\d+|S-\d+|Z-\d+|E-\d+|AE-\d+|IC-\d+|G-\d+|O-\d+)|UBL-DT-01|UBL-SR-48|CII-SR-014|CII-SR-470)$/;
 
 function texts(file) {
   const xslt = readFileSync(path.join(folder, file), 'utf8');
@@ -19,7 +21,7 @@ function texts(file) {
   for (const [, id, flag, text] of xslt.matchAll(assert)) {
     if (!FAMILIES.test(id) || found.has(id)) continue;
     const plain = text.replace(/\s+/g, ' ').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&').trim();
-    found.set(id, { flag, text: plain.replace(/^\[[^\]]+\]-/, '') });
+    found.set(id, { flag, text: plain.replace(/^\[[^\]]+\]\s*-\s*/, '') });
   }
   return found;
 }

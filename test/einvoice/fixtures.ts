@@ -146,6 +146,24 @@ const hundredLines = Array.from({ length: 100 }, (_, i): LineSpec => ({
   tax_rate: i % 3 === 0 ? 7 : 19,
 }));
 
+export const buyerUS: EInvoiceDocument['bill_to'] = {
+  name: 'Dana Whitfield',
+  company: 'Whitfield Labs Inc.',
+  email: 'ap@whitfield.example',
+  vat_id: null,
+  peppol_id: '0060:123456789',
+  address: { line1: '500 Market Street', line2: 'Suite 12', city: 'San Francisco', region: 'CA', postal_code: '94105', country: 'US' },
+};
+
+export const buyerFR: EInvoiceDocument['bill_to'] = {
+  name: 'Claire Martin',
+  company: 'Atelier Martin SARL',
+  email: 'compta@martin.example',
+  vat_id: 'FR12345678901',
+  peppol_id: '0009:12345678901234',
+  address: { line1: '12 rue des Lilas', line2: null, city: 'Lyon', region: null, postal_code: '69003', country: 'FR' },
+};
+
 /** The cases §15 names, each a document that must pass the EN 16931 validation in both syntaxes. */
 export const FIXTURES: Record<string, EInvoiceDocument> = {
   'standard-discounts': buildDocument({
@@ -196,6 +214,78 @@ export const FIXTURES: Record<string, EInvoiceDocument> = {
     preceding_invoice: { number: 'INV-2026-0042', issue_date: '2026-11-20' },
     lines: [{ description: 'Website redesign (partial credit)', quantity: 1, unit_amount: 50000, discount_percent: 10, tax_category: 'S', tax_rate: 19 }],
     notes: 'Credit for the cancelled second phase.',
+  }),
+  // Every VAT category in a document of its own, and together where EN 16931 allows it (all but O mix).
+  'zero-rated-and-standard': buildDocument({
+    lines: [
+      { description: 'Printed books', quantity: 40, unit_amount: 1250, tax_category: 'Z', tax_rate: 0 },
+      { description: 'Editing', quantity: 6, unit: 'HUR', unit_amount: 8000, discount_percent: 5, tax_category: 'S', tax_rate: 19 },
+      { description: 'Shipping', quantity: 1, unit_amount: 1490, tax_category: 'S', tax_rate: 7 },
+    ],
+    discount: { amount: 1000, reason: 'Early order' },
+  }),
+  'intra-community': buildDocument({
+    number: 'INV-2026-0101',
+    lines: [
+      { description: 'Laser-cut steel brackets', quantity: 250, unit_amount: 420, tax_category: 'K', tax_rate: 0 },
+      { description: 'Packaging', quantity: 3, unit: 'XPK', unit_amount: 1500, tax_category: 'K', tax_rate: 0 },
+    ],
+    delivery_date: '2026-11-18',
+    bill_to: buyerFR,
+    exemption: { code: 'VATEX-EU-IC' },
+  }),
+  'export-outside-eu': buildDocument({
+    number: 'INV-2026-0102',
+    currency: 'USD',
+    lines: [{ description: 'Industrial sensor kit', quantity: 5, unit_amount: 64900, tax_category: 'G', tax_rate: 0 }],
+    bill_to: buyerUS,
+    issuer: { ...issuerDE, iban: null, bic: null },
+    payment_instructions: 'Wire transfer within 45 days.',
+    exemption: { code: 'VATEX-EU-G' },
+  }),
+  'every-category-but-o': buildDocument({
+    number: 'INV-2026-0103',
+    lines: [
+      { description: 'Consulting', quantity: 10, unit: 'HUR', unit_amount: 11000, tax_category: 'S', tax_rate: 19 },
+      { description: 'Reference book', quantity: 2, unit_amount: 3900, tax_category: 'S', tax_rate: 7 },
+      { description: 'Exported spare parts', quantity: 1, unit_amount: 25000, tax_category: 'Z', tax_rate: 0 },
+      { description: 'Training course (exempt)', quantity: 1, unit_amount: 60000, tax_category: 'E', tax_rate: 0 },
+    ],
+    discount: { amount: 2500, reason: 'Framework agreement' },
+    exemption: { reason: 'Exempt under Art. 132(1)(i) of Directive 2006/112/EC' },
+  }),
+  'service-period': buildDocument({
+    number: 'INV-2026-0104',
+    lines: [
+      { description: 'Retainer, November', quantity: 1, unit: 'MON', unit_amount: 300000, tax_category: 'S', tax_rate: 19 },
+      { description: 'Extra hours', quantity: 7.5, unit: 'HUR', unit_amount: 9500, tax_category: 'S', tax_rate: 19 },
+    ],
+    service_period: { start: '2026-11-01', end: '2026-11-30' },
+    rounding: 'group',
+  }),
+  'paid-in-full-no-terms': buildDocument({
+    number: 'INV-2026-0105',
+    lines: [{ description: 'Logo design', quantity: 1, unit_amount: 90000, tax_category: 'S', tax_rate: 19 }],
+    amount_paid: 107100,
+    due_date: null,
+    payment_instructions: null,
+  }),
+  'credit-note-reverse-charge': buildDocument({
+    type_code: 381,
+    number: 'CN-0009',
+    preceding_invoice: { number: 'INV-2026-0042', issue_date: '2026-11-20' },
+    lines: [{ description: 'Software development (hours not worked)', quantity: 6, unit: 'HUR', unit_amount: 9500, tax_category: 'AE', tax_rate: 0 }],
+    exemption: { code: 'VATEX-EU-AE' },
+    service_period: { start: '2026-10-01', end: '2026-10-31' },
+  }),
+  'credit-note-intra-community': buildDocument({
+    type_code: 381,
+    number: 'CN-0010',
+    preceding_invoice: { number: 'INV-2026-0101', issue_date: '2026-11-20' },
+    lines: [{ description: 'Brackets returned', quantity: 20, unit_amount: 420, tax_category: 'K', tax_rate: 0 }],
+    delivery_date: '2026-11-18',
+    bill_to: buyerFR,
+    exemption: { code: 'VATEX-EU-IC' },
   }),
   'credit-note-usd-no-iban': buildDocument({
     type_code: 381,

@@ -10,6 +10,7 @@ import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
 import worker from '../../src/index';
 import { checkAgainstDocument, primeContract } from './contract';
+import { expectEInvoicesValid } from './einvoice-answers';
 
 export const ADMIN_TOKEN = 'test-admin-token';
 
@@ -50,7 +51,9 @@ export async function call<T = any>(method: string, path: string, options: CallO
   const res = await worker.fetch(new Request(url, { method, headers, body }), env, ctx);
   await waitOnExecutionContext(ctx);
   // Decoded as .text() would, without the runtime's warning for every PDF read that way.
-  const text = new TextDecoder().decode(await res.arrayBuffer());
+  const bytes = await res.arrayBuffer();
+  await expectEInvoicesValid(`${method} ${path}`, res.status, res.headers.get('Content-Type'), bytes);
+  const text = new TextDecoder().decode(bytes);
   let parsed: unknown = text;
   if (text && res.headers.get('Content-Type')?.includes('application/json')) parsed = JSON.parse(text);
   await primeContract();
@@ -67,6 +70,8 @@ export async function open(url: string, init: RequestInit = {}, bindings: Env = 
   const headers = { 'CF-Connecting-IP': someAddress(), ...(init.headers as Record<string, string> | undefined) };
   const res = await worker.fetch(new Request(url, { ...init, headers }), bindings, ctx);
   await waitOnExecutionContext(ctx);
+  const type = res.headers.get('Content-Type');
+  if (res.status === 200 && type && /xml|pdf/.test(type)) await expectEInvoicesValid(`${init.method ?? 'GET'} ${url}`, res.status, type, await res.clone().arrayBuffer());
   return res;
 }
 

@@ -48,7 +48,7 @@ describe('reading our own e-invoices', () => {
     expect(result.explicitAcks).toHaveLength(1);
     const doc = await get(me.key, id);
     expect(doc).toMatchObject({
-      status: 'needs_review', format: 'cii', profile: 'urn:cen.eu:en16931:2017', extraction: 'xml', confidence: null, failure_reason: null, duplicate_of: null,
+      status: 'needs_review', format: 'cii', profile: 'EN 16931', extraction: 'xml', confidence: null, failure_reason: null, duplicate_of: null,
     });
     expect(doc.validation).toMatchObject({ valid: true, errors: [] });
     expect(doc.extracted).toMatchObject({
@@ -68,7 +68,7 @@ describe('reading our own e-invoices', () => {
     await readOnQueue(id);
     const doc = await get(user.key, id);
     expect(doc).toMatchObject({ status: 'needs_review', format: 'ubl', extraction: 'xml' });
-    expect(doc.profile).toContain('peppol');
+    expect(doc.profile).toBe('Peppol BIS 3.0');
     expect(doc.validation.valid).toBe(true);
     expect(doc.extracted).toMatchObject({ kind: 'invoice', number: invoice.number, total: invoice.total, supplier: { vat_id: 'DE123456789' } });
   });

@@ -57,7 +57,7 @@ describe('a PDF', () => {
       },
     }, facturX, 'application/pdf');
     expect(seen).toEqual([facturX.byteLength]);
-    expect(doc).toMatchObject({ status: 'needs_review', format: 'facturx', profile: 'urn:cen.eu:en16931:2017', extraction: 'xml', validation: { valid: true } });
+    expect(doc).toMatchObject({ status: 'needs_review', format: 'facturx', profile: 'Factur-X EN 16931', extraction: 'xml', validation: { valid: true } });
     expect(doc.extracted).toMatchObject({ number: invoice.number, total: invoice.total, supplier: { vat_id: 'DE123456789' } });
   });
 
@@ -126,7 +126,7 @@ describe('an image', () => {
     await consumeInbound(first, env, { ...lazyReaders, ...busy });
     const result = await getQueueResult(first, createExecutionContext());
     // Retried as a reading to do later, not as a reader that failed (which logs an error and backs off).
-    expect(result.retryMessages.map((m) => m.msgId)).toEqual(['m1']);
+    expect(result.retryMessages.map((m: { msgId: string }) => m.msgId)).toEqual(['m1']);
     expect(errors).not.toHaveBeenCalled();
     expect((await call('GET', `/v1/inbound-documents/${id}`, { key: me.key })).body.status).toBe('received');
     const last = createMessageBatch('workspace-inbound', [{ id: 'm2', timestamp: new Date(), body: inboundMessage(id), attempts: 4 }]);

@@ -8,14 +8,14 @@ import type { InboundDocumentRow } from './serialize';
 
 /** The three readers (read-xml.ts, read-pdf.ts, model-extraction.ts), as the consumer calls them. */
 export type Readers = {
-  readInboundXml: (xml: string) => XmlReading | Promise<XmlReading>;
+  readInboundXml: (xml: string, options?: { embeddedInPdf?: boolean }) => XmlReading | Promise<XmlReading>;
   readInboundPdf: (env: Env, bytes: ArrayBuffer) => Promise<PdfReading>;
   extractWithModel: (env: Env, input: { workspaceId: string; contentType: string; bytes?: ArrayBuffer; text?: string }) => Promise<ModelReading>;
 };
 
 /** The readers, each module imported on its first use. */
 export const lazyReaders: Readers = {
-  readInboundXml: async (xml) => (await import('./read-xml')).readInboundXml(xml),
+  readInboundXml: async (xml, options) => (await import('./read-xml')).readInboundXml(xml, options),
   readInboundPdf: async (env, bytes) => (await import('./read-pdf')).readInboundPdf(env, bytes),
   extractWithModel: async (env, input) => (await import('./model-extraction')).extractWithModel(env, input),
 };
@@ -60,7 +60,8 @@ const fromXml = (reading: XmlReading, format: 'cii' | 'ubl' | 'facturx'): Docume
     : failed(format === 'facturx' ? 'facturx' : null, reading.reason);
 
 async function readXml(readers: Readers, xml: string, format?: 'facturx'): Promise<DocumentReading> {
-  const reading = await readers.readInboundXml(xml);
+  // The plain EN 16931 id taken out of a PDF reads as Factur-X's EN 16931 profile.
+  const reading = await readers.readInboundXml(xml, { embeddedInPdf: format === 'facturx' });
   return fromXml(reading, format ?? (reading.ok ? reading.format : 'cii'));
 }
 

@@ -7,10 +7,18 @@ export type Decimal = { units: bigint; scale: number };
 const TEN = 10n;
 const pow10 = (n: number) => TEN ** BigInt(n);
 
-/** xs:decimal lexical form ("-12.50", "+3", ".5"), or null when it is not one. */
+/**
+ * Digits past which a number is no amount any document means: read as not a number, because turning a
+ * received document's million-digit "amount" into a bigint takes seconds (the conversion is quadratic).
+ */
+const MAX_DIGITS = 60;
+
+/** xs:decimal lexical form ("-12.50", "+3", ".5"), or null when it is not one (or has more than 60 digits). */
 export function parseDecimal(text: string | null | undefined): Decimal | null {
   if (text == null) return null;
-  const match = /^\s*([+-]?)(\d*)(?:\.(\d*))?\s*$/.exec(text);
+  const trimmed = text.trim();
+  if (trimmed.length > MAX_DIGITS + 2) return null;
+  const match = /^([+-]?)(\d*)(?:\.(\d*))?$/.exec(trimmed);
   if (!match || (match[2] === '' && (match[3] ?? '') === '')) return null;
   const fraction = match[3] ?? '';
   const units = BigInt(`${match[2] || '0'}${fraction}`);

@@ -2,11 +2,21 @@
 // business term (BT-…) as the text the document wrote (null when absent), so the decimal rules can count digits as
 // written and the presence rules can tell an empty element from a missing one. The two readers (read-cii.ts,
 // read-ubl.ts) fill it; the rules (mandatory.ts, calculations.ts, vat-categories.ts, decimals.ts) judge it alone.
+// A few terms no rule reads are here for receiving (src/modules/inbound-documents/read-xml.ts): the address lines,
+// the due date, the buyer and order references, a price's base quantity.
 
 /** A value as written in the document, or null when the element (or attribute) is absent. */
 export type Written = string | null;
 
-export type Address = { country: Written };
+export type Address = {
+  /** BT-40 / BT-55 / BT-69 / BT-80. */
+  country: Written;
+  /** Read for receiving only: BT-35, BT-36, BT-162 (and the buyer's), BT-37, BT-38, BT-39. */
+  lines: Written[];
+  city: Written;
+  postcode: Written;
+  region: Written;
+};
 
 export type Party = {
   /** BT-27 / BT-44 / BT-59 / BT-62. */
@@ -53,8 +63,12 @@ export type Line = {
   /** BT-146, BT-148. */
   netPrice: Written;
   grossPrice: Written;
+  /** BT-149, the quantity the net price is for (read for receiving only). */
+  priceBaseQuantity: Written;
   /** BT-151 / BT-152; null when the line has no VAT category. */
   vat: VatCategory | null;
+  /** UBL only: how many tax categories the line's item has (UBL-SR-48); null in CII. */
+  taxCategoryCount: number | null;
   allowancesCharges: AllowanceCharge[];
   /** BG-26. */
   period: { start: Written; end: Written } | null;
@@ -84,6 +98,8 @@ export type Invoice = {
   typeCode: Written;
   currency: Written;
   taxCurrency: Written;
+  /** CII only: how many type codes its ExchangedDocument has (CII-SR-014); null without one, and in UBL. */
+  typeCodeCount: number | null;
   /** BT-7 and BT-8: the rules only ask whether both are given. */
   taxPointDate: Written;
   taxPointDateCode: Written;
@@ -92,6 +108,10 @@ export type Invoice = {
   /** BG-11, BG-10 (null when absent). */
   taxRepresentative: Party | null;
   payee: Party | null;
+  /** BT-9, BT-10, BT-13 (read for receiving only). */
+  dueDate: Written;
+  buyerReference: Written;
+  purchaseOrder: Written;
   /** BT-72, BG-15. */
   actualDeliveryDate: Written;
   deliverTo: Address | null;
@@ -112,8 +132,12 @@ export type Invoice = {
     allowanceTotal: Written;
     chargeTotal: Written;
     taxBasisTotal: Written;
-    /** Every BT-110 / BT-111 with its currency, and whether it sums a VAT breakdown (a UBL TaxTotal may not). */
-    taxTotals: { amount: Written; currency: Written; withBreakdown: boolean }[];
+    /**
+     * Every BT-110 / BT-111 with its currency, whether it sums a VAT breakdown (a UBL TaxTotal may not), and the
+     * tax amounts (BT-117) it sums: its own TaxSubtotals in UBL, the whole breakdown in CII. A UBL TaxTotal that
+     * breaks the tax down without stating its amount is here too, with amount and currency null.
+     */
+    taxTotals: { amount: Written; currency: Written; withBreakdown: boolean; subtotalTaxes: Written[] }[];
     grandTotal: Written;
     prepaid: Written;
     rounding: Written;

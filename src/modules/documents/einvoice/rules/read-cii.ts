@@ -15,7 +15,14 @@ function vatCategory(taxes: XmlElement[]): VatCategory | null {
 
 function address(party: XmlElement | null): Address | null {
   const postal = first(party, 'PostalTradeAddress');
-  return postal ? { country: textAt(postal, 'CountryID') } : null;
+  if (!postal) return null;
+  return {
+    country: textAt(postal, 'CountryID'),
+    lines: ['LineOne', 'LineTwo', 'LineThree'].map((name) => textAt(postal, name)),
+    city: textAt(postal, 'CityName'),
+    postcode: textAt(postal, 'PostcodeCode'),
+    region: textAt(postal, 'CountrySubDivisionName'),
+  };
 }
 
 function party(node: XmlElement | null): Party | null {
@@ -63,7 +70,9 @@ function line(node: XmlElement): Line {
     itemName: textAt(product, 'Name'),
     netPrice: textAt(agreement, 'NetPriceProductTradePrice', 'ChargeAmount'),
     grossPrice: textAt(agreement, 'GrossPriceProductTradePrice', 'ChargeAmount'),
+    priceBaseQuantity: textAt(agreement, 'NetPriceProductTradePrice', 'BasisQuantity'),
     vat: vatCategory(all(settlement, 'ApplicableTradeTax')),
+    taxCategoryCount: null,
     allowancesCharges: all(settlement, 'SpecifiedTradeAllowanceCharge').map((ac) => allowanceCharge(ac, false)),
     period: period ? { start: date(period, 'StartDateTime'), end: date(period, 'EndDateTime') } : null,
     standardIdSchemes: all(product, 'GlobalID').map((id) => attribute(id, 'schemeID')),
@@ -89,9 +98,13 @@ export function readCii(root: XmlElement): Invoice {
     number: textAt(document, 'ID'),
     issueDate: issueDate?.text ?? null,
     typeCode: textAt(document, 'TypeCode'),
+    typeCodeCount: document ? all(document, 'TypeCode').length : null,
     currency: textAt(settlement, 'InvoiceCurrencyCode'),
     taxCurrency: textAt(settlement, 'TaxCurrencyCode'),
     taxPointDate: breakdown.map((tax) => textAt(tax, 'TaxPointDate')).find((d) => d != null) ?? null,
+    dueDate: date(settlement, 'SpecifiedTradePaymentTerms', 'DueDateDateTime'),
+    buyerReference: textAt(agreement, 'BuyerReference'),
+    purchaseOrder: textAt(agreement, 'BuyerOrderReferencedDocument', 'IssuerAssignedID'),
     taxPointDateCode: breakdown.map((tax) => textAt(tax, 'DueDateTypeCode')).find((d) => d != null) ?? null,
     seller: party(first(agreement, 'SellerTradeParty')) ?? EMPTY_PARTY,
     buyer: party(first(agreement, 'BuyerTradeParty')) ?? EMPTY_PARTY,
@@ -118,7 +131,12 @@ export function readCii(root: XmlElement): Invoice {
         allowanceTotal: amountOf('AllowanceTotalAmount'),
         chargeTotal: amountOf('ChargeTotalAmount'),
         taxBasisTotal: amountOf('TaxBasisTotalAmount'),
-        taxTotals: all(summation, 'TaxTotalAmount').map((tax) => ({ amount: tax.text, currency: attribute(tax, 'currencyID'), withBreakdown: true })),
+        taxTotals: all(summation, 'TaxTotalAmount').map((tax) => ({
+          amount: tax.text,
+          currency: attribute(tax, 'currencyID'),
+          withBreakdown: true,
+          subtotalTaxes: breakdown.map((group) => textAt(group, 'CalculatedAmount')),
+        })),
         grandTotal: amountOf('GrandTotalAmount'),
         prepaid: amountOf('TotalPrepaidAmount'),
         rounding: amountOf('RoundingAmount'),

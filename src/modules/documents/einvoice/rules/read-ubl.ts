@@ -2,6 +2,8 @@
 // reads (EN16931-UBL-validation, rules BR-*): each business term from the element that rule checks.
 import type { XmlElement } from '../../../../lib/xml-reader';
 import type { Address, AllowanceCharge, Invoice, Line, Party, VatCategory } from './model';
+
+type TaxTotal = NonNullable<Invoice['totals']>['taxTotals'][number];
 import { all, first, textAt } from './xml-path';
 
 const attribute = (node: XmlElement | null, name: string) => node?.attributes[name] ?? null;
@@ -14,7 +16,14 @@ function vatCategory(categories: XmlElement[]): VatCategory | null {
 }
 
 function address(postal: XmlElement | null): Address | null {
-  return postal ? { country: textAt(postal, 'Country', 'IdentificationCode') } : null;
+  if (!postal) return null;
+  return {
+    country: textAt(postal, 'Country', 'IdentificationCode'),
+    lines: [textAt(postal, 'StreetName'), textAt(postal, 'AdditionalStreetName'), ...all(postal, 'AddressLine', 'Line').map((line) => line.text)],
+    city: textAt(postal, 'CityName'),
+    postcode: textAt(postal, 'PostalZone'),
+    region: textAt(postal, 'CountrySubentity'),
+  };
 }
 
 function party(node: XmlElement | null, nameFrom: 'legal' | 'trading'): Party | null {
@@ -57,7 +66,9 @@ function line(node: XmlElement): Line {
     itemName: textAt(item, 'Name'),
     netPrice: textAt(node, 'Price', 'PriceAmount'),
     grossPrice: textAt(node, 'Price', 'AllowanceCharge', 'BaseAmount'),
+    priceBaseQuantity: textAt(node, 'Price', 'BaseQuantity'),
     vat: vatCategory(all(item, 'ClassifiedTaxCategory')),
+    taxCategoryCount: all(item, 'ClassifiedTaxCategory').length,
     allowancesCharges: all(node, 'AllowanceCharge').map((ac) => allowanceCharge(ac, false)),
     period: period ? { start: textAt(period, 'StartDate'), end: textAt(period, 'EndDate') } : null,
     standardIdSchemes: all(item, 'StandardItemIdentification', 'ID').map((id) => attribute(id, 'schemeID')),
@@ -77,10 +88,15 @@ export function readUbl(root: XmlElement): Invoice {
     number: textAt(root, 'ID'),
     issueDate: textAt(root, 'IssueDate'),
     typeCode: textAt(root, 'InvoiceTypeCode') ?? textAt(root, 'CreditNoteTypeCode'),
+    typeCodeCount: null,
     currency: textAt(root, 'DocumentCurrencyCode'),
     taxCurrency: textAt(root, 'TaxCurrencyCode'),
     taxPointDate: textAt(root, 'TaxPointDate'),
     taxPointDateCode: textAt(period, 'DescriptionCode'),
+    // An Invoice states BT-9 at its root; a CreditNote has no DueDate there, so on its payment means.
+    dueDate: textAt(root, 'DueDate') ?? all(root, 'PaymentMeans', 'PaymentDueDate').map((d) => d.text).find((d) => d != null) ?? null,
+    buyerReference: textAt(root, 'BuyerReference'),
+    purchaseOrder: textAt(root, 'OrderReference', 'ID'),
     seller: party(first(root, 'AccountingSupplierParty', 'Party'), 'legal') ?? EMPTY_PARTY,
     buyer: party(first(root, 'AccountingCustomerParty', 'Party'), 'legal') ?? EMPTY_PARTY,
     taxRepresentative: party(first(root, 'TaxRepresentativeParty'), 'trading'),
@@ -102,8 +118,13 @@ export function readUbl(root: XmlElement): Invoice {
         allowanceTotal: amountOf('AllowanceTotalAmount'),
         chargeTotal: amountOf('ChargeTotalAmount'),
         taxBasisTotal: amountOf('TaxExclusiveAmount'),
-        taxTotals: taxTotals.flatMap((total) =>
-          all(total, 'TaxAmount').map((tax) => ({ amount: tax.text, currency: attribute(tax, 'currencyID'), withBreakdown: all(total, 'TaxSubtotal').length > 0 }))),
+        taxTotals: taxTotals.flatMap((total): TaxTotal[] => {
+          const subtotalTaxes = all(total, 'TaxSubtotal').map((subtotal) => textAt(subtotal, 'TaxAmount'));
+          const withBreakdown = subtotalTaxes.length > 0;
+          const amounts = all(total, 'TaxAmount');
+          if (amounts.length === 0) return withBreakdown ? [{ amount: null, currency: null, withBreakdown, subtotalTaxes }] : [];
+          return amounts.map((tax) => ({ amount: tax.text, currency: attribute(tax, 'currencyID'), withBreakdown, subtotalTaxes }));
+        }),
         grandTotal: amountOf('TaxInclusiveAmount'),
         prepaid: amountOf('PrepaidAmount'),
         rounding: amountOf('PayableRoundingAmount'),

@@ -183,5 +183,8 @@ export const RULE_TEXTS: Record<string, RuleText> = {
   "BR-Z-08": {"text":"In a VAT breakdown (BG-23) where VAT category code (BT-118) is \"Zero rated\" the VAT category taxable amount (BT-116) shall equal the sum of Invoice line net amount (BT-131) minus the sum of Document level allowance amounts (BT-92) plus the sum of Document level charge amounts (BT-99) where the VAT category codes (BT-151, BT-95, BT-102) are \"Zero rated\"."},
   "BR-Z-09": {"text":"The VAT category tax amount (BT-117) in a VAT breakdown (BG-23) where VAT category code (BT-118) is \"Zero rated\" shall equal 0 (zero)."},
   "BR-Z-10": {"text":"A VAT Breakdown (BG-23) with VAT Category code (BT-118) \"Zero rated\" shall not have a VAT exemption reason code (BT-121) or VAT exemption reason text (BT-120).","ubl":"A VAT breakdown (BG-23) with VAT Category code (BT-118) \"Zero rated\" shall not have a VAT exemption reason code (BT-121) or VAT exemption reason text (BT-120)."},
+  "CII-SR-014": {"text":"TypeCode must exist exactly once"},
+  "CII-SR-470": {"text":"Either the IBAN or a Proprietary ID (BT-84) shall be used."},
   "UBL-DT-01": {"text":"Amounts shall be decimal up to two fraction digits"},
+  "UBL-SR-48": {"text":"Invoice lines shall have one and only one classified tax category."},
 };

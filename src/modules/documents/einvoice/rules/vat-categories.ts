@@ -76,9 +76,10 @@ function checkCategory(report: Report, category: Category): void {
   allowances.forEach((ac) => report.check(rule(6), rateHolds(ac.vat!.rate), 'BG-20/BT-96'));
   charges.forEach((ac) => report.check(rule(7), rateHolds(ac.vat!.rate), 'BG-21/BT-103'));
 
+  const sumsFor = sumsByRate(category, lines, allowances, charges);
   groups.forEach((group, i) => {
     const at = `BG-23[${i + 1}]`;
-    report.check(rule(8), taxableHolds(invoice, category, group, lines, allowances, charges), `${at}/BT-116`);
+    report.check(rule(8), taxableHolds(invoice, category, group, sumsFor), `${at}/BT-116`);
     report.check(rule(9), taxHolds(invoice.syntax, category, group), `${at}/BT-117`);
     const exempted = group.exemptionReason !== null || group.exemptionReasonCode !== null;
     report.check(rule(10), category === 'S' || category === 'Z' ? !exempted : exempted, `${at}/BT-120`);
@@ -110,31 +111,79 @@ function checkCategory(report: Report, category: Category): void {
   }
 }
 
+/** The sums rule 08 compares a group's taxable amount with, and how many items they sum; null when one is not a number. */
+type Sums = { lineSum: Decimal; chargeSum: Decimal; allowanceSum: Decimal; used: number } | null;
+
+/**
+ * Rule 08's sums by rate (for S, whose groups are one per rate) or for the whole category (the others),
+ * each computed once: a received document may have thousands of lines and of groups, and summing the lines
+ * again for every group would cost their product.
+ */
+function sumsByRate(category: Category, lines: Line[], allowances: AllowanceCharge[], charges: AllowanceCharge[]): (rate: Decimal | null) => Sums {
+  type Bucket = { lines: (string | null)[]; charges: (string | null)[]; allowances: (string | null)[]; sums?: Sums };
+  const buckets = new Map<string, Bucket>();
+  const bucket = (key: string) => buckets.get(key) ?? buckets.set(key, { lines: [], charges: [], allowances: [] }).get(key)!;
+  // Only S sorts by rate: "the lines whose rate equals the group's"; an item without a readable rate matches none.
+  const keyOf = (item: { vat: { rate: string | null } | null }): string | null => {
+    if (category !== 'S') return '';
+    const rate = amount(item.vat?.rate ?? null);
+    return rate === null ? null : canonical(rate);
+  };
+  for (const line of lines) {
+    const key = keyOf(line);
+    if (key !== null) bucket(key).lines.push(line.netAmount);
+  }
+  for (const ac of charges) {
+    const key = keyOf(ac);
+    if (key !== null) bucket(key).charges.push(ac.amount);
+  }
+  for (const ac of allowances) {
+    const key = keyOf(ac);
+    if (key !== null) bucket(key).allowances.push(ac.amount);
+  }
+  return (rate) => {
+    const found = buckets.get(category === 'S' ? canonical(rate!) : '');
+    if (!found) return { lineSum: ZERO, chargeSum: ZERO, allowanceSum: ZERO, used: 0 };
+    if (found.sums === undefined) {
+      const [lineSum, chargeSum, allowanceSum] = [found.lines, found.charges, found.allowances].map(total);
+      found.sums = lineSum && chargeSum && allowanceSum
+        ? { lineSum, chargeSum, allowanceSum, used: found.lines.length + found.charges.length + found.allowances.length }
+        : null;
+    }
+    return found.sums;
+  };
+}
+
+/** A decimal's value as a key: 19, 19.0 and 19.00 are one rate. */
+function canonical(value: Decimal): string {
+  let { units, scale } = value;
+  while (scale > 0 && units % 10n === 0n) {
+    units /= 10n;
+    scale--;
+  }
+  return `${units}e-${scale}`;
+}
+
 /** 08: the group's taxable amount against its lines, less its allowances, plus its charges. */
-function taxableHolds(invoice: Invoice, category: Category, group: VatBreakdown, lines: Line[], allowances: AllowanceCharge[], charges: AllowanceCharge[]): boolean {
+function taxableHolds(invoice: Invoice, category: Category, group: VatBreakdown, sumsFor: (rate: Decimal | null) => Sums): boolean {
   const cii = invoice.syntax === 'cii';
   const taxable = amount(group.taxableAmount);
   if (taxable === null) return false;
-  let ofRate = <T extends { vat: { rate: string | null } | null }>(items: T[]) => items;
+  let rate: Decimal | null = null;
   if (category === 'S') {
     if (group.vat?.rate == null) return true; // "every $rate in (the group's rate)": nothing to test
-    const rate = amount(group.vat.rate);
+    rate = amount(group.vat.rate);
     if (rate === null) return false;
-    ofRate = (items) => items.filter((item) => {
-      const own = amount(item.vat?.rate ?? null);
-      return own !== null && eq(own, rate);
-    });
   }
-  const sums = [ofRate(lines).map((line) => line.netAmount), ofRate(charges).map((ac) => ac.amount), ofRate(allowances).map((ac) => ac.amount)].map(total);
-  if (sums.some((s) => s === null)) return false;
-  const [lineSum, chargeSum, allowanceSum] = sums as Decimal[];
+  const sums = sumsFor(rate);
+  if (sums === null) return false;
+  const { lineSum, chargeSum, allowanceSum, used } = sums;
   if (cii) {
-    const expected = sub(add(round2(lineSum!), round2(chargeSum!)), round2(allowanceSum!));
+    const expected = sub(add(round2(lineSum), round2(chargeSum)), round2(allowanceSum));
     return category === 'S' || category === 'O' ? eq(taxable, expected) : withinOneAsDouble(group.taxableAmount!, expected);
   }
-  const expected = sub(add(lineSum!, chargeSum!), allowanceSum!);
+  const expected = sub(add(lineSum, chargeSum), allowanceSum);
   if (category !== 'S') return eq(taxable, expected);
-  const used = ofRate(lines).length + ofRate(charges).length + ofRate(allowances).length;
   // UBL writes xs:decimal(TaxableAmount - 1): the sum in doubles, cast back to an exact decimal, compared exactly.
   const written = Number(group.taxableAmount!.trim());
   return used > 0 && compare(fromDouble(written - 1), expected) < 0 && compare(fromDouble(written + 1), expected) > 0;

@@ -8,7 +8,12 @@ type Node = XmlElement | null | undefined;
 /** Every element reached by following `steps` from `from` (each step: all children of that name). */
 export function all(from: Node | Node[], ...steps: string[]): XmlElement[] {
   let current = (Array.isArray(from) ? from : [from]).filter((node): node is XmlElement => Boolean(node));
-  for (const step of steps) current = current.flatMap((node) => node.children.filter((child) => child.local === step));
+  // Plain loops: the readers walk every line this way, and a received document may have a thousand.
+  for (const step of steps) {
+    const next: XmlElement[] = [];
+    for (const node of current) for (const child of node.children) if (child.local === step) next.push(child);
+    current = next;
+  }
   return current;
 }
 
