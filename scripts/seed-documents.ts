@@ -2,9 +2,11 @@
 // what it prints to local storage): an XRechnung from the print shop that made the demo's print proofs, written
 // by our own CII export (renderCii, the file any workspace here exports) with XRechnung 3.0 as its specification
 // and a Leitweg-ID as its buyer reference; and the photo of a café receipt, a small PNG drawn here. Prints JSON:
-// `{ xrechnung, receipt }`, the XML as text and the PNG as base64.
+// `{ xrechnung, read, receipt }`: the XML as text, what reading it gives, and the PNG as base64.
 import { deflateSync } from 'node:zlib';
 import { CII_GUIDELINE, renderCii } from '../src/modules/documents/einvoice/cii.ts';
+import { duplicateKeys } from '../src/modules/inbound-documents/duplicates.ts';
+import { readInboundXml } from '../src/modules/inbound-documents/read-xml.ts';
 import { buildDocument } from '../test/einvoice/fixtures.ts';
 
 const XRECHNUNG_3 = 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0';
@@ -78,4 +80,9 @@ function crc32(bytes: Buffer): number {
   return (crc ^ 0xffffffff) >>> 0;
 }
 
-process.stdout.write(JSON.stringify({ xrechnung, receipt: receiptPng().toString('base64'), total: document.total, subtotal: document.subtotal, tax: document.tax }));
+// The XRechnung as the inbound queue reads it, so the demo shows it read and checked.
+const reading = readInboundXml(xrechnung);
+if (!reading.ok) throw new Error(`the seeded XRechnung does not read: ${reading.reason}`);
+const read = { format: reading.format, profile: reading.profile, extracted: reading.extracted, validation: reading.validation, ...duplicateKeys(reading.extracted) };
+
+process.stdout.write(JSON.stringify({ xrechnung, read, receipt: receiptPng().toString('base64'), total: document.total, subtotal: document.subtotal, tax: document.tax }));

@@ -167,8 +167,7 @@ const snapshot = { base: 'USD', rates: sample.rates, as_of: now, fetched_at: now
 writeFileSync(join(dir, 'rates.json'), JSON.stringify(snapshot));
 wrangler('kv', 'key', 'put', '--local', '--binding=RATES_KV', 'rates:v1:USD', `--path=${join(dir, 'rates.json')}`);
 
-// Received documents (§21, README "Receiving documents"): an XRechnung the print shop emailed, still waiting to be
-// read, and a photo of a café receipt Sam uploaded, read and waiting for review. Each is made once: its file goes to
+// Received documents (§21, README "Receiving documents"): an XRechnung the print shop emailed, read and checked, and a photo of a café receipt Sam uploaded, read and waiting for review. Each is made once: its file goes to
 // the local bucket under a key no one can guess, its row and events to DB.
 const documentIds = { xrechnung: fixedId('ind', 1), receipt: fixedId('ind', 2) };
 const stored = JSON.parse(wrangler('d1', 'execute', 'DB', '--local', '--json', `--command=SELECT id FROM inbound_documents WHERE id IN ('${documentIds.xrechnung}', '${documentIds.receipt}')`).toString())[0].results.map((row) => row.id);
@@ -176,8 +175,8 @@ if (stored.length < 2) {
   const made = JSON.parse(execFileSync('npx', ['tsx', join(root, 'scripts', 'seed-documents.ts'), daysAgo(1), 'RE-2026-0815'], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] }).toString());
   const documents = [
     {
-      id: documentIds.xrechnung, source: 'email', status: 'received', filename: 'RE-2026-0815.xml', contentType: 'application/xml', bytes: Buffer.from(made.xrechnung),
-      from: 'rechnung@druckerei-stern.example', userId: null, actor: ['system', null, 'email'],
+      id: documentIds.xrechnung, source: 'email', status: 'needs_review', filename: 'RE-2026-0815.xml', contentType: 'application/xml', bytes: Buffer.from(made.xrechnung),
+      from: 'rechnung@druckerei-stern.example', userId: null, actor: ['system', null, 'email'], extraction: 'xml', ...made.read,
     },
     {
       id: documentIds.receipt, source: 'upload', status: 'needs_review', filename: 'receipt-cafe-einstein.png', contentType: 'image/png', bytes: Buffer.from(made.receipt, 'base64'),
@@ -202,19 +201,20 @@ if (stored.length < 2) {
     const sha256 = createHash('sha256').update(doc.bytes).digest('hex');
     const object = {
       id: doc.id, source: doc.source, status: doc.status, received_at: now, filename: doc.filename, content_type: doc.contentType, size: doc.bytes.length, sha256,
-      format: doc.format ?? null, profile: null, validation: doc.validation ?? null, extracted: doc.extracted ?? null, extraction: doc.extraction ?? null,
+      format: doc.format ?? null, profile: doc.profile ?? null, validation: doc.validation ?? null, extracted: doc.extracted ?? null, extraction: doc.extraction ?? null,
       confidence: doc.confidence ?? null, duplicate_of: null, expense_id: null, rejected_reason: null, failure_reason: null, from: doc.from, created_at: now, updated_at: now,
     };
-    rows.push(`('${doc.id}', '${ids.workspace}', ${sqlValue(doc.userId)}, '${doc.source}', '${doc.status}', '${now}', ${sqlValue(doc.filename)}, '${doc.contentType}', ${doc.bytes.length}, '${sha256}', '${key}', ${sqlValue(doc.format)}, ${sqlJson(doc.validation)}, ${sqlJson(doc.extracted)}, ${sqlValue(doc.extraction)}, ${sqlValue(doc.confidence)}, ${sqlValue(doc.supplierKey)}, ${sqlValue(doc.number)}, ${sqlValue(doc.from)}, '${now}', '${now}')`);
+    rows.push(`('${doc.id}', '${ids.workspace}', ${sqlValue(doc.userId)}, '${doc.source}', '${doc.status}', '${now}', ${sqlValue(doc.filename)}, '${doc.contentType}', ${doc.bytes.length}, '${sha256}', '${key}', ${sqlValue(doc.format)}, ${sqlValue(doc.profile ?? null)}, ${sqlJson(doc.validation)}, ${sqlJson(doc.extracted)}, ${sqlValue(doc.extraction)}, ${sqlValue(doc.confidence)}, ${sqlValue(doc.supplierKey)}, ${sqlValue(doc.number)}, ${sqlValue(doc.from)}, '${now}', '${now}')`);
     // Received by whoever brought it (an email is the system's), read by the inbound job: as the worker writes them.
     const event = (n, type, [actorType, actorId, actorName], data) =>
       `('${fixedId('evt', n)}', '${ids.workspace}', '${type}', '${actorType}', ${sqlValue(actorId)}, '${actorName}', '${doc.id}', ${sqlValue(`Document ${doc.filename} ${type.split('.')[1]}`)}, ${sqlJson({ object: data })}, '${now}')`;
     const asReceived = { ...object, status: 'received', format: null, validation: null, extracted: null, extraction: null, confidence: null };
-    eventRows.push(event(doc.id === documentIds.xrechnung ? 3 : 4, 'inbound_document.received', doc.actor, asReceived));
-    if (doc.status !== 'received') eventRows.push(event(5, 'inbound_document.processed', ['system', null, 'inbound'], object));
+    const xrechnung = doc.id === documentIds.xrechnung;
+    eventRows.push(event(xrechnung ? 3 : 4, 'inbound_document.received', doc.actor, asReceived));
+    eventRows.push(event(xrechnung ? 5 : 6, 'inbound_document.processed', ['system', null, 'inbound'], object));
   }
   if (rows.length) {
-    writeFileSync(join(dir, 'documents.sql'), `INSERT OR IGNORE INTO inbound_documents (id, workspace_id, user_id, source, status, received_at, filename, content_type, size, sha256, file_key, format, validation, extracted, extraction, confidence, supplier_key, number, from_address, created_at, updated_at) VALUES
+    writeFileSync(join(dir, 'documents.sql'), `INSERT OR IGNORE INTO inbound_documents (id, workspace_id, user_id, source, status, received_at, filename, content_type, size, sha256, file_key, format, profile, validation, extracted, extraction, confidence, supplier_key, number, from_address, created_at, updated_at) VALUES
   ${rows.join(',\n  ')};
 INSERT OR IGNORE INTO events (id, workspace_id, type, actor_type, actor_id, actor_name, object_id, summary, data, created_at) VALUES
   ${eventRows.join(',\n  ')};

@@ -25,6 +25,8 @@ export type Config = {
   EMAIL_API_URL: string;
   EMAIL_API_KEY: string;
   EMAIL_FROM: string;
+  /** §21: the domain of workspaces' inbound addresses (`<token>@INBOUND_EMAIL_DOMAIN`), routed to this worker's email handler. */
+  INBOUND_EMAIL_DOMAIN: string;
   /** Getting paid online (§16): the sandbox provider exists only where this is true (never in production). */
   PAYMENTS_SANDBOX: boolean;
   /** Stripe's API (tests point it at a fake). */
@@ -50,6 +52,8 @@ const ORIGIN = /^https?:\/\/[^/\s,]+$/;
 // An origin that goes into a CSP source list as it is: a host name or address and a port, nothing a
 // header could read as another source or directive.
 const CSP_ORIGIN = /^https?:\/\/([A-Za-z0-9-]+\.)*[A-Za-z0-9-]+(:\d{1,5})?$/;
+// A host name: labels of letters, digits and hyphens, at least two of them.
+const DOMAIN = /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
 
 /** The configuration the variables give; what is wrong with them is in `vars.problems`. */
 function readConfig(vars: VarsReader): Config {
@@ -69,6 +73,7 @@ function readConfig(vars: VarsReader): Config {
     EMAIL_API_URL: vars.url('EMAIL_API_URL', { fallback: '', emptyAllowed: true }),
     EMAIL_API_KEY: vars.text('EMAIL_API_KEY', { fallback: '' }) ?? '',
     EMAIL_FROM: vars.atLeast('EMAIL_FROM', 3, 'must be at least 3 characters', { fallback: 'Workspace <invoices@workspace.example>' }) ?? '',
+    INBOUND_EMAIL_DOMAIN: (vars.text('INBOUND_EMAIL_DOMAIN', { fallback: 'inbound.workspace.example' }) ?? '').toLowerCase(),
     PAYMENTS_SANDBOX: vars.choice('PAYMENTS_SANDBOX', ['true', 'false'], 'false') === 'true',
     STRIPE_API_BASE: withoutTrailingSlashes(vars.url('STRIPE_API_BASE', { fallback: 'https://api.stripe.com' })),
     STRIPE_CHECKOUT_ORIGIN: withoutTrailingSlashes(vars.text('STRIPE_CHECKOUT_ORIGIN', { fallback: 'https://checkout.stripe.com' }) ?? ''),
@@ -86,6 +91,7 @@ function readConfig(vars: VarsReader): Config {
     ],
   };
   if (cfg.EMAIL_PROVIDER === 'http' && !cfg.EMAIL_API_URL) vars.problem('EMAIL_API_URL', 'is required when EMAIL_PROVIDER is http');
+  if (!DOMAIN.test(cfg.INBOUND_EMAIL_DOMAIN)) vars.problem('INBOUND_EMAIL_DOMAIN', 'must be a domain name such as inbound.example.com');
   if (!CSP_ORIGIN.test(cfg.STRIPE_CHECKOUT_ORIGIN)) vars.problem('STRIPE_CHECKOUT_ORIGIN', 'must be an origin such as https://checkout.stripe.com');
   return cfg;
 }

@@ -17,6 +17,12 @@ export default {
     config(env);
     ctx.waitUntil(loadJobs().then(({ runScheduled }) => runScheduled(env)));
   },
+  // §21: mail to a workspace's inbound address (Cloudflare Email Routing); the parser loads with the first message.
+  async email(message, env) {
+    config(env);
+    const { receiveEmail } = await import('./modules/inbound-documents/email');
+    await receiveEmail(message, env);
+  },
   async queue(batch, env) {
     config(env);
     const { runQueueBatch } = await loadJobs();

@@ -13,5 +13,5 @@ export const apiListing: LazyMount[] = [
   { at: '/api/admin', router: R.adminRoutes },
   { at: '/api', router: R.accountRoutes },
   ...workflow.map((router) => ({ at: '/api/workflow', router })),
-  ...[R.rateRoutes, R.eventRoutes, R.workspaceRoutes, R.paymentProviderRoutes, R.payoutProviderRoutes, R.webhookRoutes].map((router) => ({ at: '/api', router })),
+  ...[R.rateRoutes, R.eventRoutes, R.workspaceRoutes, R.inboundAddressRoutes, R.paymentProviderRoutes, R.payoutProviderRoutes, R.webhookRoutes].map((router) => ({ at: '/api', router })),
 ];

@@ -20,6 +20,7 @@ export const dashboardRoutes = lazyRouter(['/dashboard'], async () => (await imp
 export const rateRoutes = lazyRouter(['/rates'], async () => (await import('../modules/rates/routes')).rateRoutes);
 export const eventRoutes = lazyRouter(['/events'], async () => (await import('../modules/event-feed/routes')).eventRoutes);
 export const workspaceRoutes = lazyRouter(['/workspaces', '/workspace'], async () => (await import('../modules/workspaces/routes')).workspaceRoutes);
+export const inboundAddressRoutes = lazyRouter(['/workspace'], async () => (await import('../modules/inbound-documents/address-routes')).inboundAddressRoutes);
 export const paymentProviderRoutes = lazyRouter(['/workspace'], async () => (await import('../modules/payments/routes')).paymentProviderRoutes);
 export const payoutProviderRoutes = lazyRouter(['/workspace'], async () => (await import('../modules/transfers/routes')).payoutProviderRoutes);
 export const webhookRoutes = lazyRouter(['/webhook-endpoints', '/events'], async () => (await import('../modules/webhooks/routes')).webhookRoutes);

@@ -1,0 +1,56 @@
+// §21 "Email": the worker's email handler (Cloudflare Email Routing) for mail to a workspace's inbound address. Each
+// PDF, XML and image attachment becomes an inbound document (`source: "email"`, `from` the sender) through the same
+// receiveDocument an upload goes through. Refused (the sender's server gets the reason): an address that is not a
+// workspace's (another domain, a made-up or rotated token), a message over 25 MB, one with more than 20 such
+// attachments. A message with none is dropped. Loaded on the first message, never by the API's requests.
+import PostalMime, { type Attachment } from 'postal-mime';
+import { systemContext } from '../../lib/context';
+import { ApiError } from '../../errors';
+import { createDb } from '../../lib/db';
+import { databaseBinding, databaseOf, DIRECTORY, withDatabase } from '../../lib/databases';
+import { workspaceOfAddress } from './inbound-address';
+import { receiveDocument } from './receive';
+
+export const MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
+export const MAX_ATTACHMENTS = 20;
+
+/** What may be a supplier's document: by declared type or file name (receiveDocument reads the bytes to be sure). */
+const DOCUMENT_TYPE = /^(application\/(pdf|xml)|text\/xml|image\/(jpeg|png|webp))$/i;
+const DOCUMENT_NAME = /\.(pdf|xml|jpe?g|png|webp)$/i;
+
+/** An attachment that is a document: not one the message's own HTML shows (`cid:`), such as a logo in a signature. */
+function documentsOf(attachments: Attachment[], html: string | undefined): Attachment[] {
+  const shown = new Set([...(html ?? '').matchAll(/cid:([^"'\s>)]+)/gi)].map((m) => m[1]!.toLowerCase()));
+  return attachments.filter((a) => {
+    const contentId = a.contentId?.replace(/^<|>$/g, '').toLowerCase();
+    if (contentId && shown.has(contentId)) return false;
+    return DOCUMENT_TYPE.test(a.mimeType) || DOCUMENT_NAME.test(a.filename ?? '');
+  });
+}
+
+const log = (level: 'info' | 'warn', message: string, fields: Record<string, unknown>) =>
+  console[level === 'info' ? 'log' : 'warn'](JSON.stringify({ level, message, ...fields }));
+
+export async function receiveEmail(message: ForwardableEmailMessage, env: Env): Promise<void> {
+  const workspace = await workspaceOfAddress(env, createDb(databaseBinding(env, DIRECTORY)), message.to);
+  if (!workspace) return message.setReject('Unknown address');
+  if (message.rawSize > MAX_MESSAGE_BYTES) return message.setReject('Message too large: at most 25 MB');
+  const parsed = await PostalMime.parse(message.raw, { attachmentEncoding: 'arraybuffer' });
+  const documents = documentsOf(parsed.attachments, parsed.html);
+  if (documents.length > MAX_ATTACHMENTS) return message.setReject(`Too many attachments: at most ${MAX_ATTACHMENTS} a message`);
+  if (!documents.length) return log('info', 'Inbound email without documents dropped', { workspace_id: workspace.id });
+  const ctx = systemContext(withDatabase(env, databaseOf(workspace)), workspace.id, 'inbound email');
+  for (const [index, attachment] of documents.entries()) {
+    const received = await receiveDocument(ctx, {
+      source: 'email',
+      bytes: new Uint8Array(attachment.content as ArrayBuffer),
+      filename: attachment.filename,
+      from: message.from,
+    }).catch((error: unknown) => ({ refused: error }));
+    if (!('refused' in received)) continue;
+    const reason = received.refused instanceof Error ? received.refused.message : String(received.refused);
+    log('warn', 'Inbound email attachment refused', { workspace_id: workspace.id, attachment: index + 1, reason });
+    // Past the daily limit the rest would be refused alike.
+    if (received.refused instanceof ApiError && received.refused.code === 'rate_limited') break;
+  }
+}
