@@ -3,6 +3,7 @@
 import type { ServiceContext } from './lib/context';
 import type { BatchHook } from './lib/batch-hooks';
 import type { RequestDatabases } from './middleware/d1-session';
+import type { Upload } from './middleware/upload-body';
 
 export type AppEnv = {
   Bindings: Env;
@@ -16,5 +17,7 @@ export type AppEnv = {
     homeDatabase?: string;
     /** Set on writes by d1Session: statements that ride along with each of the request's write batches. */
     batchHooks?: BatchHook[];
+    /** Set by readUploadBody on the routes that take a file as their body. */
+    upload?: Upload;
   };
 };

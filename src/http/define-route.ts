@@ -6,6 +6,7 @@ import { requireAdmin, requireKey, requireRole } from '../middleware/auth';
 import type { Role } from '../lib/context';
 import { type ClaimTiming, idempotency, type IdempotencyMode, type ReplayRestore } from '../middleware/idempotency';
 import { readJsonBody } from '../middleware/json-body';
+import { readUploadBody } from '../middleware/upload-body';
 import { apiRateLimit } from '../middleware/rate-limit';
 import type { ErrorCode } from '../errors';
 import { ErrorSchema } from '../lib/schemas';
@@ -132,14 +133,16 @@ function accessMiddleware(rule: AccessRule): MiddlewareHandler[] {
  * 400/413/415 on any non-GET; 422 with a body or a query; 404 with path ids; `errors` adds the
  * operation's own. Keyed POSTs take `Idempotency-Key` (`idempotency: 'required'` for money-moving ones;
  * `replay` for answers with fields recomputed rather than stored; `idempotencyClaim: 'with-first-batch'`
- * where the key's claim may ride on the route's first batch, see ClaimTiming).
+ * where the key's claim may ride on the route's first batch, see ClaimTiming). `upload` (bytes): the body is a
+ * file of at most that size, read by readUploadBody instead of JSON.
  */
 export function defineRoute<R extends RouteConfig>(
   config: R & AccessRule & {
     operationId: string; errors?: number[]; idempotency?: IdempotencyMode; replay?: ReplayRestore; idempotencyClaim?: ClaimTiming; publicLimit?: MiddlewareHandler;
+    upload?: number;
   },
 ) {
-  const { access, role: _role, errors: ownErrors = [], idempotency: idempotencyMode, replay, idempotencyClaim, publicLimit, ...route } = config;
+  const { access, role: _role, errors: ownErrors = [], idempotency: idempotencyMode, replay, idempotencyClaim, publicLimit, upload, ...route } = config;
   const rule = { access, role: _role } as AccessRule;
   const roleNeeded = requiredRole(rule);
   const errors = [...ownErrors];
@@ -177,7 +180,8 @@ export function defineRoute<R extends RouteConfig>(
     schema: { type: 'string' as const, minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
   };
   // The body is read only after the caller has been let in: 401 and 403 say nothing about it.
-  const middleware = [...(publicLimit ? [publicLimit] : []), ...accessMiddleware(rule), ...(route.method === 'get' ? [] : [readJsonBody]), ...extra];
+  const readBody = upload ? readUploadBody(upload) : readJsonBody;
+  const middleware = [...(publicLimit ? [publicLimit] : []), ...accessMiddleware(rule), ...(route.method === 'get' ? [] : [readBody]), ...extra];
   return createRoute({
     ...route,
     ...(idempotent ? { parameters: [...((route as { parameters?: unknown[] }).parameters ?? []), idempotencyHeader] } : {}),

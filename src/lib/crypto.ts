@@ -1,8 +1,9 @@
 // Small wrappers over Web Crypto, shared by keys, invitations and idempotency.
 const encoder = new TextEncoder();
 
-export async function sha256Hex(value: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', encoder.encode(value));
+/** SHA-256 of a text (as UTF-8) or of bytes, as lower-case hex. */
+export async function sha256Hex(value: string | Uint8Array): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', typeof value === 'string' ? encoder.encode(value) : value);
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 

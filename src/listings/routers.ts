@@ -26,6 +26,7 @@ export const webhookRoutes = lazyRouter(['/webhook-endpoints', '/events'], async
 export const gigRoutes = lazyRouter(['/gigs'], async () => (await import('../modules/gigs/routes')).gigRoutes);
 export const transferRoutes = lazyRouter(['/remit'], async () => (await import('../modules/transfers/routes')).transferRoutes);
 export const suggestionRoutes = lazyRouter(['/ai'], async () => (await import('../modules/suggestions/routes')).suggestionRoutes);
+export const inboundDocumentRoutes = lazyRouter(['/inbound-documents'], async () => (await import('../modules/inbound-documents/routes')).inboundDocumentRoutes);
 
 // The pages and callbacks around the API: each serves everything under its mount.
 export const hostedInvoiceRoutes = lazyRouter(['/'], async () => (await import('../modules/invoices/hosted-routes')).hostedInvoiceRoutes);

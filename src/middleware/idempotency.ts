@@ -22,6 +22,7 @@ import { sha256Hex } from '../lib/crypto';
 import { createDb, type Db } from '../lib/db';
 import { statementShape } from '../lib/statement-shape';
 import { nowIso } from '../lib/time';
+import { uploadFingerprint } from './upload-body';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** How long a first attempt may hold its key before a retry treats it as abandoned. */
@@ -96,7 +97,8 @@ export function idempotency(mode: IdempotencyMode, successStatus = 200, replay?:
     // Kept with the workspace's records, in its database: an idempotent write costs the directory nothing.
     const { db, database, workspaceId, userId } = c.get('ctx');
     const scope: Scope = { workspaceId, userId };
-    const request: FingerprintedRequest = { method: c.req.method, path: c.req.path, body: await c.req.json() };
+    // A route that takes a file is compared by the file (upload-body.ts), the others by their JSON body.
+    const request: FingerprintedRequest = { method: c.req.method, path: c.req.path, body: (await uploadFingerprint(c)) ?? (await c.req.json()) };
     const fingerprint = await fingerprintOf(request);
     const hooks = c.get('batchHooks');
     const commit = commitWithChange(database, scope, key, successStatus);

@@ -63,6 +63,8 @@ export function rateLimit(...limits: Limit[]) {
       });
     }
     await next();
+    // A 429 from further in (a daily limit of the route's) names the limit it reached: it is kept as it is.
+    if (c.res.status === 429) return;
     const already = Number(c.res.headers.get('RateLimit-Limit') ?? Infinity);
     if (tightest < already) for (const [name, value] of Object.entries(policyHeaders(tightest))) c.res.headers.set(name, value);
   });

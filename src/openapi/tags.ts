@@ -13,6 +13,7 @@ const TAGS: Record<string, string> = {
   Quotes: 'Quotes on the invoice\'s line and tax model that the client accepts or declines on a hosted page (`/q/<token>`), converted into one draft invoice each. Their own numbering (`quote_prefix`). Never counted in the dashboard.',
   'Recurring invoices': 'Invoices issued on a schedule, as drafts or sent by themselves.',
   Expenses: 'What the business or a project spent.',
+  'Inbound documents': 'Costs as they arrive: e-invoices (CII, UBL, Factur-X), PDFs and photos of receipts, uploaded, emailed or delivered by another workspace, each read on a queue and checked against EN 16931.',
   Dashboard: 'Invoiced, collected, tax collected, outstanding, expenses and profit over a period, in one currency.',
   Rates: 'The cached exchange rates every conversion uses.',
   Events: 'The record of every change, with who made it (kept 30 days).',

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { EventType } from '../../src/modules/events/types';
 import { ADMIN_TOKEN, call, type ApiResponse } from '../helpers/api';
 import { addMember, createClient, createInvoice, createProject, createSentInvoice, createUser, type TestUser } from '../helpers/factories';
+import { TINY_PNG } from '../helpers/inbound';
 import { putRates } from '../helpers/rates';
 import { recipient as transferRecipient, sendTransfer } from '../helpers/transfers';
 import { label, type Route, routeTable } from '../helpers/route-table';
@@ -217,6 +218,8 @@ const CASES: Record<string, Case> = {
       return res;
     },
   },
+  // Receiving (§21): the document as received; reading it writes inbound_document.processed on the queue.
+  'POST /inbound-documents': { events: ['inbound_document.received'], act: (u, p) => call('POST', p('/inbound-documents?filename=receipt.png'), { key: u.key, body: TINY_PNG, headers: { 'Content-Type': 'image/png' } }) },
   'POST /admin/invitations': { events: [], why: 'the operator\'s, outside any workspace', act: (_u, p) => call('POST', p('/admin/invitations'), { key: ADMIN_TOKEN, body: { email: `a${crypto.randomUUID()}@example.com` } }) },
 };
 

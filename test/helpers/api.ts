@@ -37,8 +37,11 @@ export async function call<T = any>(method: string, path: string, options: CallO
     headers.Authorization = `Bearer ${options.key}`;
     requestsPerKey.set(options.key, (requestsPerKey.get(options.key) ?? 0) + 1);
   }
-  let body: string | undefined;
-  if (options.body !== undefined) {
+  let body: BodyInit | undefined;
+  if (options.body instanceof Uint8Array || options.body instanceof FormData) {
+    // A file as the body, or a form (whose Content-Type, with its boundary, the request sets).
+    body = options.body;
+  } else if (options.body !== undefined) {
     body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
     headers['Content-Type'] ??= 'application/json';
   }

@@ -9,6 +9,7 @@
 // message), for tests that compare a record before and after.
 import { call } from './api';
 import { addMember, createClient, createInvoice, createProject, createSentInvoice } from './factories';
+import { readOnQueue, TINY_PNG, uploadDocument } from './inbound';
 import { nestedPathValues } from './route-table';
 import { sendTransfer } from './transfers';
 import { deliver } from './worker';
@@ -173,6 +174,11 @@ export const recordKinds: Record<string, RecordKind> = {
         return created('a timer', await call('POST', '/v1/time-entries', { key, body: { project_id: (await createProject(key)).id, started_at } }));
       },
     ],
+  },
+  // A received document (a photo of a receipt), read on the queue before it is used (§21).
+  ind: {
+    states: [async (key) => created('an inbound document', await uploadDocument(key, TINY_PNG, { filename: 'receipt.png' }))],
+    settle: async (id) => void (await readOnQueue(id)),
   },
   // The caller themself: the one user a body's user_id can name without another member.
   usr: { states: [async (key) => (await call('GET', '/api/me', { key })).body.user.id] },

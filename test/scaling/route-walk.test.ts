@@ -16,7 +16,7 @@ const STORED_IN: Record<string, { table: string; directory?: true }> = {
   trf: { table: 'transfers' }, sug: { table: 'suggestions' }, evt: { table: 'events' }, we: { table: 'webhook_endpoints' },
   rin: { table: 'recurring_invoices' }, te: { table: 'time_entries' }, quo: { table: 'quotes' }, gig: { table: 'gigs', directory: true }, mem: { table: 'memberships', directory: true },
   ivt: { table: 'invitations', directory: true }, key: { table: 'api_keys', directory: true },
-  pay: { table: 'payments' }, cn: { table: 'credit_notes' },
+  pay: { table: 'payments' }, cn: { table: 'credit_notes' }, ind: { table: 'inbound_documents' },
 };
 
 /** Bodies the routes accept, so that only ownership decides (as in the isolation matrix). */
@@ -51,6 +51,7 @@ async function settle(prefix: string, id: string, database: DatabaseName) {
   const route = database === 'DB' ? {} : { database };
   if (prefix === 'trf') await deliver('workspace-transfers', [{ id: `settle-${id}`, body: { transfer_id: id, ...route } }]);
   if (prefix === 'sug') await deliver('workspace-suggestions', [{ id: `settle-${id}`, body: { suggestion_id: id, ...route } }]);
+  if (prefix === 'ind') await deliver('workspace-inbound', [{ id: `settle-${id}`, body: { document_id: id, ...route } }]);
 }
 
 describe('every workspace-scoped operation on either database', async () => {

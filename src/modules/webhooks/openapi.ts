@@ -9,6 +9,7 @@ import { CreditNote } from '../credit-notes/schemas';
 import { Event } from '../event-feed/schemas';
 import { EVENT_TYPES } from '../events/types';
 import { Expense } from '../expenses/schemas';
+import { InboundDocument } from '../inbound-documents/schemas';
 import { Invoice } from '../invoices/schemas';
 import { Payment } from '../payments/schemas';
 import { Project } from '../projects/schemas';
@@ -36,6 +37,7 @@ const OBJECTS: Record<string, [string, z.ZodType]> = {
   client: ['Client', Client], project: ['Project', Project], invoice: ['Invoice', Invoice], expense: ['Expense', Expense],
   transfer: ['Transfer', Transfer], suggestion: ['Suggestion', Suggestion], recurring_invoice: ['RecurringInvoice', RecurringInvoice],
   member: ['Member', Member], time_entry: ['TimeEntry', TimeEntry], credit_note: ['CreditNote', CreditNote], quote: ['Quote', Quote],
+  inbound_document: ['InboundDocument', InboundDocument],
 };
 
 const pascal = (type: string) => type.split(/[._]/).map((part) => part[0]!.toUpperCase() + part.slice(1)).join('');

@@ -72,6 +72,7 @@ const BUSINESS_RULES: Rule[] = [
     route: /\/credit-notes$/, status: 422, field: /^(lines(\.\d+\.(line_item_id|quantity|tax_rate|tax_category))?|refund_payment_id|tax_exemption_reason)$/,
     why: 'a credit note credits lines of its own invoice, at most what is not yet credited, within the total, refunded from a payment that covers it; its own lines follow the tax rules (§15, §17)',
   },
+  { route: /\/inbound-documents$/, status: 415, code: 'unsupported_media_type', why: 'a document is a PDF, XML or image file as the body, which generated requests do not send (§21)' },
   { route: /\/e-invoice$/, status: 422, code: 'einvoice_incomplete', why: 'an e-invoice needs VAT ids, addresses and (UBL) Peppol ids the generated records lack (§15)' },
 ];
 
@@ -84,6 +85,7 @@ const SUCCEEDS_ELSEWHERE: Record<string, string> = {
   'GET /api/workflow/invoices/{id}/e-invoice': 'needs a sent invoice whose issuer and client make a complete e-invoice: test/einvoice/routes.test.ts',
   'POST /v1/invoices/{id}/credit-notes': 'needs lines of that very invoice (or none) and something left to credit: test/credit-notes/credit-notes.test.ts',
   'POST /api/workflow/invoices/{id}/credit-notes': 'needs lines of that very invoice (or none) and something left to credit: test/credit-notes/credit-notes.test.ts',
+  'POST /v1/inbound-documents': 'needs a file as its body: test/inbound-documents/upload.test.ts',
   'GET /v1/credit-notes/{id}/e-invoice': 'needs a credit note of an invoice whose issuer and client make a complete e-invoice: test/credit-notes/documents.test.ts',
   'GET /api/workflow/credit-notes/{id}/e-invoice': 'needs a credit note of an invoice whose issuer and client make a complete e-invoice: test/credit-notes/documents.test.ts',
 };
