@@ -43,5 +43,7 @@ export const inboundDocuments = sqliteTable(
     index('inbound_documents_workspace_sha_idx').on(t.workspaceId, t.sha256),
     index('inbound_documents_workspace_supplier_idx').on(t.workspaceId, t.supplierKey, t.number),
     index('inbound_documents_expense_idx').on(t.expenseId),
+    // The cron's sweep of documents still waiting to be read (modules/inbound-documents/sweep.ts), across workspaces.
+    index('inbound_documents_status_idx').on(t.status, t.updatedAt),
   ],
 );

@@ -69,6 +69,8 @@ function looksLikeXml(bytes: Uint8Array): boolean {
     }
     const name = /^<([A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?)[\s/>]/.exec(text.slice(pos, pos + 300))?.[1];
     if (!name) return false;
+    // Declared XML is an HTML page only as XHTML (or SVG); undeclared, any element a page starts with is one.
+    if (declared) return !['html', 'svg'].includes(name.toLowerCase());
     return name.includes(':') || !HTML_ELEMENTS.has(name.toLowerCase());
   }
 }

@@ -1,0 +1,1 @@
+CREATE INDEX `inbound_documents_status_idx` ON `inbound_documents` (`status`,`updated_at`);
