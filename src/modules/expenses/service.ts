@@ -1,7 +1,7 @@
 // Expenses: money spent on a project or on the business. A project_id must be one of the
 // workspace's projects; every change writes its event.
-import { and, desc, eq, gte, isNotNull, isNull, lt, lte } from 'drizzle-orm';
-import { expenses } from '../../db/schema';
+import { and, desc, eq, gte, isNotNull, isNull, lt, lte, notExists, sql } from 'drizzle-orm';
+import { expenses, inboundDocuments } from '../../db/schema';
 import { invalidState, notFound } from '../../errors';
 import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
 import { assertOrderedRange } from '../../lib/validation';
@@ -153,6 +153,16 @@ export async function deleteExpense(ctx: ServiceContext, id: string): Promise<vo
     // Guarded on being unbilled: an invoice from time that took it meanwhile keeps it.
     ctx.db.delete(expenses).where(and(eq(expenses.id, id), inWorkspace(ctx, expenses), isNull(expenses.invoiceId))),
     recordEvent(ctx, 'expense.deleted', serializeExpense(before), { ifChanged: true }),
+    // The document it was accepted from goes back to review (§21), if the expense is gone.
+    ...(before.documentId
+      ? [ctx.db
+        .update(inboundDocuments)
+        .set({ status: 'needs_review', expenseId: null, updatedAt: nowIso() })
+        .where(and(
+          eq(inboundDocuments.id, before.documentId), inWorkspace(ctx, inboundDocuments), eq(inboundDocuments.expenseId, id),
+          notExists(ctx.db.select({ one: sql`1` }).from(expenses).where(eq(expenses.id, id))),
+        ))]
+      : []),
   ]);
   if (changedRows(deleted) === 0) {
     assertNotBilled(await getExpense(ctx, id));
