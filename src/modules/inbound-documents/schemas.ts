@@ -81,7 +81,8 @@ export const InboundDocumentQuery = listQuery.extend({
 
 /** `PATCH`: the named fields of `extracted` replace what was read (while `needs_review`). */
 export const UpdateInboundDocumentBody = z
-  .strictObject({ extracted: Extracted.partial().extend({ supplier: ExtractedSupplier.partial().optional() }) })
+  // Strict all the way down: a field that is not one of `extracted`'s is a 422, never dropped unread.
+  .strictObject({ extracted: Extracted.partial().extend({ supplier: ExtractedSupplier.partial().strict().optional() }).strict() })
   .openapi('UpdateInboundDocument');
 
 export const AcceptInboundDocumentBody = z
