@@ -10,7 +10,7 @@ import { label, paramPrefix, parametersIn, routeTable } from '../helpers/route-t
 
 const { routes } = await routeTable();
 const takesNoFields = routes.filter((route) => {
-  const schema = route.operation.requestBody?.content['application/json'].schema as { properties?: object; additionalProperties?: boolean } | undefined;
+  const schema = route.operation.requestBody?.content['application/json']?.schema as { properties?: object; additionalProperties?: boolean } | undefined;
   return route.method === 'POST' && parametersIn(route, 'path').length === 1 && schema?.additionalProperties === false && !Object.keys(schema.properties ?? {}).length;
 });
 
