@@ -18,7 +18,7 @@ import { measureInbound } from './harness/inbound.mjs';
 import { countD1Calls } from './harness/d1-count.mjs';
 import { quantile, runLoad } from './harness/load.mjs';
 import { completedEvent, fakeStripe } from './harness/fake-stripe.mjs';
-import { invoiceIdAtDepth, seed, timerMembers, unbilledTime } from './harness/seed.mjs';
+import { documentsInReview, invoiceIdAtDepth, seed, timerMembers, unbilledTime } from './harness/seed.mjs';
 import { serve } from './harness/serve.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -231,6 +231,11 @@ async function workloads(mf, { small, large, writer }, only, stripe) {
   }
   const nextOpenQuote = () => ({ path: `${openQuotes.pop()}/accept` });
   const accept = new URLSearchParams({ name: 'Bench Client', po_number: 'PO-1', agree: 'yes' }).toString();
+  // Received documents (§21): each request accepts one waiting for review (seeded with SQL, as the consumer
+  // leaves them), booking its expense: one read batch, one write batch.
+  const ACCEPT_NAME = 'POST /v1/inbound-documents/{id}/accept';
+  const inReview = runs(ACCEPT_NAME) ? await documentsInReview(mf, writer, 3 + QUOTE_ACCEPT_RUN.amount * (ROUNDS + 1) + 10) : [];
+  const nextInReview = () => ({ path: `/v1/inbound-documents/${inReview.pop()}/accept` });
   return [
     { name: 'hello world (harness ceiling)', host: 'hello.bench', path: '/' },
     { name: 'GET /q/{token} (the client\'s page of a 5-line quote)', path: quotePage },
@@ -250,6 +255,10 @@ async function workloads(mf, { small, large, writer }, only, stripe) {
     { name: 'POST /v1/invoices/{id}/payments', write: true, method: 'POST', path: '/v1/invoices/{id}/payments', headers: { ...auth(writer), ...json }, body: payment, freshRequest: nextOwed },
     { name: 'POST /v1/invoices/{id}/payments, Idempotency-Key', write: true, keyed: true, method: 'POST', path: '/v1/invoices/{id}/payments', headers: { ...auth(writer), ...json }, body: payment, freshRequest: () => ({ ...nextOwed(), ...keyed() }) },
     { name: 'POST /v1/invoices/{id}/credit-notes', write: true, method: 'POST', path: '/v1/invoices/{id}/credit-notes', headers: { ...auth(writer), ...json }, body: creditNote, freshRequest: nextCreditable },
+    {
+      name: 'POST /v1/inbound-documents/{id}/accept (books the expense)', write: true, method: 'POST', path: '/v1/inbound-documents/{id}/accept', headers: { ...auth(writer), ...json },
+      body: JSON.stringify({ category: 'software' }), run: QUOTE_ACCEPT_RUN, freshRequest: nextInReview,
+    },
     { name: 'POST /v1/time-entries: start a timer, stopping the running one', write: true, method: 'POST', path: '/v1/time-entries', headers: json, body: JSON.stringify({ project_id: timers.projectId, task: 'Bench' }), freshRequest: nextTimer },
     await fromTime(50),
     await fromTime(500),

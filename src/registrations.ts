@@ -9,3 +9,4 @@ import './modules/payments/register';
 import './modules/credit-notes/register';
 import './modules/quotes/register';
 import './modules/webhooks/register';
+import './modules/inbound-documents/register';

@@ -219,3 +219,31 @@ export async function unbilledTime(mf, account, count, entries) {
   const { results } = await db.prepare(`SELECT id FROM clients WHERE name LIKE 'Timesheet ${tag} %' ORDER BY id`).all();
   return results.map((r) => r.id);
 }
+
+/**
+ * `count` received e-invoices in `account`'s workspace waiting for review (§21), as the inbound consumer leaves
+ * them: read, with a supplier, number, dates and a 19 % tax group in EUR, each its own supplier invoice (so none is
+ * a duplicate), for the accept workload: each request books one. Their files are never read by accepting, so none
+ * is stored. Answers the document ids, in SQL in bulk like the rest of the seed.
+ */
+export async function documentsInReview(mf, account, count) {
+  const db = await mf.getD1Database('DB', 'app');
+  const tag = randomBytes(4).toString('hex');
+  const at = iso(Date.now());
+  const base = Date.now();
+  const extracted = (n) => `json_object('kind', 'invoice',
+      'supplier', json_object('name', 'Hosting GmbH', 'vat_id', 'DE811907980', 'tax_id', NULL, 'address', 'Hauptstraße 1, 10115 Berlin', 'iban', 'DE89370400440532013000'),
+      'number', 'R-${tag}-' || ${n}, 'issue_date', date('now', '-3 days'), 'due_date', date('now', '+11 days'), 'currency', 'EUR',
+      'subtotal', 10000, 'tax', 1900, 'total', 11900,
+      'tax_breakdown', json_array(json_object('category', 'S', 'rate', 19, 'taxable_amount', 10000, 'tax_amount', 1900)),
+      'lines', json_array(json_object('description', 'Hosting, one month', 'quantity', 1, 'unit_amount', 10000, 'amount', 10000, 'tax_rate', 19)),
+      'buyer_reference', NULL, 'purchase_order', NULL)`;
+  await db.prepare(`${seq(count)} INSERT INTO inbound_documents (id, workspace_id, user_id, source, status, received_at, filename, content_type, size, sha256,
+      file_key, format, profile, validation, extracted, extraction, supplier_key, number, created_at, updated_at)
+    SELECT 'ind_' || ${ulidSql(`${base} + n`)}, ?, ?, 'upload', 'needs_review', ?, 'R-${tag}-' || n || '.xml', 'application/xml', 4096, hex(randomblob(32)),
+      'inbound/' || ? || '/' || hex(randomblob(16)), 'ubl', 'Peppol BIS Billing 3.0',
+      json_object('valid', json('true'), 'checked_at', ?, 'errors', json_array(), 'warnings', json_array()), ${extracted('n')}, 'xml',
+      'DE811907980', 'R-${tag}-' || n, ?, ? FROM seq`).bind(account.workspaceId, account.id, at, account.workspaceId, at, at, at).run();
+  const { results } = await db.prepare(`SELECT id FROM inbound_documents WHERE workspace_id = ? AND number LIKE 'R-${tag}-%' ORDER BY id`).bind(account.workspaceId).all();
+  return results.map((r) => r.id);
+}

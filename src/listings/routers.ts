@@ -28,6 +28,7 @@ export const gigRoutes = lazyRouter(['/gigs'], async () => (await import('../mod
 export const transferRoutes = lazyRouter(['/remit'], async () => (await import('../modules/transfers/routes')).transferRoutes);
 export const suggestionRoutes = lazyRouter(['/ai'], async () => (await import('../modules/suggestions/routes')).suggestionRoutes);
 export const inboundDocumentRoutes = lazyRouter(['/inbound-documents'], async () => (await import('../modules/inbound-documents/routes')).inboundDocumentRoutes);
+export const inboundReviewRoutes = lazyRouter(['/inbound-documents'], async () => (await import('../modules/inbound-documents/review-routes')).inboundReviewRoutes);
 
 // The pages and callbacks around the API: each serves everything under its mount.
 export const hostedInvoiceRoutes = lazyRouter(['/'], async () => (await import('../modules/invoices/hosted-routes')).hostedInvoiceRoutes);

@@ -59,6 +59,9 @@ function examples(today: string): Record<string, unknown> {
     updateGig: { status: 'closed' },
     createTransferQuote: { source_currency: 'USD', target_currency: 'EUR', source_amount: 100_000 },
     createTransfer: { source_currency: 'USD', target_currency: 'EUR', source_amount: 100_000, recipient: { name: 'Jonas Weber', country: 'DE', account: { iban: 'DE89370400440532013000' } }, reference: 'Invoice from Jonas' },
+    updateInboundDocument: { extracted: { number: 'R-2026-0117', due_date: addDays(today, 14), supplier: { vat_id: 'DE811907980' } } },
+    acceptInboundDocument: { project_id: PROJECT_ID, category: 'software', billable: false, description: 'Hosting, March' },
+    rejectInboundDocument: { reason: 'Addressed to another company' },
     createSuggestion: { task: 'Estimate a website relaunch for Acme GmbH: five pages, a blog and a contact form.', kind: 'estimate', project_id: PROJECT_ID },
   };
 }

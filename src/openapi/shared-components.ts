@@ -94,7 +94,8 @@ function beyond(values: readonly unknown[], e: (typeof ENUMERATIONS)[number]): u
 function asReference(schema: Json, descriptions: Record<string, unknown>): Json | undefined {
   const values = schema.enum;
   if (!Array.isArray(values)) return undefined;
-  const nullable = values.includes(null);
+  // Nullable either way the generator writes it: null among the values, or "null" among the types.
+  const nullable = values.includes(null) || (Array.isArray(schema.type) && schema.type.includes('null'));
   const nonNull = values.filter((v) => v !== null);
   const named = ENUMERATIONS.find((e) => sameSet(nonNull, e) || beyond(nonNull, e));
   if (!named) return undefined;

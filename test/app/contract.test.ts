@@ -48,7 +48,7 @@ describe('responses are checked against /openapi.json', () => {
     const page = { data: [], has_more: false, next_cursor: null };
     await expect(checkAgainstDocument('GET', `${base}/v1/clients`, 200, json, page)).resolves.toBeUndefined();
     const dashboardUrl = `${base}/api/workflow/dashboard`;
-    const money = { invoiced: 2 ** 60, collected: 0, tax_collected: 0, outstanding: 0, overdue: 0, expenses: 0, profit: 0 };
+    const money = { invoiced: 2 ** 60, collected: 0, tax_collected: 0, outstanding: 0, overdue: 0, expenses: 0, input_tax: 0, profit: 0 };
     const dashboard = {
       currency: 'USD', period: { from: '2026-01-01', to: '2026-11-22' }, totals: money,
       counts: { clients: 0, active_projects: 0, invoices: { draft: 0, open: 0, paid: 0, void: 0, overdue: 0 } },

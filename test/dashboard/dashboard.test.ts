@@ -32,7 +32,7 @@ describe('the dashboard', () => {
     expect(res.body).toEqual({
       currency: 'USD',
       period: { from: `${year}-01-01`, to: todayUtc() },
-      totals: { invoiced: 0, collected: 0, tax_collected: 0, outstanding: 0, overdue: 0, expenses: 0, profit: 0 },
+      totals: { invoiced: 0, collected: 0, tax_collected: 0, outstanding: 0, overdue: 0, expenses: 0, input_tax: 0, profit: 0 },
       counts: { clients: 0, active_projects: 0, invoices: { draft: 0, open: 0, paid: 0, void: 0, overdue: 0 } },
       by_currency: [],
       rates: { as_of: null, stale: false, missing: [] },
@@ -79,6 +79,7 @@ describe('the dashboard', () => {
       outstanding: 60_000 + 20_000, // $600 still due on USD + ¥30000 → $200
       overdue: 20_000, // the yen invoice
       expenses: 12_000 + 1_500, // $120 + 4.500 KWD / 0.3 = $15.00
+      input_tax: 0, // none was accepted from a received document
       profit: 102_500 - 13_500,
     });
     expect(res.body.counts).toEqual({ clients: 2, active_projects: 1, invoices: { draft: 1, open: 2, paid: 1, void: 1, overdue: 1 } });
@@ -122,9 +123,9 @@ describe('the dashboard', () => {
     await pay(user.key, early.id, 10_000, '2025-03-05');
     await spend(user.key, 2_500, 'USD', '2025-03-10');
     const march = await call('GET', '/api/workflow/dashboard?from=2025-03-01&to=2025-03-31', { key: user.key });
-    expect(march.body.totals).toEqual({ invoiced: 10_000, collected: 10_000, tax_collected: 0, outstanding: 0, overdue: 0, expenses: 2_500, profit: 7_500 });
+    expect(march.body.totals).toEqual({ invoiced: 10_000, collected: 10_000, tax_collected: 0, outstanding: 0, overdue: 0, expenses: 2_500, input_tax: 0, profit: 7_500 });
     const april = await call('GET', '/api/workflow/dashboard?from=2025-04-01&to=2025-04-30', { key: user.key });
-    expect(april.body.totals).toEqual({ invoiced: 0, collected: 0, tax_collected: 0, outstanding: 0, overdue: 0, expenses: 0, profit: 0 });
+    expect(april.body.totals).toEqual({ invoiced: 0, collected: 0, tax_collected: 0, outstanding: 0, overdue: 0, expenses: 0, input_tax: 0, profit: 0 });
   });
 
   it('leaves a currency the rates lost out of the totals, and says so, instead of failing', async () => {

@@ -8,7 +8,8 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { EventType } from '../../src/modules/events/types';
 import { ADMIN_TOKEN, call, type ApiResponse } from '../helpers/api';
 import { addMember, createClient, createInvoice, createProject, createSentInvoice, createUser, type TestUser } from '../helpers/factories';
-import { TINY_PNG } from '../helpers/inbound';
+import { readOnQueue, TINY_PNG } from '../helpers/inbound';
+import { exportedXml, sentInvoice, supplierStudio } from '../inbound-documents/exports';
 import { putRates } from '../helpers/rates';
 import { recipient as transferRecipient, sendTransfer } from '../helpers/transfers';
 import { label, type Route, routeTable } from '../helpers/route-table';
@@ -72,6 +73,25 @@ const newAcceptedQuote = async (u: TestUser) => {
   await call('POST', `/v1/quotes/${id}/accept`, { key: u.key, body: { name: 'Bill', method: 'email' } });
   return id;
 };
+
+/** A supplier's e-invoice, received into the caller's workspace and read, waiting for review (§21). */
+let supplierXml: Promise<string> | undefined;
+async function newDocumentInReview(u: TestUser): Promise<string> {
+  supplierXml ??= (async () => {
+    const supplier = await supplierStudio();
+    return exportedXml(supplier, (await sentInvoice(supplier)).id, 'cii');
+  })();
+  const send = vi.spyOn(env.INBOUND_QUEUE, 'send').mockResolvedValue(undefined as never);
+  try {
+    const id = (await call('POST', '/v1/inbound-documents', { key: u.key, body: await supplierXml, headers: { 'Content-Type': 'application/xml' } })).body.id;
+    const workspaceId = (await call('GET', '/api/workspace', { key: u.key })).body.id;
+    const database = await env.DB.prepare('SELECT database FROM workspaces WHERE id = ?').bind(workspaceId).first<string | null>('database');
+    await readOnQueue(id, { database: database ?? undefined });
+    return id;
+  } finally {
+    send.mockRestore();
+  }
+}
 
 const CASES: Record<string, Case> = {
   'POST /quotes': { events: ['quote.created'], setup: newClient, act: (u, p, clientId) => call('POST', p('/quotes'), { key: u.key, body: { client_id: clientId, line_items: lines } }) },
@@ -230,6 +250,27 @@ const CASES: Record<string, Case> = {
         send.mockRestore();
       }
     },
+  },
+  // Review (§21): a correction is an update of the document; accepting it books the expense in the same batch.
+  'PATCH /inbound-documents/{id}': {
+    events: ['inbound_document.updated'], setup: newDocumentInReview,
+    act: (u, p, id) => call('PATCH', p(`/inbound-documents/${id}`), { key: u.key, body: { extracted: { purchase_order: 'PO-2' } } }),
+  },
+  'POST /inbound-documents/{id}/accept': {
+    events: ['inbound_document.accepted', 'expense.created'], setup: newDocumentInReview,
+    objectsCheckedByAct: 'the document and the expense it books',
+    act: async (u, p, id) => {
+      const res = await call('POST', p(`/inbound-documents/${id}/accept`), { key: u.key, body: { category: 'software' } });
+      const events = (await call('GET', '/api/events?limit=2', { key: u.key })).body.data;
+      expect(events.find((e: any) => e.type === 'inbound_document.accepted').data.object).toEqual(res.body);
+      const expense = (await call('GET', `/api/workflow/expenses/${res.body.expense_id}`, { key: u.key })).body;
+      expect(events.find((e: any) => e.type === 'expense.created').data.object).toEqual(expense);
+      return res;
+    },
+  },
+  'POST /inbound-documents/{id}/reject': {
+    events: ['inbound_document.rejected'], setup: newDocumentInReview,
+    act: (u, p, id) => call('POST', p(`/inbound-documents/${id}/reject`), { key: u.key, body: { reason: 'Not ours' } }),
   },
   'POST /admin/invitations': { events: [], why: 'the operator\'s, outside any workspace', act: (_u, p) => call('POST', p('/admin/invitations'), { key: ADMIN_TOKEN, body: { email: `a${crypto.randomUUID()}@example.com` } }) },
 };

@@ -15,7 +15,7 @@ describe.each(['/api/workflow', '/v1'])('projects under %s', (base) => {
     expect(res.body).toMatchObject({ client_id: client.id, currency: 'EUR', status: 'active', budget: 1_200_000, hourly_rate: 9_500, time_rounding: null });
     const got = await call('GET', `${base}/projects/${res.body.id}`, { key: user.key });
     expect(got.status).toBe(200);
-    expect(got.body).toEqual({ ...res.body, totals: { currency: 'USD', invoiced: 0, paid: 0, expenses: 0, profit: 0, unbilled_amount: 0 } });
+    expect(got.body).toEqual({ ...res.body, totals: { currency: 'USD', invoiced: 0, paid: 0, expenses: 0, input_tax: 0, profit: 0, unbilled_amount: 0 } });
   });
 
   it('validates money, dates and the client reference', async () => {

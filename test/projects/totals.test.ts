@@ -15,7 +15,7 @@ describe('project totals', () => {
     await call('POST', '/v1/invoices', { key: user.key, body: { client_id: client.id, project_id: project.id, line_items: [{ description: 'x', quantity: 1, unit_amount: 777 }] } });
 
     const res = await call('GET', `/v1/projects/${project.id}`, { key: user.key });
-    expect(res.body.totals).toEqual({ currency: 'USD', invoiced: 100_000, paid: 25_000, expenses: 4_999, profit: 20_001, unbilled_amount: 0 });
+    expect(res.body.totals).toEqual({ currency: 'USD', invoiced: 100_000, paid: 25_000, expenses: 4_999, input_tax: 0, profit: 20_001, unbilled_amount: 0 });
   });
 
   it('convert other currencies at the cached rates, half away from zero', async () => {
@@ -26,7 +26,7 @@ describe('project totals', () => {
     await createSentInvoice(user.key, { client_id: client.id, project_id: project.id }); // EUR 1000.00 → USD 1250.00
     await call('POST', '/api/workflow/expenses', { key: user.key, body: { category: 'travel', amount: 100, currency: 'JPY', project_id: project.id } }); // ¥100 → $0.666… → 67 cents
     const res = await call('GET', `/v1/projects/${project.id}`, { key: user.key });
-    expect(res.body.totals).toEqual({ currency: 'USD', invoiced: 125_000, paid: 0, expenses: 67, profit: -67, unbilled_amount: 0 });
+    expect(res.body.totals).toEqual({ currency: 'USD', invoiced: 125_000, paid: 0, expenses: 67, input_tax: 0, profit: -67, unbilled_amount: 0 });
   });
 
   it('answer 503 when a conversion is needed and no rates exist', async () => {

@@ -31,6 +31,8 @@ const BODIES: [string, unknown][] = [
   ['PATCH /quotes/{id}', { notes: 'Renamed' }],
   ['POST /quotes/{id}/accept', { name: 'Bill', method: 'email' }],
   ['POST /quotes/{id}/decline', { reason: 'Too dear' }],
+  ['PATCH /inbound-documents/{id}', { extracted: { number: 'R-1' } }],
+  ['POST /inbound-documents/{id}/reject', { reason: 'Not ours' }],
   ['PATCH /gigs/{id}', { title: 'Renamed' }],
   ['PATCH /workspace/members/{id}', { role: 'member' }],
   ['POST /webhook-endpoints/{id}/recover', { since: '2026-01-01T00:00:00Z' }],

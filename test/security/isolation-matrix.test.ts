@@ -24,6 +24,8 @@ const validBodies: Record<string, unknown> = {
   'PATCH /quotes/{id}': { notes: 'Taken over' },
   'POST /quotes/{id}/accept': { name: 'Mallory', method: 'email' },
   'POST /quotes/{id}/decline': { reason: 'Taken over' },
+  'PATCH /inbound-documents/{id}': { extracted: { number: 'Taken over' } },
+  'POST /inbound-documents/{id}/reject': { reason: 'Taken over' },
   'PATCH /gigs/{id}': { title: 'Taken over' },
   'PATCH /workspace/members/{id}': { role: 'member' },
   'POST /webhook-endpoints/{id}/recover': { since: '2026-01-01T00:00:00Z' },

@@ -37,4 +37,7 @@ export const paymentMonthlyTotals = monthly('workspace_payment_monthly_totals', 
   taxCollected: integer('tax_collected').notNull().default(0),
 });
 /** Expenses by the month they were incurred. */
-export const expenseMonthlyTotals = monthly('workspace_expense_monthly_totals', 'spent');
+export const expenseMonthlyTotals = monthly('workspace_expense_monthly_totals', 'spent', {
+  // Σ expenses.tax_amount, the input tax of expenses accepted from received documents (§21; migration dashboard_input_tax).
+  inputTax: integer('input_tax').notNull().default(0),
+});

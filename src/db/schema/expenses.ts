@@ -39,6 +39,9 @@ export const expenses = sqliteTable(
     index('expenses_workspace_incurred_idx').on(t.workspaceId, t.incurredOn, t.currency, t.amount),
     index('expenses_workspace_project_idx').on(t.workspaceId, t.projectId, t.id),
     index('expenses_document_idx').on(t.documentId),
+    // The dashboard's input tax over the days at a period's ends (§21), read from this index alone; only expenses
+    // accepted from a document have a tax amount, so it holds only theirs.
+    index('expenses_workspace_incurred_tax_idx').on(t.workspaceId, t.incurredOn, t.currency, t.taxAmount).where(sql`${t.taxAmount} IS NOT NULL`),
     check('expenses_amount_positive', sql`${t.amount} > 0`),
   ],
 );

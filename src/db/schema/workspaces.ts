@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { type AnySQLiteColumn, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { timestamps } from './columns';
 
@@ -63,6 +64,11 @@ export const workspaces = sqliteTable(
     defaultTaxRateMilli: integer('default_tax_rate_milli'),
     supplyType: text('supply_type', { enum: SUPPLY_TYPES }).notNull().default('services'),
   },
+  (t) => [
+    // §21: the workspace an e-invoice sent to a Peppol id is delivered to, found by its issuer's `peppol_id` (Peppol
+    // ids compare without regard to case) on the directory, at the cost of one index seek.
+    index('workspaces_issuer_peppol_idx').on(sql`lower(json_extract(${t.issuer}, '$.peppol_id'))`),
+  ],
 );
 
 export const ROLES = ['viewer', 'member', 'admin', 'owner'] as const;

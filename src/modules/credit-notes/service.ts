@@ -24,6 +24,7 @@ import { recordEvent } from '../events/record';
 import { bumpCounter, CREDIT_NOTE_SEQUENCE, currentDefaultNumber } from '../invoices/numbering';
 import { invoiceObject } from '../invoices/service';
 import { parseBreakdown } from '../invoices/lines';
+import { deliverSent, parsedBillTo } from '../invoices/sent-delivery';
 import { wroteInvoice } from '../invoices/wrote-invoice';
 import { amountDue, type BillToSnapshot, invoiceSubtotal, type InvoiceRow, type InvoiceWithLines, type IssuerSnapshot } from '../invoices/serialize';
 import { askProviderAndSettle } from '../payments/refund-settlement';
@@ -272,6 +273,7 @@ export async function createCreditNote(
   const { refund, payment, ...note } = issued;
   if (refund && payment && refund.status === 'pending') await askProviderAndSettle(ctx, payment, { ...refund, reason: `Credit note ${note.row.number}` });
   if (note.emailId) await enqueueEmailsQuietly(ctx.env, [note.emailId]);
+  await deliverSent(ctx, { kind: 'credit_note', id: note.row.id, object: serializeCreditNote(note), buyer: parsedBillTo(note.invoice.row.billTo) });
   return note;
 }
 

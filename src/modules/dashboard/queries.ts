@@ -46,6 +46,18 @@ export function openInvoiceSums(ctx: WorkspaceContext, today: string) {
     .groupBy(invoices.currency);
 }
 
+/** The input tax of expenses accepted from received documents (§21), per currency: the edge days read from an
+ *  index that holds only those expenses (expenses_workspace_incurred_tax_idx). */
+export function inputTaxSums(ctx: WorkspaceContext, parts: PeriodParts) {
+  return periodSum(
+    ctx.db, ctx.workspaceId, parts,
+    sql`(SELECT workspace_id, month, currency, input_tax AS amount FROM workspace_expense_monthly_totals)`,
+    sql`(SELECT workspace_id, incurred_on, currency, tax_amount AS amount FROM expenses)`,
+    sql`incurred_on`,
+    sql`amount IS NOT NULL`,
+  );
+}
+
 export function dashboardQueries(ctx: WorkspaceContext, period: Period, today: string) {
   const { db, workspaceId } = ctx;
   const parts = splitPeriod(period);
@@ -82,6 +94,7 @@ export function dashboardQueries(ctx: WorkspaceContext, period: Period, today: s
       sql`expenses`,
       sql`incurred_on`,
     ),
+    inputTaxSums(ctx, parts),
     db.select({ status: invoiceStatusCounts.status, n: invoiceStatusCounts.count }).from(invoiceStatusCounts).where(inWorkspace(ctx, invoiceStatusCounts)),
     db.select({ n: count() }).from(clients).where(inWorkspace(ctx, clients)),
     db.select({ n: count() }).from(projects).where(and(inWorkspace(ctx, projects), eq(projects.status, 'active'))),

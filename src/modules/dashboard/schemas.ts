@@ -21,7 +21,8 @@ export const Dashboard = z
       outstanding: money('Amount due now on open invoices.'),
       overdue: money('Amount due now on open invoices past their due date.'),
       expenses: money('Expenses incurred in the period.'),
-      profit: money('collected − tax_collected − expenses: tax collected is owed to the state, not earned.'),
+      input_tax: money('The `tax_amount` of those expenses: input tax, reclaimable.'),
+      profit: money('collected − tax_collected − (expenses − input_tax): tax is owed to or reclaimed from the state.'),
     }),
     counts: z.object({
       clients: z.number().int(),

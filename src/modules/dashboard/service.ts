@@ -14,20 +14,20 @@ import { dashboardQueries, type Period } from './queries';
 type Figures = { invoiced: bigint; collected: bigint; outstanding: bigint; expenses: bigint };
 const FIGURES = ['invoiced', 'collected', 'outstanding', 'expenses'] as const;
 // Converted into the totals but not shown per currency.
-type Converted = Figures & { tax_collected: bigint };
+type Converted = Figures & { tax_collected: bigint; input_tax: bigint };
 
 export async function buildDashboard(ctx: WorkspaceContext, period: Period, currency: string) {
   // Overdue is due before the workspace's today (§5), not UTC's.
   const today = todayIn(ctx.timeZone);
   // The rates are read beside the batch, so `rates` always shows what is cached.
-  const [[invoiced, collected, taxCollected, open, spent, statusCounts, clientCount, activeProjects, recent], snapshot] = await Promise.all([
+  const [[invoiced, collected, taxCollected, open, spent, inputTax, statusCounts, clientCount, activeProjects, recent], snapshot] = await Promise.all([
     dashboardQueries(ctx, period, today),
     getRatesSnapshot(ctx.env),
   ]);
 
   const byCurrency = new Map<string, Converted>();
   const add = (code: string, field: keyof Converted, amount: string) => {
-    const row = byCurrency.get(code) ?? { invoiced: 0n, collected: 0n, tax_collected: 0n, outstanding: 0n, expenses: 0n };
+    const row = byCurrency.get(code) ?? { invoiced: 0n, collected: 0n, tax_collected: 0n, outstanding: 0n, expenses: 0n, input_tax: 0n };
     row[field] += sumFromSql(amount);
     byCurrency.set(code, row);
   };
@@ -36,6 +36,7 @@ export async function buildDashboard(ctx: WorkspaceContext, period: Period, curr
   taxCollected.forEach((r) => add(r.currency, 'tax_collected', r.amount));
   open.forEach((r) => add(r.currency, 'outstanding', r.outstanding));
   spent.forEach((r) => add(r.currency, 'expenses', r.amount));
+  inputTax.forEach((r) => add(r.currency, 'input_tax', r.amount));
 
   const needsRates = [...byCurrency.keys()].some((code) => code !== currency);
   // A currency the caller chose but no rate is published for is their input to fix, not our outage.
@@ -49,11 +50,11 @@ export async function buildDashboard(ctx: WorkspaceContext, period: Period, curr
   const missing = [...byCurrency.keys()].filter((code) => !convertible(code)).sort();
   const convert = (amount: bigint, from: string) => (convertible(from) ? convertSumAtSnapshot(snapshot, amount, from, currency) : 0n);
 
-  const sums = { invoiced: 0n, collected: 0n, tax_collected: 0n, outstanding: 0n, overdue: 0n, expenses: 0n, profit: 0n };
-  for (const [code, figures] of byCurrency) for (const field of [...FIGURES, 'tax_collected'] as const) sums[field] += convert(figures[field], code);
+  const sums = { invoiced: 0n, collected: 0n, tax_collected: 0n, outstanding: 0n, overdue: 0n, expenses: 0n, input_tax: 0n, profit: 0n };
+  for (const [code, figures] of byCurrency) for (const field of [...FIGURES, 'tax_collected', 'input_tax'] as const) sums[field] += convert(figures[field], code);
   for (const r of open) sums.overdue += convert(sumFromSql(r.overdue), r.currency);
-  // Tax collected is owed to the state, not earned (§5).
-  sums.profit = sums.collected - sums.tax_collected - sums.expenses;
+  // Tax collected is owed to the state, not earned (§5); input tax on expenses is reclaimed from it, not spent (§21).
+  sums.profit = sums.collected - sums.tax_collected - (sums.expenses - sums.input_tax);
   // A converted total past 2^53 − 1 is a 422 on `currency` (one with a smaller unit may carry it);
   // a sum in its own currency past it, on `from` (a shorter period).
   const totals = Object.fromEntries(

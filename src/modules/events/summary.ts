@@ -41,7 +41,7 @@ const VERBS: Partial<Record<string, string>> = {
   credited: 'was credited', issued: 'issued',
   processing: 'is processing', completed: 'completed', failed: 'failed', canceled: 'canceled',
   paused: 'paused', resumed: 'resumed', accepted: 'accepted', declined: 'declined', expired: 'expired', converted: 'converted into an invoice', added: 'added', removed: 'removed', role_changed: 'changed role',
-  received: 'received', processed: 'processed',
+  received: 'received', processed: 'processed', rejected: 'rejected', delivered: 'delivered to the client\'s workspace',
 };
 
 export function summarize(type: EventType, object: EventObject): string {

@@ -18,7 +18,9 @@ export const EVENT_TYPES = [
   'time_entry.created', 'time_entry.updated', 'time_entry.deleted',
   'quote.created', 'quote.updated', 'quote.deleted', 'quote.sent', 'quote.viewed', 'quote.accepted', 'quote.declined',
   'quote.expired', 'quote.canceled', 'quote.converted',
-  'inbound_document.received', 'inbound_document.processed',
+  'inbound_document.received', 'inbound_document.processed', 'inbound_document.updated', 'inbound_document.accepted',
+  'inbound_document.rejected',
+  'invoice.delivered', 'credit_note.delivered',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

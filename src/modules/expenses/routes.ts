@@ -46,7 +46,7 @@ export const expenseRoutes = createRouter()
     defineRoute({
       method: 'patch', path: '/expenses/{id}', operationId: 'updateExpense', tags, access: 'user', role: 'member', errors: [409],
       summary: 'Update an expense',
-      description: 'An expense an invoice bills (`invoice_id`) is 409 `invalid_state` until that draft is deleted or the invoice voided.',
+      description: 'An expense an invoice bills (`invoice_id`) is 409 `invalid_state` until that draft is deleted or the invoice voided; so is a new `amount` or `currency` on one from a document.',
       request: { params, body: jsonBody(S.UpdateExpenseBody) },
       responses: { 200: jsonContent(S.Expense, 'The updated expense.') },
     }),

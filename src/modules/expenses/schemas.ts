@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { currencySchema, dateSchema, idSchema, listQuery, longText, pageOf, positiveMinorAmount, text, timestampSchema } from '../../lib/schemas';
+import { ExtractedSupplier, ExtractedTaxGroup } from './received-fields';
 
 export const EXPENSE_CATEGORIES = ['software', 'hardware', 'travel', 'meals', 'office', 'contractors', 'fees', 'taxes', 'marketing', 'other'] as const;
 export const ExpenseCategory = z.enum(EXPENSE_CATEGORIES);
@@ -44,6 +45,14 @@ export const Expense = z
     incurred_on: z.string(),
     billable: z.boolean(),
     invoice_id: z.string().nullable().openapi({ description: 'The invoice that bills it (from time); while set, the expense cannot be changed or deleted (409).' }),
+    // §21: set from the accepted document (`document_id`), null on an expense typed in; read-only.
+    supplier: ExtractedSupplier.nullable(),
+    reference: z.string().nullable().openapi({ description: 'The supplier\'s invoice number.' }),
+    net_amount: z.number().int().nullable(),
+    tax_amount: z.number().int().nullable().openapi({ description: 'Input tax: `amount` = `net_amount` + `tax_amount`.' }),
+    tax_breakdown: z.array(ExtractedTaxGroup).nullable(),
+    due_date: z.string().nullable(),
+    document_id: z.string().nullable().openapi({ description: 'The inbound document it was accepted from; its `amount` and `currency` are then fixed (409).' }),
     created_at: timestampSchema,
     updated_at: timestampSchema,
   })

@@ -1,7 +1,7 @@
 // Expenses: money spent on a project or on the business. A project_id must be one of the
 // workspace's projects; every change writes its event.
-import { and, desc, eq, gte, isNotNull, isNull, lt, lte } from 'drizzle-orm';
-import { expenses } from '../../db/schema';
+import { and, desc, eq, gte, isNotNull, isNull, lt, lte, notExists, sql } from 'drizzle-orm';
+import { expenses, inboundDocuments } from '../../db/schema';
 import { invalidState, notFound } from '../../errors';
 import { inWorkspace, type ServiceContext, type WorkspaceContext } from '../../lib/context';
 import { assertOrderedRange } from '../../lib/validation';
@@ -13,9 +13,12 @@ import { nowIso, todayIn } from '../../lib/time';
 import { recordEvent } from '../events/record';
 import { updateWithEvent } from '../events/update-with-event';
 import { assertConvertible } from '../rates/convertible';
+import type { SupplierValue, TaxGroupValue } from './received-fields';
 import type { CreateExpenseInput, ExpenseFilter, UpdateExpenseInput } from './schemas';
 
-type ExpenseRow = typeof expenses.$inferSelect;
+export type ExpenseRow = typeof expenses.$inferSelect;
+
+const parsed = <T>(json: string | null): T | null => (json === null ? null : (JSON.parse(json) as T));
 
 export const serializeExpense = (row: ExpenseRow) => ({
   id: row.id,
@@ -29,6 +32,13 @@ export const serializeExpense = (row: ExpenseRow) => ({
   incurred_on: row.incurredOn,
   billable: row.billable,
   invoice_id: row.invoiceId,
+  supplier: parsed<SupplierValue>(row.supplier),
+  reference: row.reference,
+  net_amount: row.netAmount,
+  tax_amount: row.taxAmount,
+  tax_breakdown: parsed<TaxGroupValue[]>(row.taxBreakdown),
+  due_date: row.dueDate,
+  document_id: row.documentId,
   created_at: row.createdAt,
   updated_at: row.updatedAt,
 });
@@ -113,6 +123,7 @@ export async function updateExpense(ctx: ServiceContext, id: string, input: Upda
     read: () => getExpense(ctx, id),
     change: (before) => {
       assertNotBilled(before);
+      assertDocumentAmounts(before, input);
       return toColumns(input);
     },
   });
@@ -123,6 +134,18 @@ function assertNotBilled(expense: ExpenseRow) {
   if (expense.invoiceId) throw invalidState(`This expense is billed by invoice ${expense.invoiceId}; delete that draft or void the invoice to change it.`);
 }
 
+/**
+ * An expense accepted from a received document states the document's total and currency, split into `net_amount`
+ * and `tax_amount` (§21): changing one of them alone would break that sum. The document is corrected instead.
+ */
+function assertDocumentAmounts(expense: ExpenseRow, input: UpdateExpenseInput) {
+  if (!expense.documentId) return;
+  const changes = (input.amount !== undefined && input.amount !== expense.amount) || (input.currency !== undefined && input.currency !== expense.currency);
+  if (changes) {
+    throw invalidState(`This expense states the total of inbound document ${expense.documentId}; delete it (the document returns to review), correct the document and accept it again.`);
+  }
+}
+
 export async function deleteExpense(ctx: ServiceContext, id: string): Promise<void> {
   const before = await getExpense(ctx, id);
   assertNotBilled(before);
@@ -130,6 +153,16 @@ export async function deleteExpense(ctx: ServiceContext, id: string): Promise<vo
     // Guarded on being unbilled: an invoice from time that took it meanwhile keeps it.
     ctx.db.delete(expenses).where(and(eq(expenses.id, id), inWorkspace(ctx, expenses), isNull(expenses.invoiceId))),
     recordEvent(ctx, 'expense.deleted', serializeExpense(before), { ifChanged: true }),
+    // The document it was accepted from goes back to review (§21), if the expense is gone.
+    ...(before.documentId
+      ? [ctx.db
+        .update(inboundDocuments)
+        .set({ status: 'needs_review', expenseId: null, updatedAt: nowIso() })
+        .where(and(
+          eq(inboundDocuments.id, before.documentId), inWorkspace(ctx, inboundDocuments), eq(inboundDocuments.expenseId, id),
+          notExists(ctx.db.select({ one: sql`1` }).from(expenses).where(eq(expenses.id, id))),
+        ))]
+      : []),
   ]);
   if (changedRows(deleted) === 0) {
     assertNotBilled(await getExpense(ctx, id));

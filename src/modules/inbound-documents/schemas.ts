@@ -3,28 +3,16 @@
 // note's amounts positive with `kind: "credit_note"`.
 import { z } from '@hono/zod-openapi';
 import { currencySchema, dateSchema, idSchema, listQuery, longText, pageOf, text, timestampSchema } from '../../lib/schemas';
+import { ExtractedSupplier, ExtractedTaxGroup } from '../expenses/received-fields';
 import { EXPENSE_CATEGORIES } from '../expenses/schemas';
 
 export const INBOUND_SOURCES = ['upload', 'email', 'network'] as const;
 export const INBOUND_STATUSES = ['received', 'processing', 'needs_review', 'accepted', 'rejected', 'failed'] as const;
 export const INBOUND_FORMATS = ['cii', 'ubl', 'facturx', 'pdf', 'image'] as const;
-export const TAX_CATEGORIES = ['S', 'Z', 'E', 'AE', 'K', 'G', 'O'] as const;
+// The supplier and the tax groups are the expense's too (expenses/received-fields.ts).
+export { ExtractedSupplier, ExtractedTaxGroup, TAX_CATEGORIES } from '../expenses/received-fields';
 
 const amount = z.number().int().min(0);
-
-export const ExtractedSupplier = z
-  .object({
-    name: text(300).nullable(),
-    vat_id: text(40).nullable(),
-    tax_id: text(40).nullable(),
-    address: text(500).nullable().openapi({ description: 'One line, as the document writes it.' }),
-    iban: text(40).nullable(),
-  })
-  .openapi('ExtractedSupplier');
-
-export const ExtractedTaxGroup = z
-  .object({ category: z.enum(TAX_CATEGORIES), rate: z.number().min(0).max(100), taxable_amount: amount, tax_amount: amount })
-  .openapi('ExtractedTaxGroup');
 
 export const ExtractedLine = z.object({
   description: longText(1000).nullable(),
@@ -93,7 +81,8 @@ export const InboundDocumentQuery = listQuery.extend({
 
 /** `PATCH`: the named fields of `extracted` replace what was read (while `needs_review`). */
 export const UpdateInboundDocumentBody = z
-  .strictObject({ extracted: Extracted.partial().extend({ supplier: ExtractedSupplier.partial().optional() }) })
+  // Strict all the way down: a field that is not one of `extracted`'s is a 422, never dropped unread.
+  .strictObject({ extracted: Extracted.partial().extend({ supplier: ExtractedSupplier.partial().strict().optional() }).strict() })
   .openapi('UpdateInboundDocument');
 
 export const AcceptInboundDocumentBody = z

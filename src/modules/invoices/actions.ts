@@ -23,6 +23,7 @@ import { serializePayment, type PaymentRow } from './payment';
 import { amountDue, type InvoiceRow, type InvoiceWithLines } from './serialize';
 import { getInvoice, getInvoiceWithParties, invoiceObject } from './service';
 import { isUnnumbered, numberAtSend, skipNumbersInUse } from './numbering';
+import { deliverSent, parsedBillTo } from './sent-delivery';
 
 const refusal = (row: InvoiceRow, action: string) =>
   invalidState(`Cannot ${action} invoice ${row.number}: it is ${row.status}${row.status === 'open' && row.amountPaid > 0 ? ' with payments recorded' : ''}.`);
@@ -85,6 +86,7 @@ export async function sendInvoice(ctx: WorkspaceContext, id: string, input: Send
     return undefined;
   });
   if (sent.emailId) await enqueueEmailsQuietly(ctx.env, [sent.emailId]);
+  await deliverSent(ctx, { kind: 'invoice', id, object: invoiceObject(ctx, sent), buyer: parsedBillTo(sent.row.billTo) });
   return sent;
 }
 

@@ -51,7 +51,8 @@ export const ProjectTotals = z
     invoiced: z.number().int().openapi({ description: 'Totals of the project\'s open and paid invoices, in USD cents.' }),
     paid: z.number().int().openapi({ description: 'Payments received on them, in USD cents.' }),
     expenses: z.number().int().openapi({ description: 'The project\'s expenses, in USD cents.' }),
-    profit: z.number().int().openapi({ description: 'paid − expenses.' }),
+    input_tax: z.number().int().openapi({ description: 'Their `tax_amount`, reclaimable.' }),
+    profit: z.number().int().openapi({ description: 'paid − (expenses − input_tax).' }),
     unbilled_amount: z.number().int().openapi({
       description: 'Unbilled billable time in USD cents: each stopped entry\'s round(billable_seconds × rate / 3600), half away from zero, summed per currency and converted.',
     }),

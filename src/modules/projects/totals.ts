@@ -1,4 +1,5 @@
-// A project's money in USD: invoiced (open and paid invoices), paid, expenses, profit = paid − expenses,
+// A project's money in USD: invoiced (open and paid invoices), paid, expenses, the input tax in them (§21: the
+// `tax_amount` of expenses accepted from received documents, reclaimable), profit = paid − (expenses − input tax),
 // and unbilled_amount: its billable time no invoice bills yet (each entry rounded, §19).
 // Sums are taken per currency in SQL, then each converted at the cached rates (half away from zero).
 import { and, eq, inArray, sql } from 'drizzle-orm';
@@ -23,7 +24,11 @@ export async function projectTotals(ctx: WorkspaceContext, projectId: string) {
       .where(and(inWorkspace(ctx, invoices), eq(invoices.projectId, projectId), inArray(invoices.status, ['open', 'paid'])))
       .groupBy(invoices.currency),
     db
-      .select({ currency: expenses.currency, amount: sql<string>`CAST(coalesce(sum(${expenses.amount}), 0) AS TEXT)` })
+      .select({
+        currency: expenses.currency,
+        amount: sql<string>`CAST(coalesce(sum(${expenses.amount}), 0) AS TEXT)`,
+        inputTax: sql<string>`CAST(coalesce(sum(${expenses.taxAmount}), 0) AS TEXT)`,
+      })
       .from(expenses)
       .where(and(inWorkspace(ctx, expenses), eq(expenses.projectId, projectId)))
       .groupBy(expenses.currency),
@@ -41,11 +46,15 @@ export async function projectTotals(ctx: WorkspaceContext, projectId: string) {
   let invoiced = 0n;
   let paid = 0n;
   let spent = 0n;
+  let inputTax = 0n;
   for (const row of invoiceSums) {
     invoiced += toUsd(row.invoiced, row.currency);
     paid += toUsd(row.paid, row.currency);
   }
-  for (const row of expenseSums) spent += toUsd(row.amount, row.currency);
+  for (const row of expenseSums) {
+    spent += toUsd(row.amount, row.currency);
+    inputTax += toUsd(row.inputTax, row.currency);
+  }
   let unbilled = 0n;
   for (const row of timeSums) unbilled += toUsd(row.amount, row.currency);
   const exact = (value: bigint, field: string) => exactFigure(value, 'id', `The project's totals.${field} in USD`);
@@ -54,7 +63,8 @@ export async function projectTotals(ctx: WorkspaceContext, projectId: string) {
     invoiced: exact(invoiced, 'invoiced'),
     paid: exact(paid, 'paid'),
     expenses: exact(spent, 'expenses'),
-    profit: exact(paid - spent, 'profit'),
+    input_tax: exact(inputTax, 'input_tax'),
+    profit: exact(paid - (spent - inputTax), 'profit'),
     unbilled_amount: exact(unbilled, 'unbilled_amount'),
   };
 }

@@ -141,4 +141,13 @@ export const de: Labels = {
     taxableAmount: 'auf',
     netAfterDiscount: 'Netto nach Rabatt',
   },
+  received: {
+    check: 'Prüfung der E-Rechnung',
+    valid: 'Gültig: erfüllt die Regeln der EN 16931.',
+    invalid: (n: number) => n === 1 ? 'Ungültig: 1 Regel nicht erfüllt.' : `Ungültig: ${n} Regeln nicht erfüllt.`,
+    errors: 'Fehler',
+    warnings: 'Hinweise',
+    specification: 'Spezifikation',
+    receivedOn: (date: string) => `Empfangen am ${date}`,
+  },
 };

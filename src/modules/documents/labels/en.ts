@@ -156,6 +156,16 @@ export const en = {
     taxableAmount: 'on',
     netAfterDiscount: 'Net after discount',
   },
+  // A received e-invoice as the workspace reads it (§21): its check by the EN 16931 rules.
+  received: {
+    check: 'E-invoice check',
+    valid: 'Valid: it meets the rules of EN 16931.',
+    invalid: (n: number) => n === 1 ? 'Not valid: 1 rule not met.' : `Not valid: ${n} rules not met.`,
+    errors: 'Errors',
+    warnings: 'Warnings',
+    specification: 'Specification',
+    receivedOn: (date: string) => `Received on ${date}`,
+  },
 };
 
 /** Every label, by group: what each language's file gives. */

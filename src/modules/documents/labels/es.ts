@@ -144,4 +144,13 @@ export const es: Labels = {
     taxableAmount: 'sobre',
     netAfterDiscount: 'Neto tras descuento',
   },
+  received: {
+    check: 'Comprobación de la factura electrónica',
+    valid: 'Válida: cumple las reglas de la norma EN 16931.',
+    invalid: (n: number) => n === 1 ? 'No válida: 1 regla incumplida.' : `No válida: ${n} reglas incumplidas.`,
+    errors: 'Errores',
+    warnings: 'Advertencias',
+    specification: 'Especificación',
+    receivedOn: (date: string) => `Recibida el ${date}`,
+  },
 };

@@ -141,4 +141,13 @@ export const fr: Labels = {
     taxableAmount: 'sur',
     netAfterDiscount: 'Net après remise',
   },
+  received: {
+    check: 'Contrôle de la facture électronique',
+    valid: 'Valide : conforme aux règles de la norme EN 16931.',
+    invalid: (n: number) => n === 1 ? 'Non valide : 1 règle non respectée.' : `Non valide : ${n} règles non respectées.`,
+    errors: 'Erreurs',
+    warnings: 'Avertissements',
+    specification: 'Spécification',
+    receivedOn: (date: string) => `Reçue le ${date}`,
+  },
 };

@@ -144,4 +144,13 @@ export const it: Labels = {
     taxableAmount: 'su',
     netAfterDiscount: 'Netto dopo lo sconto',
   },
+  received: {
+    check: 'Verifica della fattura elettronica',
+    valid: 'Valida: rispetta le regole della norma EN 16931.',
+    invalid: (n: number) => n === 1 ? 'Non valida: 1 regola non rispettata.' : `Non valida: ${n} regole non rispettate.`,
+    errors: 'Errori',
+    warnings: 'Avvisi',
+    specification: 'Specifica',
+    receivedOn: (date: string) => `Ricevuta il ${date}`,
+  },
 };

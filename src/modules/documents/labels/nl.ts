@@ -145,4 +145,13 @@ export const nl: Labels = {
     taxableAmount: 'over',
     netAfterDiscount: 'Netto na korting',
   },
+  received: {
+    check: 'Controle van de e-factuur',
+    valid: 'Geldig: voldoet aan de regels van EN 16931.',
+    invalid: (n: number) => n === 1 ? 'Ongeldig: 1 regel niet nageleefd.' : `Ongeldig: ${n} regels niet nageleefd.`,
+    errors: 'Fouten',
+    warnings: 'Waarschuwingen',
+    specification: 'Specificatie',
+    receivedOn: (date: string) => `Ontvangen op ${date}`,
+  },
 };

@@ -144,4 +144,13 @@ export const pt: Labels = {
     taxableAmount: 'sobre',
     netAfterDiscount: 'Líquido após desconto',
   },
+  received: {
+    check: 'Verificação da fatura eletrónica',
+    valid: 'Válida: cumpre as regras da norma EN 16931.',
+    invalid: (n: number) => n === 1 ? 'Inválida: 1 regra não cumprida.' : `Inválida: ${n} regras não cumpridas.`,
+    errors: 'Erros',
+    warnings: 'Avisos',
+    specification: 'Especificação',
+    receivedOn: (date: string) => `Recebida em ${date}`,
+  },
 };
