@@ -8,4 +8,5 @@ import './modules/invoices/register';
 import './modules/payments/register';
 import './modules/credit-notes/register';
 import './modules/quotes/register';
+import './modules/proposals/register';
 import './modules/webhooks/register';

@@ -18,6 +18,8 @@ export const EVENT_TYPES = [
   'time_entry.created', 'time_entry.updated', 'time_entry.deleted',
   'quote.created', 'quote.updated', 'quote.deleted', 'quote.sent', 'quote.viewed', 'quote.accepted', 'quote.declined',
   'quote.expired', 'quote.canceled', 'quote.converted',
+  // §24: a proposal received on the poster's gig, withdrawn by its sender, declined or accepted by the poster.
+  'gig.proposal_received', 'proposal.withdrawn', 'proposal.declined', 'proposal.accepted',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

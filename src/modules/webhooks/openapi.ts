@@ -15,6 +15,7 @@ import { Project } from '../projects/schemas';
 import { RecurringInvoice } from '../recurring-invoices/schemas';
 import { TimeEntry } from '../time-entries/schemas';
 import { Quote } from '../quotes/schemas';
+import { Proposal } from '../proposals/schemas';
 import { Suggestion } from '../suggestions/schemas';
 import { Transfer } from '../transfers/schemas';
 import { Member } from '../workspaces/schemas';
@@ -36,6 +37,8 @@ const OBJECTS: Record<string, [string, z.ZodType]> = {
   client: ['Client', Client], project: ['Project', Project], invoice: ['Invoice', Invoice], expense: ['Expense', Expense],
   transfer: ['Transfer', Transfer], suggestion: ['Suggestion', Suggestion], recurring_invoice: ['RecurringInvoice', RecurringInvoice],
   member: ['Member', Member], time_entry: ['TimeEntry', TimeEntry], credit_note: ['CreditNote', CreditNote], quote: ['Quote', Quote],
+  // gig.proposal_received carries the proposal, as every proposal.* does.
+  gig: ['Proposal', Proposal], proposal: ['Proposal', Proposal],
 };
 
 const pascal = (type: string) => type.split(/[._]/).map((part) => part[0]!.toUpperCase() + part.slice(1)).join('');
