@@ -14,20 +14,19 @@ const threeDecimals = (v: number) => toScaledInteger(v, 3) !== null;
 
 const httpsUrl = z
   .url({ protocol: /^https$/, message: 'Use an https URL.' })
-  .max(2048)
-  .openapi({ example: 'https://portfolio.example.com/bakery' });
+  .max(2048);
 
 export const CreateProposalBody = z
   .strictObject({
-    message: longText(5000).min(1).openapi({ example: 'I built two shop sites on Workers last year; links below.' }),
+    message: longText(5000).min(1),
     rate: z
       .strictObject({
         type: RateType,
-        amount: minorAmount('Minor units: the whole price (fixed) or per hour (hourly).'),
-        currency: currencySchema.optional().openapi({ description: 'The gig\'s currency (the default; another is a 422).' }),
+        amount: minorAmount('The price, or per hour.'),
+        currency: currencySchema.optional().openapi({ description: 'The gig\'s (the default).' }),
       })
       .nullish(),
-    estimate_hours: z.number().gt(0).max(100_000).refine(threeDecimals, { message: 'At most 3 decimals.' }).nullish().openapi({ example: 40 }),
+    estimate_hours: z.number().gt(0).max(100_000).refine(threeDecimals, { message: 'At most 3 decimals.' }).nullish(),
     available_from: dateSchema.nullish(),
     links: z.array(httpsUrl).max(10).default([]),
   })
@@ -60,7 +59,7 @@ export const Proposal = z
     created_at: timestampSchema,
     updated_at: timestampSchema,
   })
-  .openapi('Proposal', { description: 'The same to both workspaces; the ids name what the accept made in the sender\'s.' });
+  .openapi('Proposal', { description: 'The same to both workspaces.' });
 
 export const ProposalQuery = listQuery.extend({ status: ProposalStatus.optional(), gig_id: idSchema('gig').optional() });
 export const GigProposalQuery = listQuery.extend({ status: ProposalStatus.optional() });

@@ -59,7 +59,8 @@ function payloadSchema(registry: OpenAPIHono['openAPIRegistry'], type: string, k
   const kind = type.split('.')[0]!;
   const [objectName] = OBJECTS[kind] ?? [];
   if (!objectName) return Event;
-  const kindName = `${pascal(kind)}Event`;
+  // Named after the record it carries: gig.proposal_received shares ProposalEvent with proposal.*.
+  const kindName = `${objectName}Event`;
   if (!kinds.has(kindName)) {
     kinds.add(kindName);
     registry.registerComponent('schemas', kindName, {
