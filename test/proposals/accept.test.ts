@@ -105,7 +105,7 @@ describe('accepting a proposal', () => {
     expect(await eventsOf(gone.key, 'proposal.declined')).toEqual([]);
     expect((await call('GET', '/v1/clients', { key: other.key })).body.data).toEqual([]);
 
-    const emails = await deliverLogged(queued);
+    const emails = await deliverLogged(queued, [chosen.email, other.email, gone.email]);
     expect(emails.map((e) => e.to[0]).sort()).toEqual([chosen.email, other.email].sort());
     const toOther = emails.find((e) => e.to[0] === other.email)!;
     expect(toOther.subject).toBe('Su propuesta para «Logo para una panadería» ha sido rechazada');

@@ -34,9 +34,15 @@ describe('proposals across databases', () => {
       expectError(await call('POST', `/v1/proposals/${sent.id}/withdraw`, { key: stranger.key }), 404, 'not_found');
     }
 
+    // A second sender on the same database, whose proposal the accept declines.
+    const runnerUp = await workspaceOn(senderDb, 'runner-up');
+    const second = await sendProposal(runnerUp.key, gig.id);
     const accepted = await call('POST', `/v1/gigs/${gig.id}/proposals/${sent.id}/accept`, { key: poster.key });
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
     const { client_id, project_id, quote_id } = accepted.body;
+    const [declined] = await eventsOf(runnerUp.key, 'proposal.declined');
+    expect(declined!.data.object).toMatchObject({ id: second.id, status: 'declined' });
+    expect(await rowsById('events', (declined as unknown as { id: string }).id)).toEqual({ DB: 0, DB_WORKSPACES_2: 0, [senderDb]: 1 });
     for (const [table, id] of [['clients', client_id], ['projects', project_id], ['quotes', quote_id]]) {
       expect(await rowsById(table, id), table).toEqual({ DB: 0, DB_WORKSPACES_2: 0, [senderDb]: 1 });
     }
@@ -45,7 +51,7 @@ describe('proposals across databases', () => {
     expect((await eventsOf(sender.key, 'proposal.accepted')).map((e) => e.data.object.id)).toEqual([sent.id]);
     expect((await eventsOf(poster.key, 'proposal.accepted')).map((e) => e.data.object.id)).toEqual([sent.id]);
     // Nothing of either side's events is left in the directory's outbox for a workspace elsewhere.
-    for (const [who, db] of [[poster, posterDb], [sender, senderDb]] as const) {
+    for (const [who, db] of [[poster, posterDb], [sender, senderDb], [runnerUp, senderDb]] as const) {
       if (db === 'DB') continue;
       const left = await env.DB.prepare('SELECT count(*) AS n FROM events WHERE workspace_id = ?').bind(who.id).first<{ n: number }>();
       expect(left!.n).toBe(0);

@@ -47,13 +47,16 @@ export function capturedEmails() {
 
 export type LoggedEmail = { to: string[]; subject: string; text: string; reply_to: string | null };
 
-/** Delivers the queued emails through the `log` provider; answers what it sent. */
-export async function deliverLogged(queued: unknown[]): Promise<LoggedEmail[]> {
+/**
+ * Delivers the queued emails through the `log` provider; answers what it sent to `recipients` (the
+ * runtime's own queue may deliver other tests' messages meanwhile, and log them too).
+ */
+export async function deliverLogged(queued: unknown[], recipients: string[]): Promise<LoggedEmail[]> {
   const logged = vi.spyOn(console, 'log').mockImplementation(() => {});
   await deliver('workspace-emails', queued.splice(0).map((body, i) => ({ id: `p${i}`, body })));
   const emails = logged.mock.calls.map((c) => String(c[0])).filter((line) => line.includes('email (log provider'));
   logged.mockRestore();
-  return emails.map((line) => JSON.parse(line) as LoggedEmail);
+  return emails.map((line) => JSON.parse(line) as LoggedEmail).filter((email) => email.to.some((to) => recipients.includes(to)));
 }
 
 /** The workspace's events of one type, newest first. */

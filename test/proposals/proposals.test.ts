@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { call, errorPaths, expectError } from '../helpers/api';
 import { expectKeyRequired } from '../helpers/auth-cases';
 import { createUser, workspaceWithEveryRole } from '../helpers/factories';
+import { runScheduled } from '../helpers/worker';
 import { capturedEmails, deliverLogged, eventsOf, postGig, proposalBody, sendProposal } from './helpers';
 
 afterEach(() => vi.restoreAllMocks());
@@ -31,6 +32,7 @@ describe('sending a proposal', () => {
     expect((await call('GET', '/v1/proposals', { key: sender.key })).body.data).toEqual([sent]);
     expect((await call('GET', `/v1/proposals?gig_id=${gig.id}&status=submitted`, { key: sender.key })).body.data).toEqual([sent]);
     expect((await call('GET', '/v1/proposals?status=accepted', { key: sender.key })).body.data).toEqual([]);
+    expect((await call('GET', `/v1/gigs/${gig.id}/proposals?status=declined`, { key: poster.key })).body.data).toEqual([]);
     // The sender's list is of what it sent: the poster's is empty.
     expect((await call('GET', '/v1/proposals', { key: poster.key })).body.data).toEqual([]);
 
@@ -54,9 +56,11 @@ describe('sending a proposal', () => {
     expect((await call('PATCH', '/api/workspace', { key: poster.key, body: { locale: 'de-DE' } })).status).toBe(200);
     const gig = await postGig(poster.key, { title: 'Logo für eine Bäckerei' });
     const queued = capturedEmails();
-    await sendProposal(sender.key, gig.id, { rate: { type: 'hourly', amount: 8_500 } });
+    const sent = await sendProposal(sender.key, gig.id, { rate: { type: 'hourly', amount: 8_500 } });
     expect(queued).toHaveLength(1);
-    const [email] = await deliverLogged(queued);
+    const emails = await deliverLogged(queued, [poster.email]);
+    expect(emails).toHaveLength(1);
+    const [email] = emails;
     expect(email!.to).toEqual([poster.email]);
     expect(email!.subject).toBe('Neue Bewerbung für „Logo für eine Bäckerei“');
     expect(email!.text).toContain('Sam Sender (Sam Sender) hat sich auf Ihren Auftrag „Logo für eine Bäckerei“ beworben.');
@@ -66,7 +70,7 @@ describe('sending a proposal', () => {
     expect(email!.text).toContain(`GET /v1/gigs/${gig.id}/proposals`);
     expect(JSON.stringify(email)).not.toContain(sender.email);
     // Sent once, however often its message comes.
-    const again = await deliverLogged([{ proposal_email_id: (await env.DB.prepare('SELECT id FROM proposal_emails').first<{ id: string }>())!.id }]);
+    const again = await deliverLogged([{ proposal_email_id: (await env.DB.prepare('SELECT id FROM proposal_emails WHERE proposal_id = ?').bind(sent.id).first<{ id: string }>())!.id }], [poster.email]);
     expect(again).toEqual([]);
   });
 
@@ -132,6 +136,45 @@ describe('sending a proposal', () => {
   });
 });
 
+describe('retries and lost messages', () => {
+  it('replays a proposal or an accept sent again with the same Idempotency-Key', async () => {
+    const [poster, sender] = [await createUser(), await createUser()];
+    const gig = await postGig(poster.key);
+    const headers = { 'Idempotency-Key': crypto.randomUUID() };
+    const first = await call('POST', `/v1/gigs/${gig.id}/proposals`, { key: sender.key, body: proposalBody(), headers });
+    const again = await call('POST', `/v1/gigs/${gig.id}/proposals`, { key: sender.key, body: proposalBody(), headers });
+    expect(again.status).toBe(201);
+    expect(again.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    const acceptKey = { 'Idempotency-Key': crypto.randomUUID() };
+    const accepted = await call('POST', `/v1/gigs/${gig.id}/proposals/${first.body.id}/accept`, { key: poster.key, headers: acceptKey });
+    const replayed = await call('POST', `/v1/gigs/${gig.id}/proposals/${first.body.id}/accept`, { key: poster.key, headers: acceptKey });
+    expect(replayed.status).toBe(200);
+    expect(replayed.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(replayed.body).toEqual(accepted.body);
+    expect((await call('GET', '/v1/quotes', { key: sender.key })).body.data).toHaveLength(1);
+  });
+
+  it('sends an email whose queue message was lost with the cron, once', async () => {
+    const [poster, sender] = [await createUser(), await createUser()];
+    const gig = await postGig(poster.key);
+    vi.spyOn(env.EMAILS_QUEUE, 'sendBatch').mockRejectedValueOnce(new Error('Queue unavailable'));
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const sent = await sendProposal(sender.key, gig.id);
+    vi.restoreAllMocks();
+    await env.DB.prepare(`UPDATE proposal_emails SET next_attempt_at = '2020-01-01T00:00:00.000Z' WHERE proposal_id = ?`).bind(sent.id).run();
+    const queued = capturedEmails();
+    await runScheduled();
+    const mine = queued.filter((m) => 'proposal_email_id' in (m as object));
+    expect(mine).toHaveLength(1);
+    // Only this proposal's: the runtime's own queue may deliver other tests' messages meanwhile.
+    const emails = await deliverLogged(mine, [poster.email]);
+    expect(emails).toHaveLength(1);
+    const row = await env.DB.prepare('SELECT status, attempts FROM proposal_emails WHERE proposal_id = ?').bind(sent.id).first();
+    expect(row).toEqual({ status: 'sent', attempts: 1 });
+  });
+});
+
 describe('withdrawing and declining', () => {
   it('lets the sender withdraw a submitted proposal once, telling the poster; the poster cannot withdraw it', async () => {
     const [poster, sender, stranger] = [await createUser(), await createUser(), await createUser()];
@@ -168,7 +211,8 @@ describe('withdrawing and declining', () => {
     const [told] = await eventsOf(sender.key, 'proposal.declined');
     expect(told!.data.object).toEqual(declined.body);
     expect(told!.actor).toEqual({ type: 'system', id: null, name: 'proposals' });
-    const [email] = await deliverLogged(queued);
+    const [email, ...more] = await deliverLogged(queued, [sender.email]);
+    expect(more).toEqual([]);
     expect(email!.to).toEqual([sender.email]);
     expect(email!.subject).toBe('Votre proposition pour « Logo pour une boulangerie » a été refusée');
     expect(email!.text).toContain('Motif: Nous avons choisi un studio plus proche.');

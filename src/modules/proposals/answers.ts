@@ -13,7 +13,7 @@ import { type ProposalRow, serializeProposal } from './serialize';
 
 const stillSubmitted = (row: ProposalRow) => and(eq(proposals.id, row.id), eq(proposals.status, 'submitted'), eq(proposals.updatedAt, row.updatedAt));
 
-const notSubmitted = (row: ProposalRow) => invalidState(`This proposal is ${row.status}; only a submitted one can be ${row.status === 'withdrawn' ? 'answered' : 'withdrawn or declined'}.`);
+const notSubmitted = (row: ProposalRow) => invalidState(`This proposal is ${row.status}: only a submitted one can be withdrawn or answered.`);
 
 /** The sender takes back its submitted proposal; the poster's workspace is told. */
 export async function withdrawProposal(ctx: ServiceContext, id: string): Promise<{ row: ProposalRow; aftermath: Aftermath }> {
