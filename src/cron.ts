@@ -20,14 +20,19 @@ import { expireQuotes } from './modules/quotes/expiry';
 import { sweepQuoteEmails } from './modules/quotes/email';
 import { askAgainUnansweredRefunds } from './modules/payments/refund-sweep';
 import { sweepStrandedDocuments } from './modules/inbound-documents/sweep';
+import { finishPendingAccepts } from './modules/proposals/accept-records';
+import { sweepProposalEmails } from './modules/proposals/email';
 
 export type CronTask = { name: string; run: (env: Env) => Promise<void> };
 
-/** Once a run: the rates, and the member events the directory holds for workspaces elsewhere. */
+/** Once a run: the rates, the member events the directory holds for workspaces elsewhere, and the directory's emails and proposals. */
 export const globalCronTasks: CronTask[] = [
   { name: 'refresh-rates', run: async (env) => void (await refreshRates(env)) },
   { name: 'relay-member-events', run: async (env) => void (await relayStrandedEvents(env)) },
   { name: 'sweep-invitation-emails', run: async (env) => void (await sweepInvitationEmails(env)) },
+  // Proposals live in the directory; their accepts' records on the senders' databases.
+  { name: 'finish-accepted-proposals', run: async (env) => void (await finishPendingAccepts(env)) },
+  { name: 'sweep-proposal-emails', run: async (env) => void (await sweepProposalEmails(env)) },
 ];
 
 /** Once a run on each database, over the records it holds. */

@@ -8,5 +8,6 @@ import './modules/invoices/register';
 import './modules/payments/register';
 import './modules/credit-notes/register';
 import './modules/quotes/register';
+import './modules/proposals/register';
 import './modules/webhooks/register';
 import './modules/inbound-documents/register';

@@ -246,4 +246,47 @@ export async function documentsInReview(mf, account, count) {
       'DE811907980', 'R-${tag}-' || n, ?, ? FROM seq`).bind(account.workspaceId, account.id, at, account.workspaceId, at, at, at).run();
   const { results } = await db.prepare(`SELECT id FROM inbound_documents WHERE workspace_id = ? AND number LIKE 'R-${tag}-%' ORDER BY id`).bind(account.workspaceId).all();
   return results.map((r) => r.id);
+ * For the proposal workloads (§24): `senders` workspaces of their own (a user, its personal workspace,
+ * a key each), `gigs` open gigs posted by `poster`'s workspace, and, when `perGig` is set, that many
+ * submitted proposals on each gig from senders taken in turn. A workspace sends at most 20 proposals
+ * a day, so a load of sends takes a sender per 20 requests. In SQL in bulk like the rest of the seed.
+ * Answers the senders (id, key), the gig ids and, per gig, its first proposal's id.
+ */
+export async function proposalBoard(mf, poster, { senders, gigs, perGig = 0 }) {
+  const db = await mf.getD1Database('DB', 'app');
+  const tag = randomBytes(4).toString('hex');
+  const at = iso(Date.now());
+  const made = [];
+  for (let i = 0; i < senders; i++) {
+    const user = `usr_${ulid(Date.now())}`;
+    const workspace = `wsp_${user.slice(4)}`;
+    const key = `wsk_${randomBytes(32).toString('base64url')}`;
+    await db.batch([
+      db.prepare('INSERT INTO users (id, email, name, created_at) VALUES (?, ?, ?, ?)').bind(user, `sender-${tag}-${i}@bench.example`, `Sender ${i}`, at),
+      db.prepare('INSERT INTO workspaces (id, name, personal_user_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)').bind(workspace, `Sender studio ${i}`, user, at, at),
+      db.prepare("INSERT INTO memberships (id, workspace_id, user_id, role, created_at) VALUES (?, ?, ?, 'owner', ?)").bind(`mem_${user.slice(4)}`, workspace, user, at),
+      db.prepare("INSERT INTO api_keys (id, user_id, workspace_id, name, prefix, key_hash, created_at) VALUES (?, ?, ?, 'bench', ?, ?, ?)")
+        .bind(`key_${ulid(Date.now())}`, user, workspace, key.slice(0, 12), sha256(key), at),
+    ]);
+    made.push({ id: user, workspaceId: workspace, key });
+  }
+  const base = Date.now();
+  await db.prepare(`${seq(gigs)} INSERT INTO gigs (id, user_id, workspace_id, poster_name, title, description, skills, budget_type, budget_min, budget_max, currency, remote, status, created_at, updated_at)
+    SELECT 'gig_' || ${ulidSql(`${base} + n`)}, ?, ?, 'Bench writer', 'Proposal board ${tag} ' || n, 'A logo for a bakery', '["logo"]', 'fixed', 50000, 120000, 'EUR', 1, 'open', ?, ? FROM seq`)
+    .bind(poster.id, poster.workspaceId, at, at).run();
+  const { results } = await db.prepare(`SELECT id FROM gigs WHERE title LIKE 'Proposal board ${tag} %' ORDER BY id`).all();
+  const gigIds = results.map((r) => r.id);
+  const proposals = [];
+  for (let g = 0; g < gigIds.length && perGig; g++) {
+    const statements = [];
+    for (let k = 0; k < perGig; k++) {
+      const sender = made[(g * perGig + k) % made.length];
+      const id = `prp_${ulid(Date.now())}`;
+      if (k === 0) proposals.push(id);
+      statements.push(db.prepare(`INSERT INTO proposals (id, gig_id, workspace_id, user_id, status, message, rate_type, rate_amount, rate_currency, estimate_milli_hours, links, from_workspace_name, from_user_name, created_at, updated_at)
+        VALUES (?, ?, ?, ?, 'submitted', 'I designed logos for two bakeries.', 'fixed', 90000, 'EUR', 12000, '[]', ?, ?, ?, ?)`).bind(id, gigIds[g], sender.workspaceId, sender.id, `Sender studio ${k}`, `Sender ${k}`, at, at));
+    }
+    await db.batch(statements);
+  }
+  return { senders: made, gigs: gigIds, proposals };
 }

@@ -25,6 +25,7 @@ export const paymentProviderRoutes = lazyRouter(['/workspace'], async () => (awa
 export const payoutProviderRoutes = lazyRouter(['/workspace'], async () => (await import('../modules/transfers/routes')).payoutProviderRoutes);
 export const webhookRoutes = lazyRouter(['/webhook-endpoints', '/events'], async () => (await import('../modules/webhooks/routes')).webhookRoutes);
 export const gigRoutes = lazyRouter(['/gigs'], async () => (await import('../modules/gigs/routes')).gigRoutes);
+export const proposalRoutes = lazyRouter(['/gigs', '/proposals'], async () => (await import('../modules/proposals/routes')).proposalRoutes);
 export const transferRoutes = lazyRouter(['/remit'], async () => (await import('../modules/transfers/routes')).transferRoutes);
 export const suggestionRoutes = lazyRouter(['/ai'], async () => (await import('../modules/suggestions/routes')).suggestionRoutes);
 export const inboundDocumentRoutes = lazyRouter(['/inbound-documents'], async () => (await import('../modules/inbound-documents/routes')).inboundDocumentRoutes);

@@ -57,6 +57,8 @@ function examples(today: string): Record<string, unknown> {
     updateExpense: { billable: true },
     createGig: { title: 'Logo for a bakery', description: 'A logo and a small style guide for a neighbourhood bakery.', skills: ['logo design', 'branding'], budget_type: 'fixed', budget_min: 50_000, budget_max: 120_000, currency: 'EUR', remote: true },
     updateGig: { status: 'closed' },
+    createProposal: { message: 'I designed logos for two bakeries in Berlin; both are linked below.', rate: { type: 'fixed', amount: 90_000 }, estimate_hours: 12, available_from: addDays(today, 7), links: ['https://portfolio.example.com/bakeries'] },
+    declineProposal: { reason: 'We chose a designer closer to us.' },
     createTransferQuote: { source_currency: 'USD', target_currency: 'EUR', source_amount: 100_000 },
     createTransfer: { source_currency: 'USD', target_currency: 'EUR', source_amount: 100_000, recipient: { name: 'Jonas Weber', country: 'DE', account: { iban: 'DE89370400440532013000' } }, reference: 'Invoice from Jonas' },
     updateInboundDocument: { extracted: { number: 'R-2026-0117', due_date: addDays(today, 14), supplier: { vat_id: 'DE811907980' } } },

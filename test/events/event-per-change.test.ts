@@ -56,6 +56,16 @@ const recurring = (clientId: string) => ({
 });
 const newRecurring = async (u: TestUser) => (await call('POST', '/v1/recurring-invoices', { key: u.key, body: recurring(await newClient(u)) })).body.id;
 
+/** A proposal another workspace sent for a new gig of the caller's; its gig is remembered for the path. */
+const gigOfProposal = new Map<string, string>();
+const newReceivedProposal = async (u: TestUser) => {
+  const gigId = await newGig(u);
+  const sender = await createUser('Sender');
+  const id = (await call('POST', `/v1/gigs/${gigId}/proposals`, { key: sender.key, body: { message: 'I can do it.' } })).body.id as string;
+  gigOfProposal.set(id, gigId);
+  return id;
+};
+
 const WEBHOOK_SETTINGS = 'webhook endpoints have no event types in §11';
 const endpoint = { url: 'https://hooks.example.com/events', events: ['*'] };
 const newEndpoint = async (u: TestUser) => (await call('POST', '/api/webhook-endpoints', { key: u.key, body: endpoint })).body.id;
@@ -150,6 +160,28 @@ const CASES: Record<string, Case> = {
   'POST /gigs': { events: [], why: 'the public gig board has no event types in §11', act: (u, p) => call('POST', p('/gigs'), { key: u.key, body: gig }) },
   'PATCH /gigs/{id}': { events: [], why: 'the public gig board has no event types in §11', setup: newGig, act: (u, p, id) => call('PATCH', p(`/gigs/${id}`), { key: u.key, body: { title: 'New' } }) },
   'DELETE /gigs/{id}': { events: [], why: 'the public gig board has no event types in §11', setup: newGig, act: (u, p, id) => call('DELETE', p(`/gigs/${id}`), { key: u.key }) },
+  // Proposals (§24): each change tells the other workspace; only the poster's accept writes in its own.
+  'POST /gigs/{id}/proposals': {
+    events: [], why: 'the poster\'s workspace is told (gig.proposal_received), not the sender\'s',
+    setup: async () => newGig(await createUser('Poster')),
+    act: (u, p, gigId) => call('POST', p(`/gigs/${gigId}/proposals`), { key: u.key, body: { message: 'I can do it.' } }),
+  },
+  'POST /gigs/{id}/proposals/{pid}/decline': {
+    events: [], why: 'the sender\'s workspace is told (proposal.declined), not the poster\'s', setup: newReceivedProposal,
+    act: (u, p, id) => call('POST', p(`/gigs/${gigOfProposal.get(id)}/proposals/${id}/decline`), { key: u.key, body: {} }),
+  },
+  'POST /gigs/{id}/proposals/{pid}/accept': {
+    events: ['proposal.accepted'], setup: newReceivedProposal,
+    act: (u, p, id) => call('POST', p(`/gigs/${gigOfProposal.get(id)}/proposals/${id}/accept`), { key: u.key }),
+  },
+  'POST /proposals/{id}/withdraw': {
+    events: [], why: 'the poster\'s workspace is told (proposal.withdrawn), not the sender\'s',
+    setup: async (u) => {
+      const gigId = await newGig(await createUser('Poster'));
+      return (await call('POST', `/v1/gigs/${gigId}/proposals`, { key: u.key, body: { message: 'I can do it.' } })).body.id;
+    },
+    act: (u, p, id) => call('POST', p(`/proposals/${id}/withdraw`), { key: u.key }),
+  },
   'POST /keys': { events: [], why: NOT_A_RECORD, act: (u, p) => call('POST', p('/keys'), { key: u.key, body: { name: 'CI' } }) },
   'DELETE /keys/{id}': { events: [], why: NOT_A_RECORD, setup: newKey, act: (u, p, id) => call('DELETE', p(`/keys/${id}`), { key: u.key }) },
   'POST /workspaces': { events: [], why: 'the new workspace is not the caller\'s', act: (u, p) => call('POST', p('/workspaces'), { key: u.key, body: { name: 'Side studio' } }) },
@@ -203,6 +235,7 @@ const CASES: Record<string, Case> = {
   'PUT /workspace/payment-provider': { events: [], why: 'settings have no event type in §11', act: (u, p) => call('PUT', p('/workspace/payment-provider'), { key: u.key, body: { provider: 'sandbox' } }) },
   'DELETE /workspace/payment-provider': { events: [], why: 'settings have no event type in §11', act: (u, p) => call('DELETE', p('/workspace/payment-provider'), { key: u.key }) },
   'PUT /workspace/payout-provider': { events: [], why: 'settings have no event type in §11', act: (u, p) => call('PUT', p('/workspace/payout-provider'), { key: u.key, body: { provider: 'sandbox' } }) },
+  'POST /workspace/inbound-address/rotate': { events: [], why: 'settings have no event type in §11', act: (u, p) => call('POST', p('/workspace/inbound-address/rotate'), { key: u.key }) },
   'DELETE /workspace/payout-provider': { events: [], why: 'settings have no event type in §11', act: (u, p) => call('DELETE', p('/workspace/payout-provider'), { key: u.key }) },
   'POST /invoices/{id}/payments/{payment_id}/refunds': {
     events: ['invoice.payment_refunded'],

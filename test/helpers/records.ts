@@ -10,7 +10,7 @@
 import { env } from 'cloudflare:workers';
 import { vi } from 'vitest';
 import { call } from './api';
-import { addMember, createClient, createInvoice, createProject, createSentInvoice } from './factories';
+import { addMember, createClient, createInvoice, createProject, createSentInvoice, createUser, type TestUser } from './factories';
 import { readOnQueue, TINY_PNG, uploadDocument } from './inbound';
 import { nestedPathValues } from './route-table';
 import { sendTransfer } from './transfers';
@@ -19,6 +19,8 @@ import { deliver } from './worker';
 export type RecordKind = {
   states: ((key: string) => Promise<string>)[];
   settle?: (id: string) => Promise<void>;
+  /** A record the key's own list of its kind shows, where that is not the one `states` makes (a proposal). */
+  listed?: (key: string) => Promise<string>;
 };
 
 /** A monthly recurring invoice starting tomorrow (UTC), so no time zone finds its start in the past. */
@@ -46,6 +48,34 @@ const created = (what: string, res: { status: number; body: any }) => {
   if (res.status >= 300) throw new Error(`Could not create ${what}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
   return res.body.id as string;
 };
+
+/**
+ * Someone in another workspace, to send proposals to a key's gigs or post the gigs a key answers: a
+ * workspace sends at most 20 proposals a day, so a new one is made after 15, or when the storage
+ * that held it was emptied for another test file.
+ */
+let other: { user: TestUser; sent: number } | null = null;
+async function otherWorkspace(): Promise<string> {
+  if (!other || other.sent >= 15) other = { user: await createUser('Another studio'), sent: 0 };
+  other.sent++;
+  return other.user.key;
+}
+
+const postGig = async (key: string) =>
+  created('a gig', await call('POST', '/v1/gigs', { key, body: { title: 'Landing page', description: 'One page, responsive.', budget_type: 'fixed', budget_min: 50_000, budget_max: 90_000 } }));
+
+/** A submitted proposal of `from` for `gig`; an answer of 401 (its user gone with the storage) gets a new sender once. */
+async function proposalOf(gig: string, from: () => Promise<string>): Promise<string> {
+  const send = async () => call('POST', `/v1/gigs/${gig}/proposals`, { key: await from(), body: { message: 'I can build this in a week.' } });
+  let res = await send();
+  if (res.status === 401) {
+    other = null;
+    res = await send();
+  }
+  const id = created('a proposal', res);
+  nestedPathValues.set(id, { id: gig, pid: id });
+  return id;
+}
 
 export const recordKinds: Record<string, RecordKind> = {
   cli: { states: [async (key) => (await createClient(key)).id] },
@@ -82,6 +112,22 @@ export const recordKinds: Record<string, RecordKind> = {
       async (key) =>
         created('a gig', await call('POST', '/v1/gigs', { key, body: { title: 'Landing page', description: 'One page, responsive.', budget_type: 'fixed', budget_min: 50_000, budget_max: 90_000 } })),
     ],
+  },
+  // A proposal another workspace sent for the key's gig: the poster's routes act on it, and either side
+  // reads it (its routes live under the gig too: …/gigs/{id}/proposals/{pid}/…). The key's own list
+  // (GET /v1/proposals) shows the ones its workspace sent.
+  prp: {
+    states: [async (key) => proposalOf(await postGig(key), otherWorkspace)],
+    listed: async (key) => {
+      let gig: string;
+      try {
+        gig = await postGig(await otherWorkspace());
+      } catch {
+        other = null;
+        gig = await postGig(await otherWorkspace());
+      }
+      return proposalOf(gig, async () => key);
+    },
   },
   // The quote needs rates in the cache (putRates) first.
   trf: {

@@ -83,7 +83,10 @@ export const nestedPathValues = new Map<string, Record<string, string>>();
 
 /** The path with its template parameters filled in (one value for all, or by name), URL-encoded. */
 export function fill(path: string, given: Record<string, string> | string): string {
-  const values = typeof given === 'string' ? (nestedPathValues.get(given) ?? given) : given;
+  // A record that lives under another (a proposal under its gig) is still its own path's one parameter
+  // (/v1/proposals/{id}): its nested values fill only the paths that name both.
+  const nested = typeof given === 'string' && (path.match(/\{\w+\}/g)?.length ?? 0) > 1 ? nestedPathValues.get(given) : undefined;
+  const values = nested ?? given;
   return path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(wellFormed(typeof values === 'string' ? values : (values[name] ?? ''))));
 }
 

@@ -26,7 +26,10 @@ export async function consumeEmails(batch: MessageBatch<unknown>, env: Env): Pro
     const body = parsed.data;
     try {
       const waitSeconds =
-        'invitation_id' in body ? await attemptFor('invitation')(env, body.invitation_id) : 'quote_id' in body ? await attemptFor('quote')(env, body.quote_id) : await attempt(env, body.delivery_id);
+        'invitation_id' in body ? await attemptFor('invitation')(env, body.invitation_id)
+        : 'quote_id' in body ? await attemptFor('quote')(env, body.quote_id)
+        : 'proposal_email_id' in body ? await attemptFor('proposal')(env, body.proposal_email_id)
+        : await attempt(env, body.delivery_id);
       if (waitSeconds) message.retry({ delaySeconds: waitSeconds });
       else message.ack();
     } catch (err) {

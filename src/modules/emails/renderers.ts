@@ -1,8 +1,8 @@
 // What the emails consumer sends is composed by the room that owns the record, and those rooms
-// (invoices, payments, credit notes, access, quotes) build on this one: they queue their emails
+// (invoices, payments, credit notes, access, quotes, proposals) build on this one: they queue their emails
 // here. So each hands its piece to this registry at start (src/registrations.ts) instead of being
 // imported by the consumer: a renderer per kind of outbox row, and, for the emails whose state
-// lives on their own record (an invitation, a quote), the whole attempt.
+// lives on their own record (an invitation, a quote, a proposal's), the whole attempt.
 import type { WorkspaceContext } from '../../lib/context';
 import type { EmailDeliveryRow } from './outbox';
 import type { ComposedEmail } from './providers';
@@ -13,7 +13,7 @@ export type EmailRenderer = (ctx: WorkspaceContext, row: EmailDeliveryRow) => Pr
 /** One attempt at an email kept on its own record; returns seconds to wait when the message came early. */
 export type EmailAttempt = (env: Env, id: string) => Promise<number | void>;
 
-type MessageKind = 'invitation' | 'quote';
+type MessageKind = 'invitation' | 'quote' | 'proposal';
 
 const renderers = new Map<EmailDeliveryRow['kind'], EmailRenderer>();
 const attempts = new Map<MessageKind, EmailAttempt>();

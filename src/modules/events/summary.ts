@@ -27,6 +27,10 @@ function label(type: EventType, object: EventObject): string {
       return `Time entry${str(object.task) ? ` "${str(object.task)}"` : ''} of ${str((object.user as { name?: string } | undefined)?.name) ?? 'a member'}`;
     case 'inbound_document':
       return `Document ${str(object.filename) ?? object.id}`;
+    // The object of a proposal's events is the proposal: it names its sender by their workspace.
+    case 'gig':
+    case 'proposal':
+      return `Proposal from ${str((object.from as { workspace?: string } | undefined)?.workspace) ?? object.id}`;
     case 'expense':
       return `Expense${str(object.vendor) ? ` at ${str(object.vendor)}` : ''} of ${amount(object.amount, object.currency)}`;
     default:
@@ -40,7 +44,7 @@ const VERBS: Partial<Record<string, string>> = {
   payment_refunded: 'refunded a payment', overpaid: 'was paid more than its total',
   credited: 'was credited', issued: 'issued',
   processing: 'is processing', completed: 'completed', failed: 'failed', canceled: 'canceled',
-  paused: 'paused', resumed: 'resumed', accepted: 'accepted', declined: 'declined', expired: 'expired', converted: 'converted into an invoice', added: 'added', removed: 'removed', role_changed: 'changed role',
+  paused: 'paused', resumed: 'resumed', accepted: 'accepted', declined: 'declined', expired: 'expired', converted: 'converted into an invoice', proposal_received: 'received', withdrawn: 'withdrawn', added: 'added', removed: 'removed', role_changed: 'changed role',
   received: 'received', processed: 'processed', rejected: 'rejected', delivered: 'delivered to the client\'s workspace',
 };
 

@@ -21,6 +21,8 @@ export const EVENT_TYPES = [
   'inbound_document.received', 'inbound_document.processed', 'inbound_document.updated', 'inbound_document.accepted',
   'inbound_document.rejected',
   'invoice.delivered', 'credit_note.delivered',
+  // §24: a proposal received on the poster's gig, withdrawn by its sender, declined or accepted by the poster.
+  'gig.proposal_received', 'proposal.withdrawn', 'proposal.declined', 'proposal.accepted',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -59,6 +59,7 @@ export const Gig = z
     location: z.string().nullable(),
     status: GigStatus,
     posted_by: z.object({ name: z.string() }).openapi({ description: 'The poster\'s display name only: never an email or user id.' }),
+    proposals_count: z.number().int().openapi({ description: 'Proposals received (withdrawn ones aside); never who sent them.' }),
     created_at: timestampSchema,
     expires_on: z.string().nullable(),
   })

@@ -1,6 +1,6 @@
 // The public gig board. Anyone can read it; only members of the workspace that posted a gig can
 // change or remove it. Public reads show the poster's name only: no email, user or workspace id.
-import { and, desc, eq, gte, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, gte, lt, sql } from 'drizzle-orm';
 import { gigs } from '../../db/schema';
 import { invalidField, notFound } from '../../errors';
 import { inWorkspace, type ServiceContext } from '../../lib/context';
@@ -10,7 +10,12 @@ import { nowIso } from '../../lib/time';
 import type { CreateGigInput, GigFilter, UpdateGigInput } from './schemas';
 import { toFtsQuery } from './search';
 
-type GigRow = typeof gigs.$inferSelect;
+type GigRow = typeof gigs.$inferSelect & { proposalsCount: number };
+
+// §24: how many proposals a gig has had (withdrawn ones aside), never who sent them.
+// Written out, so that the gig's id is the outer row's whatever drizzle would qualify.
+const proposalsCount = sql<number>`(SELECT count(*) FROM "proposals" p WHERE p."gig_id" = "gigs"."id" AND p."status" <> 'withdrawn')`.mapWith(Number);
+const withCount = { ...getTableColumns(gigs), proposalsCount };
 
 export const serializeGig = (row: GigRow) => ({
   id: row.id,
@@ -25,6 +30,7 @@ export const serializeGig = (row: GigRow) => ({
   location: row.location,
   status: row.status,
   posted_by: { name: row.posterName },
+  proposals_count: row.proposalsCount,
   created_at: row.createdAt,
   expires_on: row.expiresOn,
 });
@@ -53,13 +59,13 @@ export async function postGig(ctx: ServiceContext, input: CreateGigInput): Promi
       updatedAt: now,
     })
     .returning();
-  return row!;
+  return { ...row!, proposalsCount: 0 };
 }
 
 export async function listGigs(db: Db, filter: GigFilter & { beforeId?: string }) {
   const match = filter.q ? toFtsQuery(filter.q) : null;
   return db
-    .select()
+    .select(withCount)
     .from(gigs)
     .where(
       and(
@@ -78,13 +84,13 @@ export async function listGigs(db: Db, filter: GigFilter & { beforeId?: string }
 }
 
 export async function getGig(db: Db, id: string): Promise<GigRow> {
-  const row = await db.query.gigs.findFirst({ where: eq(gigs.id, id) });
+  const [row] = await db.select(withCount).from(gigs).where(eq(gigs.id, id));
   if (!row) throw notFound('Gig');
   return row;
 }
 
 /** A gig of the caller's workspace; another workspace's is as good as missing. */
-async function ownGig(ctx: ServiceContext, id: string): Promise<GigRow> {
+async function ownGig(ctx: ServiceContext, id: string): Promise<typeof gigs.$inferSelect> {
   const row = await ctx.directory.query.gigs.findFirst({ where: and(eq(gigs.id, id), inWorkspace(ctx, gigs)) });
   if (!row) throw notFound('Gig');
   return row;
@@ -95,7 +101,7 @@ export async function updateGig(ctx: ServiceContext, id: string, input: UpdateGi
   const min = input.budget_min ?? current.budgetMin;
   const max = input.budget_max ?? current.budgetMax;
   if (min > max) throw invalidField('budget_max', 'budget_max must be at least budget_min.');
-  const set: Partial<GigRow> = { updatedAt: nowIso(), budgetMin: min, budgetMax: max };
+  const set: Partial<typeof gigs.$inferSelect> = { updatedAt: nowIso(), budgetMin: min, budgetMax: max };
   if (input.title !== undefined) set.title = input.title;
   if (input.description !== undefined) set.description = input.description;
   if (input.skills !== undefined) set.skills = JSON.stringify([...new Set(input.skills)]);
@@ -105,7 +111,7 @@ export async function updateGig(ctx: ServiceContext, id: string, input: UpdateGi
   if (input.location !== undefined) set.location = input.location;
   if (input.expires_on !== undefined) set.expiresOn = input.expires_on;
   if (input.status !== undefined) set.status = input.status;
-  const [row] = await ctx.directory.update(gigs).set(set).where(and(eq(gigs.id, id), inWorkspace(ctx, gigs))).returning();
+  const [row] = await ctx.directory.update(gigs).set(set).where(and(eq(gigs.id, id), inWorkspace(ctx, gigs))).returning(withCount);
   if (!row) throw notFound('Gig');
   return row;
 }

@@ -16,6 +16,7 @@ import { Project } from '../projects/schemas';
 import { RecurringInvoice } from '../recurring-invoices/schemas';
 import { TimeEntry } from '../time-entries/schemas';
 import { Quote } from '../quotes/schemas';
+import { Proposal } from '../proposals/schemas';
 import { Suggestion } from '../suggestions/schemas';
 import { Transfer } from '../transfers/schemas';
 import { Member } from '../workspaces/schemas';
@@ -38,6 +39,8 @@ const OBJECTS: Record<string, [string, z.ZodType]> = {
   transfer: ['Transfer', Transfer], suggestion: ['Suggestion', Suggestion], recurring_invoice: ['RecurringInvoice', RecurringInvoice],
   member: ['Member', Member], time_entry: ['TimeEntry', TimeEntry], credit_note: ['CreditNote', CreditNote], quote: ['Quote', Quote],
   inbound_document: ['InboundDocument', InboundDocument],
+  // gig.proposal_received carries the proposal, as every proposal.* does.
+  gig: ['Proposal', Proposal], proposal: ['Proposal', Proposal],
 };
 
 const pascal = (type: string) => type.split(/[._]/).map((part) => part[0]!.toUpperCase() + part.slice(1)).join('');
@@ -58,7 +61,8 @@ function payloadSchema(registry: OpenAPIHono['openAPIRegistry'], type: string, k
   const kind = type.split('.')[0]!;
   const [objectName] = OBJECTS[kind] ?? [];
   if (!objectName) return Event;
-  const kindName = `${pascal(kind)}Event`;
+  // Named after the record it carries: gig.proposal_received shares ProposalEvent with proposal.*.
+  const kindName = `${objectName}Event`;
   if (!kinds.has(kindName)) {
     kinds.add(kindName);
     registry.registerComponent('schemas', kindName, {

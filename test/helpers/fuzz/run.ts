@@ -74,6 +74,10 @@ const BUSINESS_RULES: Rule[] = [
   },
   { route: /\/inbound-documents$/, status: 415, code: 'unsupported_media_type', why: 'a document is a PDF, XML or image file as the body, which generated requests do not send (§21)' },
   { route: /\/e-invoice$/, status: 422, code: 'einvoice_incomplete', why: 'an e-invoice needs VAT ids, addresses and (UBL) Peppol ids the generated records lack (§15)' },
+  { route: /\/gigs\/\{id\}\/proposals$/, status: 422, field: /^estimate_hours$/, inSchema: true, why: 'estimate_hours × an hourly rate is at most 10^13 minor units (§24)' },
+  { route: /\/gigs\/\{id\}\/proposals$/, status: 422, field: /^links\.\d+$/, inSchema: true, why: 'a proposal\'s links are https URLs, which a format: uri does not say (§24)' },
+  { route: /\/gigs\/\{id\}\/proposals$/, status: 422, field: /^rate\.currency$/, why: 'a proposal\'s rate is in its gig\'s currency (§24)' },
+  { route: /\/gigs\/\{id\}\/proposals$/, status: 409, code: 'conflict', why: 'a workspace does not answer its own gig, and records.ts makes the tenant\'s own (§24)' },
 ];
 
 /** Operations whose success generated input cannot reach, and where their success is tested. */
@@ -88,6 +92,8 @@ const SUCCEEDS_ELSEWHERE: Record<string, string> = {
   'POST /v1/inbound-documents': 'needs a file as its body: test/inbound-documents/upload.test.ts',
   'GET /v1/credit-notes/{id}/e-invoice': 'needs a credit note of an invoice whose issuer and client make a complete e-invoice: test/credit-notes/documents.test.ts',
   'GET /api/workflow/credit-notes/{id}/e-invoice': 'needs a credit note of an invoice whose issuer and client make a complete e-invoice: test/credit-notes/documents.test.ts',
+  'POST /v1/gigs/{id}/proposals': 'needs another workspace\'s open gig: test/proposals/proposals.test.ts',
+  'POST /v1/proposals/{id}/withdraw': 'needs a proposal the tenant sent, where records.ts makes one sent to the tenant\'s gig: test/proposals/proposals.test.ts',
 };
 
 // Rates for every currency, some large (89,500 per USD), so conversions meet big numbers.

@@ -150,4 +150,18 @@ export const de: Labels = {
     specification: 'Spezifikation',
     receivedOn: (date: string) => `Empfangen am ${date}`,
   },
+  proposal: {
+    receivedSubject: (gig) => `Neue Bewerbung für „${gig}“`,
+    receivedLead: (from, gig) => `${from} hat sich auf Ihren Auftrag „${gig}“ beworben.`,
+    acceptedSubject: (gig) => `Ihre Bewerbung für „${gig}“ wurde angenommen`,
+    acceptedLead: (poster, gig) => `${poster} hat Ihre Bewerbung für „${gig}“ angenommen. Ein Kunde, ein Projekt und ein Angebotsentwurf dafür liegen in Ihrem Arbeitsbereich bereit.`,
+    declinedSubject: (gig) => `Ihre Bewerbung für „${gig}“ wurde abgelehnt`,
+    declinedLead: (gig) => `Ihre Bewerbung für „${gig}“ wurde abgelehnt.`,
+    reason: 'Grund',
+    rate: 'Preis',
+    perHour: 'pro Stunde',
+    estimate: 'Schätzung',
+    hours: (hours) => `${hours} Stunden`,
+    availableFrom: 'Verfügbar ab',
+  },
 };

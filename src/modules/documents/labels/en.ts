@@ -166,6 +166,21 @@ export const en = {
     specification: 'Specification',
     receivedOn: (date: string) => `Received on ${date}`,
   },
+  // The emails about a proposal on the gig board (§24), to the poster and to its sender.
+  proposal: {
+    receivedSubject: (gig: string) => `New proposal for "${gig}"`,
+    receivedLead: (from: string, gig: string) => `${from} sent a proposal for your gig "${gig}".`,
+    acceptedSubject: (gig: string) => `Your proposal for "${gig}" was accepted`,
+    acceptedLead: (poster: string, gig: string) => `${poster} accepted your proposal for "${gig}". A client, a project and a draft quote for it are ready in your workspace.`,
+    declinedSubject: (gig: string) => `Your proposal for "${gig}" was declined`,
+    declinedLead: (gig: string) => `Your proposal for "${gig}" was declined.`,
+    reason: 'Reason',
+    rate: 'Rate',
+    perHour: 'per hour',
+    estimate: 'Estimate',
+    hours: (hours: string) => `${hours} hours`,
+    availableFrom: 'Available from',
+  },
 };
 
 /** Every label, by group: what each language's file gives. */

@@ -153,4 +153,18 @@ export const es: Labels = {
     specification: 'Especificación',
     receivedOn: (date: string) => `Recibida el ${date}`,
   },
+  proposal: {
+    receivedSubject: (gig) => `Nueva propuesta para «${gig}»`,
+    receivedLead: (from, gig) => `${from} ha enviado una propuesta para su encargo «${gig}».`,
+    acceptedSubject: (gig) => `Su propuesta para «${gig}» ha sido aceptada`,
+    acceptedLead: (poster, gig) => `${poster} ha aceptado su propuesta para «${gig}». Un cliente, un proyecto y un borrador de presupuesto le esperan en su espacio de trabajo.`,
+    declinedSubject: (gig) => `Su propuesta para «${gig}» ha sido rechazada`,
+    declinedLead: (gig) => `Su propuesta para «${gig}» ha sido rechazada.`,
+    reason: 'Motivo',
+    rate: 'Tarifa',
+    perHour: 'por hora',
+    estimate: 'Estimación',
+    hours: (hours) => `${hours} horas`,
+    availableFrom: 'Disponible desde',
+  },
 };

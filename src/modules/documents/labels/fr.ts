@@ -150,4 +150,18 @@ export const fr: Labels = {
     specification: 'Spécification',
     receivedOn: (date: string) => `Reçue le ${date}`,
   },
+  proposal: {
+    receivedSubject: (gig) => `Nouvelle proposition pour « ${gig} »`,
+    receivedLead: (from, gig) => `${from} a envoyé une proposition pour votre mission « ${gig} ».`,
+    acceptedSubject: (gig) => `Votre proposition pour « ${gig} » a été acceptée`,
+    acceptedLead: (poster, gig) => `${poster} a accepté votre proposition pour « ${gig} ». Un client, un projet et un brouillon de devis vous attendent dans votre espace de travail.`,
+    declinedSubject: (gig) => `Votre proposition pour « ${gig} » a été refusée`,
+    declinedLead: (gig) => `Votre proposition pour « ${gig} » a été refusée.`,
+    reason: 'Motif',
+    rate: 'Tarif',
+    perHour: 'de l\'heure',
+    estimate: 'Estimation',
+    hours: (hours) => `${hours} heures`,
+    availableFrom: 'Disponible à partir du',
+  },
 };

@@ -153,4 +153,18 @@ export const it: Labels = {
     specification: 'Specifica',
     receivedOn: (date: string) => `Ricevuta il ${date}`,
   },
+  proposal: {
+    receivedSubject: (gig) => `Nuova proposta per «${gig}»`,
+    receivedLead: (from, gig) => `${from} ha inviato una proposta per il suo incarico «${gig}».`,
+    acceptedSubject: (gig) => `La sua proposta per «${gig}» è stata accettata`,
+    acceptedLead: (poster, gig) => `${poster} ha accettato la sua proposta per «${gig}». Un cliente, un progetto e una bozza di preventivo la aspettano nel suo spazio di lavoro.`,
+    declinedSubject: (gig) => `La sua proposta per «${gig}» è stata rifiutata`,
+    declinedLead: (gig) => `La sua proposta per «${gig}» è stata rifiutata.`,
+    reason: 'Motivo',
+    rate: 'Tariffa',
+    perHour: 'all\'ora',
+    estimate: 'Stima',
+    hours: (hours) => `${hours} ore`,
+    availableFrom: 'Disponibile dal',
+  },
 };

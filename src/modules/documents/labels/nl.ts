@@ -154,4 +154,18 @@ export const nl: Labels = {
     specification: 'Specificatie',
     receivedOn: (date: string) => `Ontvangen op ${date}`,
   },
+  proposal: {
+    receivedSubject: (gig) => `Nieuw voorstel voor ‘${gig}’`,
+    receivedLead: (from, gig) => `${from} heeft een voorstel gestuurd voor uw opdracht ‘${gig}’.`,
+    acceptedSubject: (gig) => `Uw voorstel voor ‘${gig}’ is aanvaard`,
+    acceptedLead: (poster, gig) => `${poster} heeft uw voorstel voor ‘${gig}’ aanvaard. Een klant, een project en een conceptofferte staan klaar in uw werkruimte.`,
+    declinedSubject: (gig) => `Uw voorstel voor ‘${gig}’ is afgewezen`,
+    declinedLead: (gig) => `Uw voorstel voor ‘${gig}’ is afgewezen.`,
+    reason: 'Reden',
+    rate: 'Tarief',
+    perHour: 'per uur',
+    estimate: 'Schatting',
+    hours: (hours) => `${hours} uur`,
+    availableFrom: 'Beschikbaar vanaf',
+  },
 };

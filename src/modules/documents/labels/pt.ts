@@ -153,4 +153,18 @@ export const pt: Labels = {
     specification: 'Especificação',
     receivedOn: (date: string) => `Recebida em ${date}`,
   },
+  proposal: {
+    receivedSubject: (gig) => `Nova proposta para «${gig}»`,
+    receivedLead: (from, gig) => `${from} enviou uma proposta para o seu trabalho «${gig}».`,
+    acceptedSubject: (gig) => `A sua proposta para «${gig}» foi aceite`,
+    acceptedLead: (poster, gig) => `${poster} aceitou a sua proposta para «${gig}». Um cliente, um projeto e um rascunho de orçamento esperam por si no seu espaço de trabalho.`,
+    declinedSubject: (gig) => `A sua proposta para «${gig}» foi recusada`,
+    declinedLead: (gig) => `A sua proposta para «${gig}» foi recusada.`,
+    reason: 'Motivo',
+    rate: 'Tarifa',
+    perHour: 'por hora',
+    estimate: 'Estimativa',
+    hours: (hours) => `${hours} horas`,
+    availableFrom: 'Disponível a partir de',
+  },
 };
