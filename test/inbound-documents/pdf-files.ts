@@ -110,14 +110,6 @@ export async function bombInPage(repeats: number): Promise<Uint8Array> {
   return pdf.save();
 }
 
-/** Pages whose content streams each inflate to just under the ceiling of one stream: together, far past the reading's. */
-export async function bombsInPages(pages: number, repeatsEach: number): Promise<Uint8Array> {
-  const pdf = await PDFDocument.create();
-  const bomb = deflateBomb(repeatsEach);
-  for (let i = 0; i < pages; i++) pdf.addPage().node.set(PDFName.of('Contents'), pdf.context.register(pdf.context.stream(bomb, { Filter: 'FlateDecode' })));
-  return pdf.save();
-}
-
 /** A Factur-X-looking PDF whose factur-x.xml is a deflate bomb. */
 export async function bombAsAttachment(repeats: number): Promise<Uint8Array> {
   const pdf = await plainInvoicePdf(['Invoice 1']);
@@ -148,6 +140,17 @@ export function bombInObjectStream(repeats: number): Uint8Array {
     '9 0 obj\n<< /Type /XRef /Root 2 0 R /Size 10 /W [1 2 1] /Length 0 >>\nstream\n\nendstream\nendobj\n',
     'startxref\n0\n%%EOF\n',
   ]);
+}
+
+/** Object streams that each inflate to just under the ceiling of one stream: together, past the reading's. */
+export function bombsInObjectStreams(count: number, repeatsEach: number): Uint8Array {
+  const bomb = deflateBomb(repeatsEach);
+  const streams = Array.from({ length: count }, (_, i) => [
+    `${10 + i} 0 obj\n<< /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode /Length ${bomb.length} >>\nstream\n`,
+    bomb,
+    '\nendstream\nendobj\n',
+  ]).flat();
+  return concat([HEAD, ...streams, TAIL]);
 }
 
 const HEAD = '%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>\nendobj\n';
@@ -221,5 +224,51 @@ export function formDrawnOverAndOver(draws = 1_000): Uint8Array {
       `4 0 obj\n<< /Length ${content.length} >>\nstream\n${content}\nendstream\nendobj\n` +
       `5 0 obj\n<< /Type /XObject /Subtype /Form /BBox [0 0 595 842] /Resources ${resources} /Length ${form.length} >>\nstream\n${form}\nendstream\nendobj\n` +
       `6 0 obj\n<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>\nendobj\n${TAIL}`,
+  );
+}
+
+/** `bytes` of objects each opening a string that never ends: each is read to the end of the file, again and again. */
+export function unterminatedStrings(bytes = 1024 * 1024): Uint8Array {
+  const parts = [HEAD];
+  let size = HEAD.length;
+  for (let n = 4; size < bytes - 100; n++) {
+    const object = `${n} 0 obj\n<< /Title (an open string\n`;
+    parts.push(object);
+    size += object.length;
+  }
+  parts.push(TAIL);
+  return ascii(parts.join(''));
+}
+
+/** A page whose text runs around an inline image (binary bytes, an `EI` among them) and stray delimiters. */
+export function inlineImageAndNoise(): Uint8Array {
+  const image = new Uint8Array([0x29, 0x28, 0x5d, 0x45, 0x49, 0x00, 0xff, 0x3e, 0x3e, 0x42, 0x54, 0x0a, 0x45, 0x49, 0x58, 0x20, 0x7f, 0x80]);
+  const content = concat([
+    'BT /F1 12 Tf 50 800 Td (Before the image) Tj ET\nq 16 0 0 16 50 700 cm BI /W 6 /H 3 /BPC 8 /CS /G ID ',
+    image,
+    ' EI Q\n) ] >> BT /F1 12 Tf 50 780 Td [(After) -250 (it)] TJ ET\n',
+  ]);
+  return concat([
+    '%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n',
+    '3 0 obj\n<< /Type /Page /Parent 2 0 R /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>\nendobj\n',
+    `4 0 obj\n<< /Length ${content.length} >>\nstream\n`,
+    content,
+    '\nendstream\nendobj\n5 0 obj\n<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>\nendobj\n',
+    TAIL,
+  ]);
+}
+
+/**
+ * Objects too large to be kept once read (each of 99,000 numbers), the font among them, and a page that selects that
+ * font ten thousand times: each selection reads the font's object again.
+ */
+export function fontReadAgainAndAgain(): Uint8Array {
+  const pad = `[${'12345 '.repeat(99_000)}]`;
+  const content = '/F1 12 Tf\n'.repeat(10_000);
+  return ascii(
+    `%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 /Pad ${pad} >>\nendobj\n` +
+      `3 0 obj\n<< /Type /Page /Parent 2 0 R /Contents 4 0 R /Resources << /Font 6 0 R >> /Pad ${pad} >>\nendobj\n` +
+      `4 0 obj\n<< /Length ${content.length} >>\nstream\n${content}\nendstream\nendobj\n6 0 obj\n<< /F1 7 0 R >>\nendobj\n` +
+      `7 0 obj\n<< /Type /Font /Subtype /TrueType /BaseFont /Arial /Widths ${pad} >>\nendobj\n${TAIL}`,
   );
 }

@@ -124,9 +124,17 @@ describe('a PDF without an e-invoice gives its text, for the model', () => {
     expect(reading).toEqual({ ok: true, xml: null, text: 'Rechnung Nr. 2026-17\nMüller & Söhne GmbH, Größe: 3½\nSumme: 1.234,56 € – fällig' });
   });
 
+  it('passes over an inline image (binary, with an EI inside) and stray delimiters', async () => {
+    expect(await read(files.inlineImageAndNoise())).toEqual({ ok: true, xml: null, text: 'Before the image\nAfter it' });
+  });
+
   it('a form XObject drawn a thousand times, and inside itself, gives its text once; 2 MB of drawing give none', async () => {
     expect(await read(files.formDrawnOverAndOver())).toEqual({ ok: true, xml: null, text: 'Letterhead GmbH' });
     expect(await read(files.drawingWithoutText(2 * 1024 * 1024))).toEqual({ ok: true, xml: null, text: '' });
+  });
+
+  it('stops reading content after 8 MB: a thousand pages sharing one 1 MB content stream of drawing give what they had', async () => {
+    expect(await read(files.sharedContentOnManyPages(1024 * 1024))).toEqual({ ok: true, xml: null, text: '' });
   });
 
   it('keeps to the first 50,000 characters of a long document', async () => {
@@ -163,8 +171,8 @@ describe('a file it cannot or must not read answers ok: false with a reason', ()
     expect(await read(files.bombInPage(oneGigabyte))).toEqual(bomb);
     expect(await read(files.bombAsAttachment(oneGigabyte))).toEqual(bomb);
     expect(await read(files.bombInObjectStream(oneGigabyte))).toEqual(bomb);
-    // Three pages of 9.4 MB each: every stream under 10 MB, together past the reading's 16 MB.
-    expect(await read(files.bombsInPages(3, 38_000))).toEqual({ ok: false, reason: "The PDF's compressed streams inflate to more than 16 MB together." });
+    // Two object streams of 9.4 MB each: each under 10 MB, together past the reading's 16 MB.
+    expect(await read(files.bombsInObjectStreams(2, 38_000))).toEqual({ ok: false, reason: "The PDF's compressed streams inflate to more than 16 MB together." });
   });
 
   it('10 MB of hostile structure: 58,000 objects nested 60 deep before one nested 100,000 deep; 400,000 tiny objects', async () => {
@@ -176,8 +184,10 @@ describe('a file it cannot or must not read answers ok: false with a reason', ()
     expect(await read(many)).toEqual({ ok: false, reason: 'The PDF has more than 100,000 objects.' });
   });
 
-  it('work that grows with the pages, not the file: a thousand pages sharing one 1 MB content stream', async () => {
-    expect(await read(files.sharedContentOnManyPages(1024 * 1024))).toEqual({ ok: false, reason: 'The PDF is too complex to read: its structure takes more work than any invoice needs.' });
+  it('work that grows with the reading, not the file: strings that never end, a font too large to keep read again for each use', async () => {
+    const tooComplex = { ok: false, reason: 'The PDF is too complex to read: its structure takes more work than any invoice needs.' };
+    expect(await read(files.unterminatedStrings())).toEqual(tooComplex);
+    expect(await read(files.fontReadAgainAndAgain())).toEqual(tooComplex);
   });
 
   it('larger than any inbound document may be, without asking the renderer', async () => {

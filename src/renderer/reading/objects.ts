@@ -129,13 +129,16 @@ export class Lexer {
   /** The next object, or the bare word standing there; throws PdfSyntax at the end of the bytes or on a stray delimiter. */
   read(depth = 0): PdfValue | PdfKeyword {
     if (depth === 0) this.items = 0;
-    this.skipSpace();
+    const from = this.pos;
+    this.pos = this.spaceEnd();
     const bytes = this.bytes;
     const c = bytes[this.pos];
-    if (c === undefined) throw new PdfSyntax('unexpected end of data');
-    // Arrays and dictionaries are charged by their items, each token once.
-    if (c === 0x5b) return this.readArray(depth);
-    if (c === 0x3c && bytes[this.pos + 1] === 0x3c) return this.readDict(depth);
+    // Arrays and dictionaries are charged by their items, each token once (with the whitespace before it).
+    if (c === undefined || c === 0x5b || (c === 0x3c && bytes[this.pos + 1] === 0x3c)) {
+      this.budget.lex(this.pos - from);
+      if (c === undefined) throw new PdfSyntax('unexpected end of data');
+      return c === 0x5b ? this.readArray(depth) : this.readDict(depth);
+    }
     const start = this.pos;
     try {
       if (c === 0x2f) return this.readName();
@@ -164,7 +167,7 @@ export class Lexer {
       return word === 'true' ? true : word === 'false' ? false : word === 'null' ? null : new PdfKeyword(word);
     } finally {
       // Charged even when the token fails (a string that runs to the end of the file).
-      this.budget.lex(this.pos - start + 1);
+      this.budget.lex(this.pos - from + 1);
     }
   }
 

@@ -2,7 +2,7 @@
 // the strings of the text-showing operators (Tj, TJ, ', ") decoded by their font, a line break where the text
 // moves to another line and a space where it jumps along one. Text inside form XObjects is read too (some
 // generators draw the whole page as one). No layout is reconstructed; the model reads it as written. It stops at
-// LIMITS.maxTextChars, and at LIMITS.maxPages.
+// LIMITS.maxTextChars, LIMITS.maxPages or LIMITS.maxContentBytes, and answers the text it has by then.
 import { PdfUnsupported } from './decode';
 import type { PdfFile } from './file';
 import { type FontDecoder, fontDecoder } from './fonts';
@@ -15,7 +15,7 @@ const OP = Object.fromEntries(['BT', 'Tf', 'Td', 'TD', 'Tm', 'TL', 'T*', 'Tj', "
   number
 >;
 
-/** Operands kept for the next operator; more than any operator takes is dropped from the front. */
+/** Operands kept for the next operator; more than any operator takes, the oldest dropped. */
 const MAX_OPERANDS = 16;
 /** A TJ adjustment (thousandths of the font size) wider than this is a gap between words. */
 const WORD_GAP = 180;
@@ -24,9 +24,23 @@ class TextOut {
   private parts: string[] = [];
   length = 0;
   private last = '\n';
+  /** Content bytes still to be read for text (LIMITS.maxContentBytes in all). */
+  private contentLeft: number = LIMITS.maxContentBytes;
 
   get full(): boolean {
     return this.length >= LIMITS.maxTextChars;
+  }
+
+  /** Full, or the content allowance spent: nothing more is read. */
+  get done(): boolean {
+    return this.full || this.contentLeft <= 0;
+  }
+
+  /** As much of `content` as is still to be read: past the allowance, the text so far is the answer. */
+  allow(content: Uint8Array): Uint8Array {
+    const allowed = content.length <= this.contentLeft ? content : content.subarray(0, Math.max(0, this.contentLeft));
+    this.contentLeft -= allowed.length;
+    return allowed;
   }
 
   write(text: string): void {
@@ -66,7 +80,7 @@ export function pdfText(file: PdfFile): string {
   const fonts = new Map<PdfDict, FontDecoder>();
   const forms = new Set<number>();
   for (const page of pages(file)) {
-    if (out.full) break;
+    if (out.done) break;
     const contents = file.resolve(page.get('Contents'));
     const streams = (Array.isArray(contents) ? contents : [contents]).map((c) => file.stream(c)).filter((s): s is PdfStream => s !== null);
     const parts = streams.map((s) => decoded(file, s)).filter((d): d is Uint8Array => d !== null);
@@ -141,8 +155,10 @@ function inherited(file: PdfFile, page: PdfDict, key: string): PdfDict | null {
 }
 
 function showText(file: PdfFile, content: Uint8Array, resources: PdfDict | null, out: TextOut, fonts: Map<PdfDict, FontDecoder>, forms: Set<number>, depth: number): void {
-  const lexer = new Lexer(content, file.budget, 0, false);
-  const operands: PdfValue[] = [];
+  const lexer = new Lexer(out.allow(content), file.budget, 0, false);
+  // The operands since the last operator, the last MAX_OPERANDS of them: a ring, so that clearing it is free.
+  const operands: PdfValue[] = new Array(MAX_OPERANDS).fill(null);
+  let count = 0;
   let font: FontDecoder = () => '';
   // Where the text goes, as far as lines are concerned: the line matrix's vertical position (BT resets it), the
   // leading T* moves down by, and the position of the text last written, which carries over from one text object
@@ -164,20 +180,21 @@ function showText(file: PdfFile, content: Uint8Array, resources: PdfDict | null,
     y = next;
     moved = true;
   };
-  const at = (i: number) => operands[operands.length - i];
-  while (!out.full && !lexer.atEnd) {
+  /** The operand `i` places before the operator (1: the last). */
+  const at = (i: number) => (i <= count && i <= MAX_OPERANDS ? operands[(count - i) % MAX_OPERANDS] : undefined);
+  while (!out.full) {
     let token: PdfValue | PdfKeyword;
     try {
       token = lexer.read();
     } catch (error) {
-      // A broken token (a stray delimiter, a string cut off) is passed over, as viewers do.
       if (!(error instanceof PdfSyntax)) throw error;
-      operands.length = 0;
+      if (lexer.pos >= lexer.bytes.length) break;
+      // A broken token (a stray delimiter, a string cut off) is passed over, as viewers do.
+      count = 0;
       continue;
     }
     if (!(token instanceof PdfKeyword)) {
-      if (operands.length === MAX_OPERANDS) operands.shift();
-      operands.push(token);
+      operands[count++ % MAX_OPERANDS] = token;
       continue;
     }
     switch (token.code) {
@@ -234,7 +251,7 @@ function showText(file: PdfFile, content: Uint8Array, resources: PdfDict | null,
         // drawn a thousand times, or inside itself, costs no more than once.
         const name = at(1);
         const ref = name instanceof PdfName ? file.dict(resources?.get('XObject'))?.get(name.name) : undefined;
-        if (!(ref instanceof PdfRef) || forms.has(ref.num) || depth >= LIMITS.maxFormDepth) break;
+        if (!(ref instanceof PdfRef) || forms.has(ref.num) || depth >= LIMITS.maxFormDepth || out.done) break;
         forms.add(ref.num);
         const form = file.stream(ref);
         if (!form || file.name(form.dict.get('Subtype')) !== 'Form') break;
@@ -248,7 +265,7 @@ function showText(file: PdfFile, content: Uint8Array, resources: PdfDict | null,
         skipInlineImage(lexer);
         break;
     }
-    operands.length = 0;
+    count = 0;
   }
 }
 
@@ -261,8 +278,12 @@ function decoderFor(file: PdfFile, dict: PdfDict, fonts: Map<PdfDict, FontDecode
 /** Past an inline image (BI … ID binary EI): its bytes are not content and would read as noise. */
 function skipInlineImage(lexer: Lexer): void {
   while (!lexer.atEnd) {
-    const token = lexer.read();
-    if (token instanceof PdfKeyword && token.word === 'ID') break;
+    try {
+      const token = lexer.read();
+      if (token instanceof PdfKeyword && token.word === 'ID') break;
+    } catch (error) {
+      if (!(error instanceof PdfSyntax)) throw error;
+    }
   }
   const bytes = lexer.bytes;
   const space = (c: number | undefined) => c === undefined || c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
