@@ -77,14 +77,19 @@ export async function plainInvoicePdf(lines: string[]): Promise<PDFDocument> {
   return pdf;
 }
 
-/** `pdf` carrying `content` as an embedded file named `name`: in the EmbeddedFiles name tree, in /AF, or both. */
-export function attach(pdf: PDFDocument, name: string, content: Uint8Array, options: { where?: 'both' | 'names' | 'af'; deflated?: boolean } = {}) {
-  const { where = 'both', deflated = false } = options;
+/**
+ * `pdf` carrying `content` as an embedded file named `name`: in the EmbeddedFiles name tree, in /AF, or both;
+ * compressed here, or already `deflated`, or `stored` as it is.
+ */
+export function attach(pdf: PDFDocument, name: string, content: Uint8Array, options: { where?: 'both' | 'names' | 'af'; deflated?: boolean; stored?: boolean } = {}) {
+  const { where = 'both', deflated = false, stored = false } = options;
   const context = pdf.context;
   const file = context.register(
     deflated
       ? context.stream(content, { Type: 'EmbeddedFile', Subtype: 'text/xml', Filter: 'FlateDecode' })
-      : context.flateStream(content, { Type: 'EmbeddedFile', Subtype: 'text/xml' }),
+      : stored
+        ? context.stream(content, { Type: 'EmbeddedFile', Subtype: 'text/xml' })
+        : context.flateStream(content, { Type: 'EmbeddedFile', Subtype: 'text/xml' }),
   );
   const spec = context.register(
     context.obj({ Type: 'Filespec', F: PDFString.of(name), UF: PDFHexString.fromText(name), EF: { F: file, UF: file }, AFRelationship: AFRelationship.Alternative }),

@@ -175,6 +175,12 @@ describe('a file it cannot or must not read answers ok: false with a reason', ()
     expect(await read(files.bombsInObjectStreams(2, 38_000))).toEqual({ ok: false, reason: "The PDF's compressed streams inflate to more than 16 MB together." });
   });
 
+  it('an e-invoice stored uncompressed, larger than 10 MB', async () => {
+    const xml = encode(`<Invoice>${'x'.repeat(10 * 1024 * 1024)}</Invoice>`);
+    const pdf = files.attach(await files.plainInvoicePdf(['Rechnung']), 'xrechnung.xml', xml, { stored: true });
+    expect(await read(pdf.save())).toEqual({ ok: false, reason: "The PDF's xrechnung.xml is larger than 10 MB." });
+  });
+
   it('10 MB of hostile structure: 58,000 objects nested 60 deep before one nested 100,000 deep; 400,000 tiny objects', async () => {
     const nested = files.deeplyNestedObjects();
     expect(nested.length).toBeGreaterThan(10_000_000);

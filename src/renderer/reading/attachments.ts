@@ -34,7 +34,11 @@ export function embeddedEInvoice(file: PdfFile): EmbeddedXml | null {
   for (const { name, spec } of candidates) {
     const embedded = file.dict(spec.get('EF'));
     const stream = file.stream(embedded?.get('UF')) ?? file.stream(embedded?.get('F'));
-    if (stream) return { name, content: xmlText(file.decode(stream)) };
+    if (!stream) continue;
+    // Stored without compression, it has not met the inflater's ceiling: the same one holds.
+    const bytes = file.decode(stream);
+    if (bytes.length > LIMITS.maxStreamBytes) throw new PdfLimit(`The PDF's ${name} is larger than ${LIMITS.maxStreamBytes / 1024 / 1024} MB.`);
+    return { name, content: xmlText(bytes) };
   }
   return null;
 }
