@@ -2,7 +2,8 @@
 // Node (same V8 as workerd; no D1, no HTTP): the readiness check, the CII and UBL exports, and the Factur-X PDF
 // (the plain invoice PDF, then its conversion to PDF/A-3b with the CII embedded); and reading a received
 // e-invoice (§21: readInboundXml, the safe XML reader, our EN 16931 rules and the extraction) of 100 and of
-// 1,000 lines. Each figure is the median of rounds of N calls, measured with process.cpuUsage after a warm-up,
+// 1,000 lines; and the Factur-X PDF received, read by the renderer's reader, with what hostile PDFs cost before they
+// are refused. Each figure is the median of rounds of N calls, measured with process.cpuUsage after a warm-up,
 // so other load on the machine counts less.
 import { checkEInvoice } from '../src/modules/documents/einvoice/check.ts';
 import { renderCii } from '../src/modules/documents/einvoice/cii.ts';
@@ -10,11 +11,13 @@ import { valueOfEInvoice } from '../src/modules/documents/value.ts';
 import { printedDocument } from '../src/modules/documents/render/printed.ts';
 import { pdfDocument } from '../src/renderer/contract.ts';
 import { makeFacturX, toFacturX } from '../src/renderer/facturx.ts';
+import { validateEInvoice } from '../src/modules/documents/einvoice/rules/index.ts';
 import { renderUbl } from '../src/modules/documents/einvoice/ubl.ts';
 import { renderInvoicePdf } from '../src/renderer/pdf.ts';
-import { validateEInvoice } from '../src/modules/documents/einvoice/rules/index.ts';
 import { readInboundXml } from '../src/modules/inbound-documents/read-xml.ts';
+import { readPdf } from '../src/renderer/reading/read-pdf.ts';
 import { buildDocument, FIXTURES } from '../test/einvoice/fixtures.ts';
+import * as hostilePdfs from '../test/inbound-documents/pdf-files.ts';
 
 const doc = FIXTURES['100-lines-line-rounding'];
 const printable = pdfDocument(printedDocument(valueOfEInvoice(doc, 'en-US')));
@@ -67,3 +70,33 @@ const hostile = cii
   .replace(/(<ram:ApplicableTradeTax><ram:CalculatedAmount>.*?<\/ram:ApplicableTradeTax>)+/s, Array.from({ length: 4000 }, (_, i) => ownRate(hostileGroup, i)).join(''));
 await cpuMs('received: 4,000 lines, each rate its own VAT group', () => readInboundXml(hostile), { calls: 1, rounds: 3 });
 console.log(`\nsizes: CII ${cii.length} bytes, UBL ${renderUbl(doc).length} bytes, plain PDF ${plain.length} bytes, Factur-X PDF ${(await toFacturX(plain, cii)).length} bytes; 1,000 lines: CII ${cii1000.length} bytes, UBL ${ubl1000.length} bytes; 4,000 rates: CII ${hostile.length} bytes`);
+
+// Receiving (§21): the Factur-X PDF of the same invoice read (its CII found by name, text not extracted), then
+// that CII read and judged by the EN 16931 rules, against the plain CII read and judged. Target: within 2×.
+const facturX = await renderInvoicePdf(printable, (pdf) => makeFacturX(pdf, cii));
+const embedded = readPdf(facturX);
+if (!embedded.ok || embedded.xml?.content !== cii) throw new Error('the reader did not find the CII in the Factur-X PDF');
+console.log(`\n| received 100-line invoice, CPU ms per call (median of 7 rounds) | median   | range       |`);
+console.log(`|------------------------------------------------------|----------|-------------|`);
+const xmlRead = await cpuMs('plain CII read and judged (validateEInvoice)', () => validateEInvoice(cii), { calls: 50 });
+const pdfOnly = await cpuMs('Factur-X PDF read (readPdf: its CII found)', () => readPdf(facturX), { calls: 50 });
+const pdfRead = await cpuMs('Factur-X PDF read, then its CII read and judged', () => validateEInvoice(readPdf(facturX).xml.content), { calls: 50 });
+console.log(`\nFactur-X path ÷ plain CII: ${(pdfRead / xmlRead).toFixed(2)}× (target ≤ 2×); the PDF reading alone ${(pdfOnly / xmlRead).toFixed(2)}×`);
+
+// What a refused file costs before it is refused (each answers ok: false but the last two, which read drawing up
+// to the ceiling on content read for text and answer an empty text).
+console.log(`\n| received hostile PDF, CPU ms per reading (median of 5 rounds) | median   | range       |`);
+console.log(`|------------------------------------------------------|----------|-------------|`);
+const refused = {
+  '10 MB: 58,000 objects nested 60 deep, then 100,000': hostilePdfs.deeplyNestedObjects(),
+  '10 MB: 400,000 tiny objects': hostilePdfs.manyObjects(),
+  '1 MB deflate bomb (1 GB) in a page': await hostilePdfs.bombInPage(4_000_000),
+  '1 MB deflate bomb (1 GB) as factur-x.xml': await hostilePdfs.bombAsAttachment(4_000_000),
+  '1 MB deflate bomb (1 GB) in an object stream': hostilePdfs.bombInObjectStream(4_000_000),
+  '2 object streams of 9.4 MB each (16 MB in all)': hostilePdfs.bombsInObjectStreams(2, 38_000),
+  '1 MB of strings that never end (lexing ceiling)': hostilePdfs.unterminatedStrings(),
+  '2 MB: a font read again for each use (lexing ceiling)': hostilePdfs.fontReadAgainAndAgain(),
+  '9 MB content on 1,000 pages (8 MB read; ok, empty)': hostilePdfs.sharedContentOnManyPages(),
+  '10 MB of drawing, no text (8 MB read; ok, empty)': hostilePdfs.drawingWithoutText(),
+};
+for (const [name, bytes] of Object.entries(refused)) await cpuMs(name, () => readPdf(bytes), { calls: 1, rounds: 5 });

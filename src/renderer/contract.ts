@@ -1,5 +1,5 @@
 // What the API sends the renderer worker: the document's printed form (documents/render/printed.ts, made
-// from its one document value), as plain data. A document's labels include sentences built by functions
+// from its one document value), as plain data; and the largest received PDF it hands over to be read. A document's labels include sentences built by functions
 // (the emails'), and functions do not cross a service binding as functions, so only the labels' words go;
 // the one sentence the PDF builds, the page footer, the renderer takes from the locale. Imported by both
 // sides, so it imports only types.
@@ -13,3 +13,6 @@ export function pdfDocument(doc: PrintedDocument): PdfDocument {
   const words = Object.fromEntries(Object.entries(doc.labels).filter(([, label]) => typeof label === 'string'));
   return { ...doc, labels: words as PdfDocument['labels'] };
 }
+
+/** A received PDF larger than this is not sent to be read: the most an email brings (§21: 25 MB a message). */
+export const PDF_READING_MAX_BYTES = 25 * 1024 * 1024;

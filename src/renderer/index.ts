@@ -1,11 +1,14 @@
 // The renderer worker: the invoice PDF (and its Factur-X form) made apart from the API, which calls
-// `renderPdf` through its RENDERER service binding (src/modules/invoices/render/respond.tsx). pdf-lib,
-// fontkit and the font are most of what a PDF needs and nothing any other route does: here they do
-// not weigh on the API's cold start. Its configuration is wrangler.toml in this folder.
+// `renderPdf` through its RENDERER service binding (src/modules/invoices/render/respond.tsx), and a received
+// PDF read (`readPdf`, src/modules/inbound-documents/read-pdf.ts). pdf-lib, fontkit, the font and the PDF
+// reader are most of what a PDF needs and nothing any other route does: here they do not weigh on the API's
+// cold start. Its configuration is wrangler.toml in this folder.
 import { WorkerEntrypoint } from 'cloudflare:workers';
+import type { PdfReading } from '../modules/inbound-documents/reading';
 import type { PdfDocument } from './contract';
 import { makeFacturX } from './facturx';
 import { renderInvoicePdf } from './pdf';
+import { readPdf } from './reading/read-pdf';
 
 /** No bindings of its own. */
 type RendererEnv = Record<string, never>;
@@ -14,5 +17,10 @@ export default class Renderer extends WorkerEntrypoint<RendererEnv> {
   /** With `cii` (the invoice's EN 16931 CII), the Factur-X PDF/A-3b that embeds it (§15); else the plain PDF. */
   renderPdf(doc: PdfDocument, cii: string | null): Promise<Uint8Array> {
     return renderInvoicePdf(doc, cii === null ? undefined : (pdf) => makeFacturX(pdf, cii));
+  }
+
+  /** A received PDF's embedded e-invoice (factur-x.xml, zugferd-invoice.xml, xrechnung.xml) and text, bounded (reading/). */
+  readPdf(bytes: ArrayBuffer): PdfReading {
+    return readPdf(new Uint8Array(bytes));
   }
 }
