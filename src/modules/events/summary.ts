@@ -25,6 +25,8 @@ function label(type: EventType, object: EventObject): string {
       return `Transfer of ${amount(object.source_amount, object.source_currency)}`;
     case 'time_entry':
       return `Time entry${str(object.task) ? ` "${str(object.task)}"` : ''} of ${str((object.user as { name?: string } | undefined)?.name) ?? 'a member'}`;
+    case 'mcp':
+      return `Proposal ${object.id}${str(object.tool) ? ` to ${str(object.tool)}` : ''}`;
     case 'expense':
       return `Expense${str(object.vendor) ? ` at ${str(object.vendor)}` : ''} of ${amount(object.amount, object.currency)}`;
     default:
@@ -39,6 +41,7 @@ const VERBS: Partial<Record<string, string>> = {
   credited: 'was credited', issued: 'issued',
   processing: 'is processing', completed: 'completed', failed: 'failed', canceled: 'canceled',
   paused: 'paused', resumed: 'resumed', accepted: 'accepted', declined: 'declined', expired: 'expired', converted: 'converted into an invoice', added: 'added', removed: 'removed', role_changed: 'changed role',
+  proposal_created: 'made over MCP', proposal_confirmed: 'confirmed', proposal_expired: 'expired unconfirmed',
 };
 
 export function summarize(type: EventType, object: EventObject): string {

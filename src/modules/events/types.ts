@@ -18,6 +18,7 @@ export const EVENT_TYPES = [
   'time_entry.created', 'time_entry.updated', 'time_entry.deleted',
   'quote.created', 'quote.updated', 'quote.deleted', 'quote.sent', 'quote.viewed', 'quote.accepted', 'quote.declined',
   'quote.expired', 'quote.canceled', 'quote.converted',
+  'mcp.proposal_created', 'mcp.proposal_confirmed', 'mcp.proposal_expired',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
