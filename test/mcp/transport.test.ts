@@ -1,0 +1,73 @@
+// The transport and the handshake: the API key as the API checks it, the protocol versions the
+// official client negotiates, and what a stateless server answers to GET and DELETE.
+import { describe, expect, it } from 'vitest';
+import { createUser, type TestUser } from '../helpers/factories';
+import { connect, MCP_URL, post, workerFetch } from './client';
+
+let owner: TestUser;
+
+describe('MCP transport', () => {
+  it('refuses a request without a key, or with a bad one, with 401 and WWW-Authenticate: Bearer', async () => {
+    owner ??= await createUser('MCP Owner');
+    for (const headers of [{}, { Authorization: 'Bearer wsk_notarealkeynotarealkeynotarealkey0' }, { Authorization: 'Basic abc' }] as Record<string, string>[]) {
+      const res = await post({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers);
+      expect(res.status).toBe(401);
+      expect(res.headers.get('WWW-Authenticate')).toMatch(/^Bearer\b/);
+      expect((await res.json<any>()).error.code).toBe('unauthorized');
+    }
+  });
+
+  it('initializes with the SDK client at the newest version both speak, and names the session\'s capabilities in its id', async () => {
+    owner ??= await createUser('MCP Owner');
+    const { client, transport } = await connect(owner.key);
+    expect(client.getServerVersion()?.name).toBe('workspace-api');
+    expect(client.getServerCapabilities()).toMatchObject({ tools: {}, resources: {}, prompts: {} });
+    expect(transport.protocolVersion).toBe('2025-11-25');
+    expect(transport.sessionId).toMatch(/^n\./);
+    expect(await client.ping()).toEqual({});
+    await client.close();
+  });
+
+  it('negotiates 2025-06-18 for a client that asks for it, and its newest for an older one', async () => {
+    owner ??= await createUser('MCP Owner');
+    const auth = { Authorization: `Bearer ${owner.key}` };
+    const init = (protocolVersion: string) => post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 't', version: '1' } } }, auth);
+    expect((await (await init('2025-06-18')).json<any>()).result.protocolVersion).toBe('2025-06-18');
+    expect((await (await init('2024-11-05')).json<any>()).result.protocolVersion).toBe('2025-11-25');
+  });
+
+  it('answers 400 to a protocol version it does not speak, and to a batch', async () => {
+    owner ??= await createUser('MCP Owner');
+    const auth = { Authorization: `Bearer ${owner.key}` };
+    const unknown = await post({ jsonrpc: '2.0', id: 7, method: 'tools/list' }, { ...auth, 'MCP-Protocol-Version': '1999-01-01' });
+    expect(unknown.status).toBe(400);
+    expect((await unknown.json<any>()).id).toBe(7);
+    const batch = await post([{ jsonrpc: '2.0', id: 1, method: 'ping' }], auth);
+    expect(batch.status).toBe(400);
+    expect((await batch.json<any>()).error.code).toBe(-32600);
+  });
+
+  it('takes a notification with 202 and no body, and answers an unknown method with a JSON-RPC error', async () => {
+    owner ??= await createUser('MCP Owner');
+    const auth = { Authorization: `Bearer ${owner.key}` };
+    const notified = await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, auth);
+    expect(notified.status).toBe(202);
+    expect(await notified.text()).toBe('');
+    const unknown = await (await post({ jsonrpc: '2.0', id: 'x', method: 'sampling/whatever' }, auth)).json<any>();
+    expect(unknown).toMatchObject({ id: 'x', error: { code: -32601 } });
+  });
+
+  it('answers GET and DELETE with 405 naming POST (no session stream), before any key check', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const res = await workerFetch(MCP_URL, { method });
+      expect(res.status).toBe(405);
+      expect(res.headers.get('Allow')).toBe('POST');
+    }
+  });
+
+  it('refuses a browser page of another origin', async () => {
+    owner ??= await createUser('MCP Owner');
+    const res = await post({ jsonrpc: '2.0', id: 1, method: 'ping' }, { Authorization: `Bearer ${owner.key}`, Origin: 'https://evil.example' });
+    expect(res.status).toBe(403);
+  });
+});
