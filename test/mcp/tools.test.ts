@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../helpers/api';
 import { createClient, createInvoice, createUser, type Role, type TestUser, workspaceWithEveryRole } from '../helpers/factories';
 import { routeTable } from '../helpers/route-table';
+import { NEEDS_A_YES } from '../../src/modules/mcp/proposals/needs-a-yes';
 import { connect, envelopeOf, textOf } from './client';
 
 const TOOL_PATHS = [/^\/v1\//, /^\/api\/workflow\/(expenses|dashboard)(\/|$)/, /^\/api\/rates(\/|$)/];
@@ -52,6 +53,18 @@ describe('MCP tools', () => {
     const update = byName.get('updateClient')!.inputSchema as any;
     expect(update).toMatchObject({ type: 'object', required: ['id'], additionalProperties: false, properties: { id: { pattern: expect.stringMatching(/cli_/) }, name: expect.any(Object) } });
     expect(JSON.stringify(tools)).not.toContain('$ref');
+    await client.close();
+  });
+
+  it('asks a yes of operations that exist: each one a tool that says so, whose output admits the proposal', async () => {
+    const { client } = await connect(people.owner.key);
+    const byName = new Map((await client.listTools()).tools.map((t) => [t.name, t]));
+    for (const name of NEEDS_A_YES) {
+      const tool = byName.get(name);
+      expect(tool, name).toBeDefined();
+      expect(tool!.description, name).toContain('confirmProposal');
+      expect(tool!.outputSchema, name).toMatchObject({ type: 'object', anyOf: [expect.any(Object), { required: ['proposal_id', 'summary', 'expires_at'] }] });
+    }
     await client.close();
   });
 
