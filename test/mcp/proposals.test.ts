@@ -5,6 +5,7 @@ import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../helpers/api';
 import { addMember, createClient, createInvoice, createSentInvoice, createUser, type TestUser } from '../helpers/factories';
+import { runScheduled } from '../helpers/worker';
 import { connect, envelopeOf, textOf } from './client';
 
 let owner: TestUser;
@@ -97,6 +98,22 @@ describe('MCP proposals without elicitation', () => {
     }
     expect((await call('GET', `/v1/invoices/${invoice.id}`, { key: owner.key })).body.status).toBe('open');
     expect((await eventsOf(owner.key, 'mcp.proposal_expired')).filter((e) => e.data.object.id === proposal_id)).toHaveLength(1);
+    await mcp.close();
+  });
+
+  it('is expired by the cron once its time is past, if no one answered: mcp.proposal_expired, by the system', async () => {
+    const invoice = await createSentInvoice(owner.key);
+    const { client: mcp } = await connect(owner.key);
+    const { proposal_id } = (await mcp.callTool({ name: 'sendInvoice', arguments: { id: invoice.id } })).structuredContent as any;
+    await runScheduled();
+    expect((await eventsOf(owner.key, 'mcp.proposal_expired')).filter((e) => e.data.object.id === proposal_id)).toHaveLength(0);
+    await backdate(proposal_id);
+    await runScheduled();
+    await runScheduled();
+    const expired = (await eventsOf(owner.key, 'mcp.proposal_expired')).filter((e) => e.data.object.id === proposal_id);
+    expect(expired).toHaveLength(1);
+    expect(expired[0]).toMatchObject({ actor: { type: 'system' }, data: { object: { status: 'expired', key_id: owner.keyId } } });
+    expect(envelopeOf(await mcp.callTool({ name: 'confirmProposal', arguments: { proposal_id } })).error.code).toBe('invalid_state');
     await mcp.close();
   });
 

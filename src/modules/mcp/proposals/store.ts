@@ -3,7 +3,7 @@
 // the event. A proposal lives with the workspace's records; only its workspace finds it.
 import { and, eq, inArray } from 'drizzle-orm';
 import { mcpProposals } from '../../../db/schema/mcp-proposals';
-import type { ServiceContext } from '../../../lib/context';
+import type { ServiceContext, WorkspaceContext } from '../../../lib/context';
 import { changedRows } from '../../../lib/guarded-write';
 import type { Db } from '../../../lib/db';
 import { newId } from '../../../lib/ids';
@@ -60,7 +60,7 @@ const EVENTS: Partial<Record<ProposalStatus, 'mcp.proposal_confirmed' | 'mcp.pro
  * writes its event; answers the row as it now is, or undefined when another request moved it first.
  */
 export async function moveProposal(
-  ctx: ServiceContext, row: Proposal, from: ProposalStatus[], to: ProposalStatus, result?: { status: number; body: string },
+  ctx: WorkspaceContext, row: Proposal, from: ProposalStatus[], to: ProposalStatus, result?: { status: number; body: string },
 ): Promise<Proposal | undefined> {
   const moved: Proposal = { ...row, status: to, decidedAt: new Date().toISOString(), ...(result ? { resultStatus: result.status, resultBody: result.body } : {}) };
   const guard = and(eq(mcpProposals.workspaceId, ctx.workspaceId), eq(mcpProposals.id, row.id));
