@@ -47,6 +47,16 @@ describe('MCP transport', () => {
     expect((await batch.json<any>()).error.code).toBe(-32600);
   });
 
+  it('reads the body as every route does: 415 unless JSON, 413 past 100 KB, and JSON-RPC\'s parse error for text that is not JSON', async () => {
+    owner ??= await createUser('MCP Owner');
+    const auth = { Authorization: `Bearer ${owner.key}` };
+    expect((await post('{"jsonrpc":"2.0","id":1,"method":"ping"}', { ...auth, 'Content-Type': 'text/plain' })).status).toBe(415);
+    expect((await post({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(101 * 1024) } }, auth)).status).toBe(413);
+    const broken = await post('{"jsonrpc":', auth);
+    expect(broken.status).toBe(400);
+    expect(await broken.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'The body is not valid JSON.' } });
+  });
+
   it('takes a notification with 202 and no body, and answers an unknown method with a JSON-RPC error', async () => {
     owner ??= await createUser('MCP Owner');
     const auth = { Authorization: `Bearer ${owner.key}` };

@@ -12,7 +12,8 @@ import { config } from '../../config';
 import type { AppEnv } from '../../env';
 import { ApiError } from '../../errors';
 import { requireKey } from '../../middleware/auth';
-import { readJsonBody } from '../../middleware/json-body';
+import { MAX_BODY_BYTES } from '../../middleware/json-body';
+import { readAtMost } from '../../lib/bounded-read';
 import { apiRateLimit } from '../../middleware/rate-limit';
 import { type McpCall, type McpHost, mcpCall } from './call';
 import { classify, errorOf, type JsonRpcRequest, resultOf, RPC, RpcError } from './json-rpc';
@@ -22,6 +23,7 @@ import type { Streamed } from './proposals/propose';
 import { listResourceTemplates, readResource } from './resources';
 import { negotiatedVersion, PROTOCOL_VERSIONS, requestVersion, SESSION_HEADER, sessionFrom, sessionId, sessionOf, VERSION_HEADER } from './session';
 import { callTool, listTools } from './tools/call-tool';
+import { responseText } from './tools/results';
 
 export type { McpHost };
 
@@ -50,6 +52,28 @@ const METHODS: Record<string, Handler> = {
   'prompts/get': async (_call, params) => getPrompt(params),
 };
 
+const tooLarge = () => new ApiError('payload_too_large', `The body is over ${MAX_BODY_BYTES / 1024} KB.`);
+
+/**
+ * The POSTed message, read once: over 100 KB is a 413 and a body not declared JSON a 415, as on every
+ * route; text that is not JSON is JSON-RPC's parse error (400).
+ */
+async function readMessage(c: Context<AppEnv>): Promise<unknown> {
+  const length = c.req.header('Content-Length');
+  if (Number(length ?? '0') > MAX_BODY_BYTES) throw tooLarge();
+  if (!/^application\/json$/i.test((c.req.header('Content-Type') ?? '').split(';')[0]!.trim())) {
+    throw new ApiError('unsupported_media_type', 'Send the message as JSON with Content-Type: application/json.');
+  }
+  // With a length the runtime holds the body to it; without one, it is read up to the limit.
+  const bytes = length !== undefined ? new Uint8Array(await c.req.raw.arrayBuffer()) : await readAtMost(c.req.raw.body, MAX_BODY_BYTES);
+  if (bytes === null) throw tooLarge();
+  try {
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes));
+  } catch {
+    return new RpcError(RPC.parseError, 'The body is not valid JSON.');
+  }
+}
+
 /** An Origin other than this server's or an allowed one: a page in a browser the user did not mean to give the key to. */
 function refuseForeignOrigin(c: Context<AppEnv>) {
   const origin = c.req.header('Origin');
@@ -61,8 +85,7 @@ export async function serveMcp(c: Context<AppEnv>, host: McpHost): Promise<Respo
   refuseForeignOrigin(c);
   // 401 before the body is read, as on every keyed route.
   await requireKey(c, noop);
-  await readJsonBody(c, noop);
-  const incoming = classify(await c.req.json());
+  const incoming = classify(await readMessage(c));
   if (incoming instanceof RpcError) return c.json(errorOf(null, incoming.code, incoming.message), 400);
   const method = incoming.kind === 'response' ? undefined : incoming.message.method;
   const initializing = method === 'initialize';
@@ -91,7 +114,7 @@ export async function serveMcp(c: Context<AppEnv>, host: McpHost): Promise<Respo
   try {
     const result = await handler(call, request.params ?? {});
     if ('stream' in result && typeof result.stream === 'function') return streamed(request, result as Streamed);
-    return c.json(resultOf(request.id, result), 200);
+    return c.body(responseText(request.id, result), 200, { 'Content-Type': 'application/json' });
   } catch (err) {
     if (err instanceof RpcError) return c.json(errorOf(request.id, err.code, err.message), 200);
     throw err;

@@ -30,6 +30,7 @@ const isId = (value: unknown): value is JsonRpcId => typeof value === 'string' |
 
 /** What one POSTed message is, or an RpcError saying why it is none. */
 export function classify(body: unknown): Incoming | RpcError {
+  if (body instanceof RpcError) return body;
   if (Array.isArray(body)) return new RpcError(RPC.invalidRequest, 'Send one JSON-RPC message per request: batches are not part of MCP since 2025-06-18.');
   if (!isObject(body) || body.jsonrpc !== '2.0') return new RpcError(RPC.invalidRequest, 'Not a JSON-RPC 2.0 message.');
   if (body.params !== undefined && !isObject(body.params)) return new RpcError(RPC.invalidRequest, '`params` must be an object.');

@@ -42,7 +42,21 @@ export function resultOf(summary: string, answer: Answer, uri: string): ToolResu
   const parsed = JSON.parse(answer.text) as Json | unknown[];
   // Structured content is an object: a list the API answers bare is handed over as `{data: [...]}`.
   const body = Array.isArray(parsed) ? { data: parsed } : parsed;
-  return { content: [{ type: 'text', text: sentence(summary, body) }, { type: 'text', text: answer.text }], structuredContent: body };
+  const result: ToolResult = { content: [{ type: 'text', text: sentence(summary, body) }, { type: 'text', text: answer.text }], structuredContent: body };
+  return Object.defineProperty(result, STRUCTURED_TEXT, { value: Array.isArray(parsed) ? `{"data":${answer.text}}` : answer.text });
+}
+
+// The structured content as the app's own JSON text, kept beside the parsed value (JSON.stringify
+// skips a symbol), so the answer is written without serializing the record again.
+const STRUCTURED_TEXT = Symbol('structured content as JSON text');
+
+/** The JSON-RPC response carrying `result`, as text. */
+export function responseText(id: string | number, result: Record<string, unknown>): string {
+  const text = (result as { [STRUCTURED_TEXT]?: string })[STRUCTURED_TEXT];
+  if (text === undefined) return JSON.stringify({ jsonrpc: '2.0', id, result });
+  const { structuredContent: _, ...rest } = result;
+  // `{"jsonrpc":"2.0","id":…,"result":{"content":[…]}}`: the structured content goes before the two closing braces.
+  return `${JSON.stringify({ jsonrpc: '2.0', id, result: rest }).slice(0, -2)},"structuredContent":${text}}}`;
 }
 
 /** Bytes as standard base64, in chunks (a spread of a whole PDF would overflow the call stack). */
