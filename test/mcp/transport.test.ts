@@ -1,7 +1,9 @@
 // The transport and the handshake: the API key as the API checks it, the protocol versions the
 // official client negotiates, and what a stateless server answers to GET and DELETE.
 import { describe, expect, it } from 'vitest';
+import type { ApiResponse } from '../helpers/api';
 import { createUser, type TestUser } from '../helpers/factories';
+import { firstLimited } from '../helpers/rate-windows';
 import { connect, MCP_URL, post, workerFetch } from './client';
 
 let owner: TestUser;
@@ -73,6 +75,21 @@ describe('MCP transport', () => {
       expect(res.status).toBe(405);
       expect(res.headers.get('Allow')).toBe('POST');
     }
+  });
+
+  it('counts against the key\'s 120 a minute like the API: a message once, a tool call once (the API request it makes)', { timeout: 180_000 }, async () => {
+    const user = await createUser('Counted');
+    const auth = { Authorization: `Bearer ${user.key}` };
+    const send = async (i: number): Promise<ApiResponse> => {
+      const message = i % 2 ? { jsonrpc: '2.0', id: i, method: 'ping' } : { jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'listClients', arguments: {} } };
+      const res = await post(message, auth);
+      const body = await res.json<any>();
+      // A tool call the limit stops is a result carrying the API's 429 envelope.
+      if (body.result?.isError) return { status: JSON.parse(body.result.content[0].text).error.code === 'rate_limited' ? 429 : 500, headers: res.headers, body };
+      return { status: res.status, headers: res.headers, body };
+    };
+    const limited = await firstLimited(130, send);
+    expect(limited?.after).toBe(120);
   });
 
   it('refuses a browser page of another origin', async () => {

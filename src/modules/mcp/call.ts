@@ -4,6 +4,8 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
 import type { ServiceContext } from '../../lib/context';
+import { requireKey } from '../../middleware/auth';
+import type { KeyPrincipal } from '../../middleware/key-lookup';
 import { rootEnv } from '../../lib/database-env';
 import { databaseBinding } from '../../lib/databases';
 import { createDb, type Db } from '../../lib/db';
@@ -18,7 +20,10 @@ export type McpHost = {
 };
 
 export type McpCall = {
-  ctx: ServiceContext;
+  /** Who the key stands for: enough to list and run tools, which the app itself runs as the key. */
+  principal: KeyPrincipal;
+  /** The full request context, for the server's own records (proposals): made on first use. */
+  context: () => Promise<ServiceContext>;
   requestId: string;
   origin: string;
   version: ProtocolVersion;
@@ -46,12 +51,22 @@ function operationsFrom(host: McpHost, origin: string): Promise<Map<string, Oper
   return operations;
 }
 
-export function mcpCall(c: Context<AppEnv>, host: McpHost, version: ProtocolVersion, session: Session): McpCall {
-  const ctx = c.get('ctx');
+/**
+ * The request's context as the API's routes get it (middleware/auth.ts requireKey): its D1 session on
+ * the key's workspace's database. A tool call that only runs an operation never needs it (the app
+ * opens its own), so it is made when the server writes a record of its own.
+ */
+export async function requestContext(c: Context<AppEnv>): Promise<ServiceContext> {
+  if (!c.get('ctx')) await requireKey(c, async () => {});
+  return c.get('ctx');
+}
+
+export function mcpCall(c: Context<AppEnv>, host: McpHost, principal: KeyPrincipal, version: ProtocolVersion, session: Session): McpCall {
   const origin = new URL(c.req.url).origin;
   const env = rootEnv(c.env);
   return {
-    ctx,
+    principal,
+    context: () => requestContext(c),
     requestId: c.get('requestId'),
     origin,
     version,
@@ -66,6 +81,6 @@ export function mcpCall(c: Context<AppEnv>, host: McpHost, version: ProtocolVers
       requestId: c.get('requestId'),
       address: c.req.header('CF-Connecting-IP'),
     }),
-    primary: () => createDb(databaseBinding(env, ctx.database)),
+    primary: () => createDb(databaseBinding(env, principal.database)),
   };
 }

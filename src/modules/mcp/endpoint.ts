@@ -11,11 +11,13 @@ import type { Context } from 'hono';
 import { config } from '../../config';
 import type { AppEnv } from '../../env';
 import { ApiError } from '../../errors';
-import { requireKey } from '../../middleware/auth';
+import { keyPrincipal } from '../../middleware/auth';
+import { DIRECTORY } from '../../lib/databases';
+import { createDb } from '../../lib/db';
 import { MAX_BODY_BYTES } from '../../middleware/json-body';
 import { readAtMost } from '../../lib/bounded-read';
 import { apiRateLimit } from '../../middleware/rate-limit';
-import { type McpCall, type McpHost, mcpCall } from './call';
+import { type McpCall, type McpHost, mcpCall, requestContext } from './call';
 import { classify, errorOf, type JsonRpcRequest, resultOf, RPC, RpcError } from './json-rpc';
 import { getPrompt, listPrompts } from './prompts';
 import { recordAnswer } from './proposals/decide';
@@ -83,8 +85,9 @@ function refuseForeignOrigin(c: Context<AppEnv>) {
 
 export async function serveMcp(c: Context<AppEnv>, host: McpHost): Promise<Response> {
   refuseForeignOrigin(c);
-  // 401 before the body is read, as on every keyed route.
-  await requireKey(c, noop);
+  // 401 before the body is read, as on every keyed route. Only the key's lookup (cached in the
+  // isolate): the full request context, with its D1 session, is made when something needs it.
+  const principal = await keyPrincipal(c, createDb(c.var.d1.binding(DIRECTORY)));
   const incoming = classify(await readMessage(c));
   if (incoming instanceof RpcError) return c.json(errorOf(null, incoming.code, incoming.message), 400);
   const method = incoming.kind === 'response' ? undefined : incoming.message.method;
@@ -94,12 +97,15 @@ export async function serveMcp(c: Context<AppEnv>, host: McpHost): Promise<Respo
     const id = incoming.kind === 'request' ? incoming.message.id : null;
     return c.json(errorOf(id, RPC.invalidRequest, `Unsupported ${VERSION_HEADER}: this server speaks ${PROTOCOL_VERSIONS.join(' and ')}.`), 400);
   }
-  if (!method || !REACHES_THE_APP.has(method)) await apiRateLimit(c, noop);
+  if (!method || !REACHES_THE_APP.has(method)) {
+    await requestContext(c);
+    await apiRateLimit(c, noop);
+  }
   if (incoming.kind === 'notification') return c.body(null, 202);
   if (incoming.kind === 'response') {
     // The client's answer to elicitation/create, whose id is the proposal's.
     if (typeof incoming.id === 'string' && incoming.id.startsWith('mcp_')) {
-      await recordAnswer(c.get('ctx'), incoming.id, (incoming.result as { action?: unknown } | undefined)?.action === 'accept');
+      await recordAnswer(await requestContext(c), incoming.id, (incoming.result as { action?: unknown } | undefined)?.action === 'accept');
     }
     return c.body(null, 202);
   }
@@ -110,7 +116,7 @@ export async function serveMcp(c: Context<AppEnv>, host: McpHost): Promise<Respo
   }
   const handler = METHODS[request.method];
   if (!handler) return c.json(errorOf(request.id, RPC.methodNotFound, `Unknown method: ${request.method}.`), 200);
-  const call = mcpCall(c, host, version, sessionFrom(c.req.header(SESSION_HEADER)));
+  const call = mcpCall(c, host, principal, version, sessionFrom(c.req.header(SESSION_HEADER)));
   try {
     const result = await handler(call, request.params ?? {});
     if ('stream' in result && typeof result.stream === 'function') return streamed(request, result as Streamed);

@@ -25,7 +25,7 @@ const proposed = (proposal: Proposal): ToolResult => ({
 
 export async function propose(call: McpCall, operation: Operation, request: OperationRequest, args: Record<string, unknown>): Promise<ToolResult | Streamed> {
   if (!needsAYes(operation.name)) throw new Error(`${operation.name} needs no yes`);
-  const { ctx } = call;
+  const ctx = await call.context();
   const workspace = await ctx.directory.select({ locale: workspaces.locale }).from(workspaces).where(eq(workspaces.id, ctx.workspaceId)).get();
   let summary: string;
   try {

@@ -35,11 +35,11 @@ export async function listTools(call: McpCall): Promise<{ tools: Tool[] }> {
   const operations = await call.operations();
   let byRole = listed.get(operations);
   if (!byRole) listed.set(operations, (byRole = new Map()));
-  let tools = byRole.get(call.ctx.role);
+  let tools = byRole.get(call.principal.role);
   if (!tools) {
-    tools = [...operations.values()].filter((operation) => hasRole(call.ctx.role, neededRole(operation))).map((operation) => operation.tool);
-    if (hasRole(call.ctx.role, 'member')) tools.push(CONFIRM);
-    byRole.set(call.ctx.role, tools);
+    tools = [...operations.values()].filter((operation) => hasRole(call.principal.role, neededRole(operation))).map((operation) => operation.tool);
+    if (hasRole(call.principal.role, 'member')) tools.push(CONFIRM);
+    byRole.set(call.principal.role, tools);
   }
   return { tools };
 }
@@ -53,15 +53,15 @@ export async function callTool(call: McpCall, params: Record<string, unknown>): 
   if (!isObject(args)) throw new RpcError(RPC.invalidParams, '`arguments` must be an object.');
   const operations = await call.operations();
   if (name === CONFIRM_TOOL) {
-    if (!hasRole(call.ctx.role, 'member')) return forbidden(call, 'member');
+    if (!hasRole(call.principal.role, 'member')) return forbidden(call, 'member');
     if (typeof args.proposal_id !== 'string') return refusal(call.requestId, 'validation_failed', 'The request is not valid.', [{ path: 'proposal_id', message: 'Required: the proposal_id the proposing call answered.' }]);
-    return confirm(call.ctx, call.run, args.proposal_id, (tool) => operations.get(tool), call.requestId);
+    return confirm(await call.context(), call.run, args.proposal_id, (tool) => operations.get(tool), call.requestId);
   }
   const operation = operations.get(name);
   if (!operation) throw new RpcError(RPC.invalidParams, `Unknown tool: ${name}. tools/list names the tools this key may call.`);
   // The role first, as the API checks it before it reads anything (§1): a tool the key does not list.
   const role = neededRole(operation);
-  if (!hasRole(call.ctx.role, role)) return forbidden(call, role);
+  if (!hasRole(call.principal.role, role)) return forbidden(call, role);
   const request = requestFor(operation, args);
   if ('missing' in request) {
     return refusal(call.requestId, 'validation_failed', 'The request is not valid.', request.missing.map((path) => ({ path, message: 'Required.' })));
@@ -73,4 +73,4 @@ export async function callTool(call: McpCall, params: Record<string, unknown>): 
 }
 
 const forbidden = (call: McpCall, role: Role) =>
-  refusal(call.requestId, 'forbidden', `This operation needs the ${role} role or higher in this workspace; your role is ${call.ctx.role}.`);
+  refusal(call.requestId, 'forbidden', `This operation needs the ${role} role or higher in this workspace; your role is ${call.principal.role}.`);

@@ -7,23 +7,22 @@ import type { Answer } from './run-operation';
 type Json = Record<string, unknown>;
 export type ToolResult = { content: Json[]; structuredContent?: Json; isError?: boolean };
 
-const str = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
+// The sentence is read off the app's JSON text rather than a parse of it: a page ends with its
+// `has_more` and `next_cursor` (lib/pagination.ts), a record starts with its id. A tool call that
+// parsed and serialized the page again cost a tenth of the request it makes.
+const PAGE_END = /"has_more":(true|false),"next_cursor":(null|"[^"\\]*")\}\s*$/;
+const RECORD_START = /^\{"id":"([^"\\]+)"/;
 
-/** How a record names itself in a sentence: `INV-000042 (inv_…, open)`, `Acme GmbH (cli_…)`. */
-function labelOf(record: Json): string {
-  const name = str(record.number) ?? str(record.name) ?? str(record.title);
-  const facts = [str(record.id), str(record.status)].filter(Boolean).join(', ');
-  return [name, facts && (name ? `(${facts})` : facts)].filter(Boolean).join(' ');
+function sentence(summary: string, json: string): string {
+  const page = PAGE_END.exec(json.slice(-300));
+  if (page) return page[1] === 'true' ? `${summary}: a page; for the next, call again with cursor ${page[2]}.` : `${summary}: the last page.`;
+  const id = RECORD_START.exec(json)?.[1];
+  return id ? `${summary}: ${id}.` : `${summary}: done.`;
 }
 
-function sentence(summary: string, body: Json): string {
-  if (Array.isArray(body.data)) {
-    const more = body.has_more ? `; more after this page: call again with cursor "${String(body.next_cursor)}"` : '';
-    return `${summary}: ${body.data.length} found${more}.`;
-  }
-  const label = labelOf(body);
-  return label ? `${summary}: ${label}.` : `${summary}: done.`;
-}
+// The structured content as the app's own JSON text, kept beside the parsed value (JSON.stringify
+// skips a symbol), so the answer is written without serializing the record again.
+const STRUCTURED_TEXT = Symbol('structured content as JSON text');
 
 export function failure(envelope: Json | string): ToolResult {
   return { content: [{ type: 'text', text: typeof envelope === 'string' ? envelope : JSON.stringify(envelope) }], isError: true };
@@ -39,24 +38,20 @@ export function resultOf(summary: string, answer: Answer, uri: string): ToolResu
   if (!answer.contentType.startsWith('application/json')) {
     return { content: [{ type: 'resource', resource: { uri, mimeType: answer.contentType, text: answer.text } }] };
   }
-  const parsed = JSON.parse(answer.text) as Json | unknown[];
   // Structured content is an object: a list the API answers bare is handed over as `{data: [...]}`.
-  const body = Array.isArray(parsed) ? { data: parsed } : parsed;
-  const result: ToolResult = { content: [{ type: 'text', text: sentence(summary, body) }, { type: 'text', text: answer.text }], structuredContent: body };
-  return Object.defineProperty(result, STRUCTURED_TEXT, { value: Array.isArray(parsed) ? `{"data":${answer.text}}` : answer.text });
+  const text = answer.text.trimStart().startsWith('[') ? `{"data":${answer.text}}` : answer.text;
+  const result = { content: [{ type: 'text', text: sentence(summary, answer.text) }, { type: 'text', text: answer.text }] } as ToolResult;
+  // Parsed only if something reads it as a value (an SSE answer, JSON.stringify); the direct answer writes the text.
+  Object.defineProperty(result, 'structuredContent', { enumerable: true, get: () => JSON.parse(text) as Json });
+  return Object.defineProperty(result, STRUCTURED_TEXT, { value: text });
 }
-
-// The structured content as the app's own JSON text, kept beside the parsed value (JSON.stringify
-// skips a symbol), so the answer is written without serializing the record again.
-const STRUCTURED_TEXT = Symbol('structured content as JSON text');
 
 /** The JSON-RPC response carrying `result`, as text. */
 export function responseText(id: string | number, result: Record<string, unknown>): string {
   const text = (result as { [STRUCTURED_TEXT]?: string })[STRUCTURED_TEXT];
   if (text === undefined) return JSON.stringify({ jsonrpc: '2.0', id, result });
-  const { structuredContent: _, ...rest } = result;
   // `{"jsonrpc":"2.0","id":…,"result":{"content":[…]}}`: the structured content goes before the two closing braces.
-  return `${JSON.stringify({ jsonrpc: '2.0', id, result: rest }).slice(0, -2)},"structuredContent":${text}}}`;
+  return `${JSON.stringify({ jsonrpc: '2.0', id, result: { content: result.content } }).slice(0, -2)},"structuredContent":${text}}}`;
 }
 
 /** Bytes as standard base64, in chunks (a spread of a whole PDF would overflow the call stack). */
