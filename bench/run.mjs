@@ -268,6 +268,13 @@ async function workloads(mf, { small, large, writer }, only, stripe) {
       headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' }, body: accept, freshRequest: nextOpenQuote,
     },
     { name: 'GET /v1/projects (page of 25)', path: '/v1/projects', headers: auth(small), list: true },
+    // The same page of clients from the API and as an MCP tool call (§23), which runs that very request through the app.
+    { name: 'GET /v1/clients (page of 20)', path: '/v1/clients', headers: auth(small), list: true, mcp: 'api' },
+    {
+      name: 'POST /mcp tools/call listClients (the same page)', method: 'POST', path: '/mcp', mcp: 'tool',
+      headers: { ...auth(small), ...json, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'listClients', arguments: {} } }),
+    },
     ...(await sized(small, 500)),
     ...(await sized(large, 2_000)),
     { name: 'write floor: POST a 5-line invoice (hash, KV, 1 read, 1 batch)', host: 'write-floor.bench', method: 'POST', path: '/', headers: { ...auth(writer), ...json }, body: invoice, writeFloor: true },
@@ -371,7 +378,7 @@ async function main() {
     for (const workload of all.filter((w) => selected(only, w.name))) {
       const isApp = !workload.host;
       const counted = isApp ? await countD1Calls(mf, { ...workload, host: 'app.bench' }) : null;
-      const row = { name: workload.name, proposal: workload.proposal, from_time: workload.fromTime, einvoice: workload.einvoice, payment: workload.payment, list: Boolean(workload.list), dashboard: Boolean(workload.dashboard), size: workload.size, page: workload.page, pdf: workload.pdf, hosted: workload.hosted, write: Boolean(workload.write), keyed: Boolean(workload.keyed), write_floor: Boolean(workload.writeFloor) };
+      const row = { name: workload.name, proposal: workload.proposal, mcp: workload.mcp, from_time: workload.fromTime, einvoice: workload.einvoice, payment: workload.payment, list: Boolean(workload.list), dashboard: Boolean(workload.dashboard), size: workload.size, page: workload.page, pdf: workload.pdf, hosted: workload.hosted, write: Boolean(workload.write), keyed: Boolean(workload.keyed), write_floor: Boolean(workload.writeFloor) };
       if (counted?.status === 404) {
         results.push({ ...row, available: false });
         console.log(`  ${workload.name}: not available (404)`);
@@ -586,6 +593,7 @@ function targets(results, bundle, renderer, fanout, cron, coldstart) {
       return { target: 'invoice from 500 time entries: ≤ 3 D1 round trips', value: fromTime ? `${fromTime.d1_calls_per_request}` : 'not measured', met: fromTime ? fromTime.d1_calls_per_request <= 3 : null };
     })(),
     { target: 'invoice from 500 time entries: CPU ≤ 10× one from 50 (no faster than the entries)', ...cpuGrowth([find((r) => r.from_time === 50), find((r) => r.from_time === 500)], 10) },
+    { target: 'MCP: a listClients tool call ≤ 1.3× the CPU of GET /v1/clients', ...cpuGrowth([find((r) => r.mcp === 'api'), find((r) => r.mcp === 'tool')], 1.3) },
     {
       target: 'webhook fan-out: one D1 batch for a change, its event and its 10 deliveries',
       value: fanout ? `${fanout.write_d1_batches} batch (the write's ${fanout.write_d1_calls} D1 round trips include enqueueing after the answer)` : 'not measured',

@@ -89,15 +89,21 @@ async function documentAt(origin: string): Promise<string> {
 // origin (its examples' dates are those of the day it was built). /docs loads it on every visit. Each
 // request builds its own rather than awaiting another's build, which spans timers of that request.
 const documents = new Map<string, string>();
-app.get('/openapi.json', async (c) => {
-  const origin = new URL(c.req.url).origin;
+async function cachedDocumentAt(origin: string): Promise<string> {
   let text = documents.get(origin);
   if (!text) {
     text = await documentAt(origin);
     if (documents.size < 8) documents.set(origin, text);
   }
-  return c.body(text, 200, { 'Content-Type': 'application/json' });
-});
+  return text;
+}
+app.get('/openapi.json', async (c) => c.body(await cachedDocumentAt(new URL(c.req.url).origin), 200, { 'Content-Type': 'application/json' }));
+
+// The MCP server (§23), for assistants: its code loads on the first call to /mcp. It lists the
+// operations of the document above as tools and runs each one through this app, so a tool call meets
+// the same key check, roles, limits, validation and records as the API. GET and DELETE, which a
+// stateless server does not serve, answer 405 like any other method a path does not take.
+app.post('/mcp', async (c) => (await import('./modules/mcp/endpoint')).serveMcp(c, { fetch: (request, env, ctx) => app.fetch(request, env, ctx), document: cachedDocumentAt }));
 
 app.get('/docs', (c) => c.html(docsPage, 200, { 'Content-Security-Policy': DOCS_CSP }));
 app.get('/docs/init.js', (c) => c.body(docsInitScript, 200, { 'Content-Type': 'text/javascript; charset=utf-8' }));

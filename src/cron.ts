@@ -22,6 +22,7 @@ import { askAgainUnansweredRefunds } from './modules/payments/refund-sweep';
 import { sweepStrandedDocuments } from './modules/inbound-documents/sweep';
 import { finishPendingAccepts } from './modules/proposals/accept-records';
 import { sweepProposalEmails } from './modules/proposals/email';
+import { expireProposals } from './modules/mcp/proposals/expiry';
 
 export type CronTask = { name: string; run: (env: Env) => Promise<void> };
 
@@ -50,6 +51,7 @@ export const databaseCronTasks: CronTask[] = [
   { name: 'sweep-quote-emails', run: async (env) => void (await sweepQuoteEmails(env)) },
   { name: 'ask-again-unanswered-refunds', run: async (env) => void (await askAgainUnansweredRefunds(env)) },
   { name: 'sweep-stranded-documents', run: async (env) => void (await sweepStrandedDocuments(env)) },
+  { name: 'expire-mcp-proposals', run: async (env) => void (await expireProposals(env)) },
 ];
 
 export async function runCron(rootEnv: Env, budget = new QueryBudget(CRON_QUERY_BUDGET)): Promise<void> {

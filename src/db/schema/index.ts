@@ -26,3 +26,4 @@ export * from './quotes';
 export * from './inbound-documents';
 export * from './inbound-addresses';
 export * from './proposals';
+export * from './mcp-proposals';

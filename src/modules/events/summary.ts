@@ -31,6 +31,8 @@ function label(type: EventType, object: EventObject): string {
     case 'gig':
     case 'proposal':
       return `Proposal from ${str((object.from as { workspace?: string } | undefined)?.workspace) ?? object.id}`;
+    case 'mcp':
+      return `Proposal ${object.id}${str(object.tool) ? ` to ${str(object.tool)}` : ''}`;
     case 'expense':
       return `Expense${str(object.vendor) ? ` at ${str(object.vendor)}` : ''} of ${amount(object.amount, object.currency)}`;
     default:
@@ -46,6 +48,7 @@ const VERBS: Partial<Record<string, string>> = {
   processing: 'is processing', completed: 'completed', failed: 'failed', canceled: 'canceled',
   paused: 'paused', resumed: 'resumed', accepted: 'accepted', declined: 'declined', expired: 'expired', converted: 'converted into an invoice', proposal_received: 'received', withdrawn: 'withdrawn', added: 'added', removed: 'removed', role_changed: 'changed role',
   received: 'received', processed: 'processed', rejected: 'rejected', delivered: 'delivered to the client\'s workspace',
+  proposal_created: 'made over MCP', proposal_confirmed: 'confirmed', proposal_expired: 'expired unconfirmed',
 };
 
 export function summarize(type: EventType, object: EventObject): string {

@@ -23,6 +23,7 @@ export const EVENT_TYPES = [
   'invoice.delivered', 'credit_note.delivered',
   // §24: a proposal received on the poster's gig, withdrawn by its sender, declined or accepted by the poster.
   'gig.proposal_received', 'proposal.withdrawn', 'proposal.declined', 'proposal.accepted',
+  'mcp.proposal_created', 'mcp.proposal_confirmed', 'mcp.proposal_expired',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -1,6 +1,6 @@
 // The `webhooks` section of /openapi.json (OpenAPI 3.1): one entry per event type, each the POST a
 // receiver gets, with the event as its body. What every delivery shares, the Standard Webhooks
-// headers and the answer the receiver gives, is declared once, on `webhook.test`, rather than on 52
+// headers and the answer the receiver gives, is declared once, on `webhook.test`, rather than on 55
 // entries; the reference at /docs shows it on each (docsView in docs-page.ts).
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { z } from '@hono/zod-openapi';
@@ -11,6 +11,7 @@ import { EVENT_TYPES } from '../events/types';
 import { Expense } from '../expenses/schemas';
 import { InboundDocument } from '../inbound-documents/schemas';
 import { Invoice } from '../invoices/schemas';
+import { McpProposal } from '../mcp/schemas';
 import { Payment } from '../payments/schemas';
 import { Project } from '../projects/schemas';
 import { RecurringInvoice } from '../recurring-invoices/schemas';
@@ -41,6 +42,7 @@ const OBJECTS: Record<string, [string, z.ZodType]> = {
   inbound_document: ['InboundDocument', InboundDocument],
   // gig.proposal_received carries the proposal, as every proposal.* does.
   gig: ['Proposal', Proposal], proposal: ['Proposal', Proposal],
+  mcp: ['McpProposal', McpProposal],
 };
 
 const pascal = (type: string) => type.split(/[._]/).map((part) => part[0]!.toUpperCase() + part.slice(1)).join('');
@@ -55,7 +57,7 @@ const inWords = (type: string) => `${type[0]!.toUpperCase()}${type.slice(1).repl
  * (`InvoiceEvent`: the Event with `data.object` the record it carries), with `type` fixed, and
  * `data.payment` on invoice.payment_recorded and `previous_attributes` where §11 says they are
  * present. What each type adds is written beside a reference to its kind's schema, not the kind's
- * schema again: 52 types over 11 kinds. A type not mapped here carries an Event.
+ * schema again: 55 types over 12 kinds. A type not mapped here carries an Event.
  */
 function payloadSchema(registry: OpenAPIHono['openAPIRegistry'], type: string, kinds: Set<string>): z.ZodType | { $ref: string } {
   const kind = type.split('.')[0]!;
