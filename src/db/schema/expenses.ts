@@ -5,6 +5,9 @@ import { invoices } from './invoices';
 import { projects } from './projects';
 import { users, workspaceColumn } from './workspaces';
 
+/** What an expense is for; each maps to an expense account in the DATEV export (§22). */
+export const EXPENSE_CATEGORIES = ['software', 'hardware', 'travel', 'meals', 'office', 'contractors', 'fees', 'taxes', 'marketing', 'other'] as const;
+
 export const expenses = sqliteTable(
   'expenses',
   {

@@ -62,6 +62,9 @@ export const workspaces = sqliteTable(
     // treatment; null keeps the §15 defaults. What the workspace sells decides K/AE and G/O.
     defaultTaxRateMilli: integer('default_tax_rate_milli'),
     supplyType: text('supply_type', { enum: SUPPLY_TYPES }).notNull().default('services'),
+    // §22: JSON {chart, consultant_number, client_number, fiscal_year_start, …account overrides} for the
+    // DATEV export (workspaces/accounting.ts), or null while unset.
+    accounting: text('accounting'),
   },
 );
 
