@@ -25,6 +25,7 @@ export const payoutProviderRoutes = lazyRouter(['/workspace'], async () => (awai
 export const webhookRoutes = lazyRouter(['/webhook-endpoints', '/events'], async () => (await import('../modules/webhooks/routes')).webhookRoutes);
 export const gigRoutes = lazyRouter(['/gigs'], async () => (await import('../modules/gigs/routes')).gigRoutes);
 export const transferRoutes = lazyRouter(['/remit'], async () => (await import('../modules/transfers/routes')).transferRoutes);
+export const exportRoutes = lazyRouter(['/exports'], async () => (await import('../modules/exports/routes')).exportRoutes);
 export const suggestionRoutes = lazyRouter(['/ai'], async () => (await import('../modules/suggestions/routes')).suggestionRoutes);
 
 // The pages and callbacks around the API: each serves everything under its mount.

@@ -72,6 +72,7 @@ const BUSINESS_RULES: Rule[] = [
     route: /\/credit-notes$/, status: 422, field: /^(lines(\.\d+\.(line_item_id|quantity|tax_rate|tax_category))?|refund_payment_id|tax_exemption_reason)$/,
     why: 'a credit note credits lines of its own invoice, at most what is not yet credited, within the total, refunded from a payment that covers it; its own lines follow the tax rules (§15, §17)',
   },
+  { route: /\/exports\/datev$/, status: 422, field: /^accounting\.(consultant_number|client_number)$/, why: 'the DATEV export needs the workspace\'s consultant and client numbers (§22)' },
   { status: 422, field: /^accounting\.fiscal_year_start$/, inSchema: true, why: 'a fiscal year starts on a day every year has: MM-DD, not 02-29 or 04-31 (§22)' },
   { route: /\/e-invoice$/, status: 422, code: 'einvoice_incomplete', why: 'an e-invoice needs VAT ids, addresses and (UBL) Peppol ids the generated records lack (§15)' },
 ];
