@@ -9,6 +9,7 @@ import { consumeTransfers } from './modules/transfers/consumer';
 import { consumeTransferDeadLetters } from './modules/transfers/dead-letter';
 import { consumeWebhooks } from './modules/webhooks/consumer';
 import { consumeEmails } from './modules/emails/consumer';
+import { consumeExports } from './modules/exports/consumer';
 
 export type QueueConsumer = (batch: MessageBatch<unknown>, env: Env) => Promise<void>;
 
@@ -19,6 +20,7 @@ export const queueConsumers: Record<string, QueueConsumer> = {
   'workspace-suggestions-dlq': consumeSuggestionDeadLetters,
   'workspace-webhooks': consumeWebhooks,
   'workspace-emails': consumeEmails,
+  'workspace-exports': consumeExports,
 };
 
 /** The database a message's record is on: DB unless its body names another. */

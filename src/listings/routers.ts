@@ -33,6 +33,7 @@ export const hostedInvoiceRoutes = lazyRouter(['/'], async () => (await import('
 export const hostedPayRoutes = lazyRouter(['/'], async () => (await import('../modules/payments/public-routes')).hostedPayRoutes);
 export const hostedCreditNoteRoutes = lazyRouter(['/'], async () => (await import('../modules/credit-notes/hosted-routes')).hostedCreditNoteRoutes);
 export const hostedQuoteRoutes = lazyRouter(['/'], async () => (await import('../modules/quotes/hosted-routes')).hostedQuoteRoutes);
+export const exportDownloadRoutes = lazyRouter(['/'], async () => (await import('../modules/exports/download-routes')).exportDownloadRoutes);
 export const providerWebhookRoutes = lazyRouter(['/'], async () => (await import('../modules/payments/public-routes')).providerWebhookRoutes);
 export const payoutWebhookRoutes = lazyRouter(['/'], async () => (await import('../modules/transfers/wise-webhook')).payoutWebhookRoutes);
 export const sandboxRoutes = lazyRouter(['/'], async () => (await import('../modules/payments/public-routes')).sandboxRoutes);

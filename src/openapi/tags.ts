@@ -19,7 +19,7 @@ const TAGS: Record<string, string> = {
   Webhooks: 'Endpoints that receive events, and their deliveries. Each event type below is POSTed, signed by Standard Webhooks, to every enabled endpoint subscribed to it (or to `*`) when it happens: the event as GET /api/events/{id} returns it, its record in `data.object`, with the headers and expecting the answer `webhook.test` declares.',
   Gigs: 'The public gig board.',
   Transfers: 'Money sent abroad, quoted at the cached rates and paid out through a queue.',
-  Exports: 'The accountant\'s hand-off: DATEV bookings and a ZIP of the period\'s documents and figures.',
+  Exports: 'DATEV bookings and period bundles for the accountant.',
   'Co-pilot': 'Plans, estimates, pricing and messages suggested from a task and your own records.',
 };
 

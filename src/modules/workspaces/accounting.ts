@@ -77,7 +77,7 @@ export const Accounting = z
     receivable_account: accountNumber.nullish(),
     bank_account: accountNumber.nullish(),
   })
-  .openapi('Accounting', { description: 'For the DATEV export (§22); accounts not named are the chart\'s usual ones.' });
+  .openapi('Accounting', { description: 'For the DATEV export; unnamed accounts are the chart\'s usual ones.' });
 
 export type AccountingInputValue = z.infer<typeof Accounting>;
 

@@ -88,6 +88,7 @@ const SUCCEEDS_ELSEWHERE: Record<string, string> = {
   'POST /api/workflow/invoices/{id}/credit-notes': 'needs lines of that very invoice (or none) and something left to credit: test/credit-notes/credit-notes.test.ts',
   'GET /v1/credit-notes/{id}/e-invoice': 'needs a credit note of an invoice whose issuer and client make a complete e-invoice: test/credit-notes/documents.test.ts',
   'GET /api/workflow/credit-notes/{id}/e-invoice': 'needs a credit note of an invoice whose issuer and client make a complete e-invoice: test/credit-notes/documents.test.ts',
+  'GET /v1/exports/datev': 'needs the workspace\'s accounting setting (consultant and client numbers): test/exports/datev.test.ts',
 };
 
 // Rates for every currency, some large (89,500 per USD), so conversions meet big numbers.

@@ -60,7 +60,7 @@ export function revenueKey(group: Pick<TaxGroup, 'category' | 'rate'>, doc: Pick
 }
 
 /** A document's groups; one inferred from its totals when it has none stored (rows written in bulk). */
-function groupsOf(doc: Pick<DocumentRecord, 'breakdown' | 'taxableAmount' | 'tax'>): TaxGroup[] {
+export function groupsOf(doc: Pick<DocumentRecord, 'breakdown' | 'taxableAmount' | 'tax'>): TaxGroup[] {
   if (doc.breakdown?.length) return doc.breakdown;
   const rate = doc.taxableAmount > 0 ? Math.round((doc.tax * 100) / doc.taxableAmount) : 0;
   const category: TaxCategory = doc.tax > 0 ? 'S' : 'O';

@@ -1,34 +1,9 @@
-// The records of a period, read a page at a time so that a year of a busy workspace never sits in memory
-// whole: each kind walked in (date, id) order from the index that starts with its workspace and date (the
-// dashboard's covering indexes), a page ending where the next one starts. Plain SQL on the D1 binding, rows
-// as arrays: the export reads tens of thousands of them.
-import { clientOf } from '../../../lib/db';
+// What the DATEV export reads of each kind of record in a period, a page at a time (pages.ts).
 import type { WorkspaceContext } from '../../../lib/context';
+import { keyset, type Period, walk } from '../pages';
 import type { DocumentRecord, ExpenseRecord, MoneyRecord, TaxGroup } from './records';
 
-export const PAGE_SIZE = 1000;
-
-export type Period = { from: string; to: string };
-
-type Row = unknown[];
-type Cursor = { date: string; id: string } | null;
-
-/** Every row of a keyset walk, a page at a time; `date` and `id` are each row's first two columns. */
-async function* walk(ctx: WorkspaceContext, sql: string, period: Period): AsyncGenerator<Row[]> {
-  const d1 = clientOf(ctx.db);
-  let cursor: Cursor = null;
-  for (;;) {
-    const after: { date: string; id: string } = cursor ?? { date: period.from, id: '' };
-    const rows: Row[] = await d1.prepare(sql).bind(ctx.workspaceId, after.date, period.to, after.date, after.id, PAGE_SIZE).raw();
-    if (rows.length) yield rows;
-    if (rows.length < PAGE_SIZE) return;
-    const last: Row = rows[rows.length - 1]!;
-    cursor = { date: last[0] as string, id: last[1] as string };
-  }
-}
-
-/** The period's bounds and the keyset condition, (date, id) after the cursor's; ?6 is the page size. */
-const keyset = (date: string, id: string) => `${date} >= ?2 AND ${date} <= ?3 AND (${date} > ?4 OR ${id} > ?5)`;
+export type { Period };
 
 const parseGroups = (json: unknown): TaxGroup[] | null => (typeof json === 'string' ? (JSON.parse(json) as TaxGroup[]) : null);
 
@@ -37,7 +12,7 @@ const PARTIES = `coalesce(json_extract(i.bill_to, '$.company'), json_extract(i.b
   json_extract(i.bill_to, '$.address.country'), json_extract(i.bill_to, '$.vat_id'),
   json_extract(i.issuer, '$.address.country'), coalesce(json_extract(i.issuer, '$.small_business'), 0)`;
 
-const parties = (r: Row, at: number) => ({
+const parties = (r: unknown[], at: number) => ({
   clientName: String(r[at] ?? ''),
   buyerCountry: (r[at + 1] as string | null) ?? null,
   buyerVatId: (r[at + 2] as string | null) ?? null,
@@ -103,7 +78,7 @@ const REFUNDS = `SELECT r.refunded_on, r.id, r.amount, r.currency, i.number, ${C
   FROM refunds r JOIN invoices i ON i.id = r.invoice_id
   WHERE r.workspace_id = ?1 AND ${keyset('r.refunded_on', 'r.id')} AND r.status <> 'failed' ORDER BY r.refunded_on, r.id LIMIT ?6`;
 
-const money = (r: Row): MoneyRecord => ({
+const money = (r: unknown[]): MoneyRecord => ({
   date: r[0] as string, id: r[1] as string, amount: r[2] as number, currency: r[3] as string, invoiceNumber: r[4] as string, clientName: String(r[5] ?? ''),
 });
 
