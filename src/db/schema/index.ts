@@ -24,3 +24,4 @@ export * from './recurring-invoices';
 export * from './time-entries';
 export * from './quotes';
 export * from './inbound-documents';
+export * from './rates';
