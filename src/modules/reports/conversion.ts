@@ -1,0 +1,74 @@
+// Converting a report's sums (§22). SQL sums each kind of record per currency and day, and looks up
+// the rates of that day (rates/history.ts); each such sum is converted here, exactly (lib/money.ts),
+// half away from zero, at the rate of its day. So the work here follows the days and currencies of
+// the period, never the number of records, and a day's records in the report's currency add up to
+// the cent. A day with no rate kept on or before it takes the first day kept (or, when none of that
+// currency was ever kept, the current snapshot) and is named in `rates_missing`.
+import { invalidField } from '../../errors';
+import { convertMinorExact, crossRate, type Ratio } from '../../lib/money';
+import { type DayRate, resolveDayRate } from '../rates/history';
+import { getRatesSnapshot } from '../rates/refresh';
+import { ratesUnavailable, type RatesSnapshot } from '../rates/snapshot';
+
+/** A sum of records of one currency and day, with the rates SQL found for that day (null: none on or before it). */
+export type DaySum = { currency: string; day: string; from_rate: number | null; to_rate: number | null };
+
+export class DayConverter {
+  private readonly ratios = new Map<string, Ratio>();
+  private readonly missing = new Set<string>();
+
+  constructor(
+    readonly target: string,
+    private readonly first: ReadonlyMap<string, number>,
+    private readonly current: RatesSnapshot | null,
+  ) {}
+
+  /** `amount` (minor units of `row.currency`, dated `row.day`) in minor units of the target. */
+  convert(amount: bigint, row: DaySum): bigint {
+    if (row.currency === this.target || amount === 0n) return amount;
+    const from = this.rate(row.currency, row.from_rate);
+    const to = this.rate(this.target, row.to_rate);
+    if (from.missing || to.missing) this.missing.add(row.day);
+    const key = `${from.rate}/${to.rate}`;
+    let ratio = this.ratios.get(key);
+    if (!ratio) {
+      ratio = crossRate({ [row.currency]: from.rate, [this.target]: to.rate }, row.currency, this.target);
+      this.ratios.set(key, ratio);
+    }
+    return convertMinorExact(amount, row.currency, this.target, ratio);
+  }
+
+  /** The dates that had no rate kept on or before them, in order. */
+  ratesMissing(): string[] {
+    return [...this.missing].sort();
+  }
+
+  private rate(currency: string, found: number | null): DayRate {
+    const rate = resolveDayRate(currency, found, this.first, this.current);
+    if (!rate) throw ratesUnavailable(`No exchange rate for ${currency} has been kept yet.`);
+    return rate;
+  }
+}
+
+/**
+ * The converter for a report's sums in `target`. The current snapshot is read (from KV, no D1 round
+ * trip) only when some currency has no day kept at all. A report currency no rate was ever published
+ * for is the caller's to fix (422 on `currencyField`); a stored one, an outage (503).
+ */
+export async function dayConverter(
+  env: Env,
+  target: string,
+  sums: readonly DaySum[],
+  firstDays: readonly { currency: string; rate: number }[],
+  currencyField?: string,
+): Promise<DayConverter> {
+  const first = new Map(firstDays.map((row) => [row.currency, row.rate]));
+  const foreign = sums.filter((row) => row.currency !== target);
+  const unknown = (code: string) => code !== 'USD' && !first.has(code);
+  const needsCurrent = foreign.some((row) => (row.from_rate === null && unknown(row.currency)) || (row.to_rate === null && unknown(target)));
+  const current = needsCurrent ? await getRatesSnapshot(env) : null;
+  if (foreign.length && currencyField && unknown(target) && current && current.rates[target] === undefined) {
+    throw invalidField(currencyField, `No exchange rate is published for ${target}.`);
+  }
+  return new DayConverter(target, first, current);
+}

@@ -1,0 +1,41 @@
+import { z } from '@hono/zod-openapi';
+import { currencySchema, dateSchema } from '../../lib/schemas';
+import { MAX_REPORT_DAYS } from './period';
+
+const money = () => z.number().int();
+const day = z.string().openapi({ format: 'date' });
+
+const period = {
+  from: dateSchema.openapi({ description: 'First day, included.', example: '2026-01-01' }),
+  to: dateSchema.openapi({ description: `Last day, included; at most ${MAX_REPORT_DAYS} days after \`from\`.`, example: '2026-03-31' }),
+};
+const currency = currencySchema.optional().openapi({ description: 'Default: the workspace\'s `default_currency`.', example: 'EUR' });
+const ratesMissing = z.array(day).openapi({ description: 'Dates converted with no rate kept on or before them (the first kept was used).' });
+
+export const ProfitAndLossQuery = z.object({
+  ...period,
+  currency,
+  basis: z.enum(['accrual', 'cash']).default('accrual'),
+  group_by: z.enum(['month', 'quarter', 'project']).default('month'),
+});
+
+const PnlFigures = z.object({
+  income: money(),
+  expenses: money(),
+  fx_gain_loss: money().openapi({ description: 'Realized exchange differences of the payments dated here.' }),
+  profit: money().openapi({ description: 'income − expenses, + fx_gain_loss in `accrual`.' }),
+});
+
+export const ProfitAndLoss = z
+  .object({
+    currency: z.string(),
+    basis: z.enum(['accrual', 'cash']),
+    group_by: z.enum(['month', 'quarter', 'project']),
+    period: z.object({ from: day, to: day }),
+    rows: z.array(PnlFigures.extend({ key: z.string().nullable().openapi({ description: '`2026-03`, `2026-Q1`, or a project id (null: no project).' }) })),
+    totals: PnlFigures,
+    rates_missing: ratesMissing,
+  })
+  .openapi('ProfitAndLoss');
+
+export type ProfitAndLossInput = z.infer<typeof ProfitAndLossQuery>;
