@@ -38,4 +38,28 @@ export const ProfitAndLoss = z
   })
   .openapi('ProfitAndLoss');
 
+export const AgedReceivablesQuery = z.object({
+  as_of: dateSchema.optional().openapi({ description: 'Default: today in the workspace\'s time zone.', example: '2026-03-31' }),
+  currency,
+});
+
+const Aged = z.object({
+  current: money().openapi({ description: 'Not yet past due.' }),
+  d1_30: money(),
+  d31_60: money(),
+  d61_90: money(),
+  over_90: money(),
+  total: money(),
+});
+
+export const AgedReceivables = z
+  .object({
+    currency: z.string(),
+    as_of: day,
+    rows: z.array(Aged.extend({ client_id: z.string(), name: z.string() })),
+    totals: Aged,
+    rates_missing: ratesMissing,
+  })
+  .openapi('AgedReceivables');
+
 export type ProfitAndLossInput = z.infer<typeof ProfitAndLossQuery>;
