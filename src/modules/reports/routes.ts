@@ -6,6 +6,7 @@ import { agedReceivables } from './aged-receivables';
 import { reportPeriod } from './period';
 import { profitAndLoss } from './profit-and-loss';
 import * as S from './schemas';
+import { vatReport } from './vat';
 
 const tags = ['Reports'];
 
@@ -36,5 +37,18 @@ export const reportRoutes = createRouter()
       const ctx = c.get('ctx');
       const query = c.req.valid('query');
       return c.json(await agedReceivables(ctx, { ...query, as_of: query.as_of ?? todayIn(ctx.timeZone) }), 200);
+    },
+  )
+  .openapi(
+    defineRoute({
+      method: 'get', path: '/reports/vat', operationId: 'getVatReport', tags, access: 'user', role: 'viewer', errors: [503],
+      summary: 'VAT and the EU sales list',
+      description: 'Output tax by category and rate from the invoices and credit notes issued in the period, input tax from expenses with a `tax_breakdown`, and the EU sales list, in `default_currency`. Each document at its issue date\'s rate.',
+      request: { query: S.VatQuery },
+      responses: { 200: jsonContent(S.VatReport, 'The report.') },
+    }),
+    async (c) => {
+      const query = c.req.valid('query');
+      return c.json(await vatReport(c.get('ctx'), reportPeriod(query.from, query.to)), 200);
     },
   );

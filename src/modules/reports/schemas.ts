@@ -62,4 +62,29 @@ export const AgedReceivables = z
   })
   .openapi('AgedReceivables');
 
+export const VatQuery = z.object(period);
+
+const TaxGroup = z.object({
+  category: z.string().openapi({ description: 'EN 16931 VAT category.', example: 'S' }),
+  rate: z.number(),
+  taxable_amount: money(),
+  tax_amount: money(),
+});
+
+export const VatReport = z
+  .object({
+    currency: z.string().openapi({ description: 'The workspace\'s `default_currency`.' }),
+    period: z.object({ from: day, to: day }),
+    output: z.array(TaxGroup).openapi({ description: 'Invoices issued, less credit notes.' }),
+    output_tax: money(),
+    input: z.array(TaxGroup).openapi({ description: 'Expenses with a `tax_breakdown`.' }),
+    input_tax: money(),
+    net_payable: money().openapi({ description: 'output_tax − input_tax.' }),
+    eu_sales_list: z
+      .array(z.object({ vat_id: z.string().nullable(), country: z.string(), services: money().openapi({ description: '`AE` taxable amounts.' }), goods: money().openapi({ description: '`K` taxable amounts.' }) }))
+      .openapi({ description: 'Per buyer in another EU country than the issuer\'s.' }),
+    rates_missing: ratesMissing,
+  })
+  .openapi('VatReport');
+
 export type ProfitAndLossInput = z.infer<typeof ProfitAndLossQuery>;
