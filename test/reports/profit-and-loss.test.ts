@@ -27,6 +27,8 @@ const report = (key: string, query: string) => call('GET', `/v1/reports/profit-a
 const Q1 = 'from=2026-01-01&to=2026-03-31';
 
 let projectId: string;
+let euroInvoiceId: string;
+let dollarInvoiceId: string;
 
 beforeAll(async () => {
   await putRates({ EUR: 0.85 });
@@ -44,9 +46,11 @@ beforeAll(async () => {
     client_id: euro.id, project_id: projectId, issue_date: '2026-01-15', line_items: [{ description: 'Design', quantity: 1, unit_amount: 100_000, tax_rate: 19 }],
   });
   await pay(owner.key, euroInvoice.id, 59_500, '2026-02-05');
+  euroInvoiceId = euroInvoice.id;
   // 500.00 USD without tax: 400.00 EUR at January's rate; paid in February, worth 450.00 EUR then.
   const dollarInvoice = await sentInvoice(owner.key, { client_id: dollar.id, issue_date: '2026-01-20', line_items: [{ description: 'Prints', quantity: 1, unit_amount: 50_000 }] });
   await pay(owner.key, dollarInvoice.id, 50_000, '2026-02-10');
+  dollarInvoiceId = dollarInvoice.id;
   // Neither a draft nor a void invoice is income.
   expect((await call('POST', '/v1/invoices', { key: owner.key, body: { client_id: euro.id, issue_date: '2026-01-16', line_items: [{ description: 'Draft', quantity: 1, unit_amount: 7_000 }] } })).status).toBe(201);
   const voided = await sentInvoice(owner.key, { client_id: euro.id, issue_date: '2026-01-17', line_items: [{ description: 'Mistake', quantity: 1, unit_amount: 8_000 }] });
@@ -86,6 +90,14 @@ describe('profit and loss', () => {
       { key: '2026-03', income: 0, expenses: 0, fx_gain_loss: 0, profit: 0 },
     ]);
     expect(res.body.totals).toEqual({ income: 95_000, expenses: 20_900, fx_gain_loss: 5_000, profit: 74_100 });
+  });
+
+  it('shows each payment\'s realized exchange difference, which fx_gain_loss adds up', async () => {
+    const dollar = await call('GET', `/v1/invoices/${dollarInvoiceId}/payments`, { key: owner.key });
+    expect(dollar.body.data.map((p: { fx: unknown }) => p.fx)).toEqual([{ rate_at_issue: 0.8, rate_at_payment: 0.9, difference: 45_000 - 40_000 }]);
+    // In the workspace's own currency there is none.
+    const euro = await call('GET', `/api/workflow/invoices/${euroInvoiceId}/payments`, { key: owner.key });
+    expect(euro.body.data.map((p: { fx: unknown }) => p.fx)).toEqual([null]);
   });
 
   it('groups by quarter and by project, with the same totals', async () => {

@@ -6,6 +6,7 @@ import { createRouter } from '../../lib/router';
 import { idParams, idSchema, listQuery } from '../../lib/schemas';
 import { getInvoice } from '../invoices/service';
 import { listPaymentAttempts } from './checkout';
+import { paymentsFx } from './fx';
 import { connectProvider, disconnectProvider, getProviderSetting, serializeProvider } from './connection';
 import { listInvoicePayments, refundedByPayment, refundPayment } from './refunds';
 import { providerSettingRoutes } from './provider-setting-routes';
@@ -36,7 +37,7 @@ export const invoicePaymentRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/invoices/{id}/payments', operationId: 'listInvoicePayments', tags, access: 'user', role: 'viewer',
       summary: 'The payments of an invoice',
-      description: 'Every payment, recorded or received online, with what has been refunded of it.',
+      description: 'Every payment, recorded or received online, with what has been refunded of it and, in another currency than `default_currency`, its realized exchange difference (`fx`).',
       request: { params, query: listQuery },
       responses: { 200: jsonContent(S.PaymentPage, 'A page of payments.') },
     }),
@@ -45,8 +46,8 @@ export const invoicePaymentRoutes = createRouter()
       const { limit, cursor } = c.req.valid('query');
       const invoice = await getInvoice(ctx, c.req.valid('param').id);
       const rows = await listInvoicePayments(ctx, invoice.row.id, limit, decodeCursor(cursor, 'payment'));
-      const refunded = await refundedByPayment(ctx, rows.map((r) => r.id));
-      return c.json(toPage(rows, limit, (row) => serializePayment(row, refunded.get(row.id) ?? 0)), 200);
+      const [refunded, fx] = await Promise.all([refundedByPayment(ctx, rows.map((r) => r.id)), paymentsFx(ctx, invoice.row, rows)]);
+      return c.json(toPage(rows, limit, (row) => ({ ...serializePayment(row, refunded.get(row.id) ?? 0), fx: fx.get(row.id) ?? null })), 200);
     },
   )
   .openapi(

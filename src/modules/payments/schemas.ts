@@ -65,6 +65,15 @@ export const Payment = z
     provider_payment_id: z.string().nullable().openapi({ description: 'The provider\'s payment (Stripe: the PaymentIntent id).' }),
     amount_refunded: z.number().int().openapi({ description: 'Refunds of this payment that did not fail.' }),
     created_at: timestampSchema,
+    fx: z
+      .object({
+        rate_at_issue: z.number().openapi({ description: 'On the invoice\'s issue date.' }),
+        rate_at_payment: z.number().openapi({ description: 'On `paid_on`.' }),
+        difference: z.number().int().openapi({ description: 'In `default_currency`: worth at payment − worth at issue.' }),
+      })
+      .nullable()
+      .optional()
+      .openapi({ description: 'In lists, for a payment in another currency than `default_currency` (rates: units of it per unit of the payment\'s, from each day\'s kept rates); else null.' }),
   })
   .openapi('Payment');
 
