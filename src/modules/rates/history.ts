@@ -5,7 +5,6 @@
 // takes the first day's (and a report names it in `rates_missing`). The dashboard keeps current rates.
 import { sql } from 'drizzle-orm';
 import { databaseBinding, workspaceDatabases } from '../../lib/databases';
-import type { Db } from '../../lib/db';
 import type { RatesSnapshot } from './snapshot';
 
 const KEEP_DAY_RATES = `INSERT INTO exchange_rates (currency, day, rate, as_of)
@@ -39,26 +38,23 @@ export async function keepDayRates(env: Env, snapshot: RatesSnapshot): Promise<v
 export const rateOnOrBefore = (currency: unknown, day: unknown) => sql`CASE WHEN ${currency} = 'USD' THEN 1.0 ELSE (
   SELECT r.rate FROM exchange_rates r WHERE r.currency = ${currency} AND r.day <= ${day} ORDER BY r.day DESC LIMIT 1) END`;
 
-/** The first day kept of each currency, and its rate: what a date before it converts at. */
-export const firstDayRates = (db: Db) =>
-  // min() picks the row the bare columns come from (SQLite), read off the key in one pass.
-  db.select({ currency: sql<string>`currency`, day: sql<string>`min(day)`, rate: sql<number>`rate` }).from(sql`exchange_rates`).groupBy(sql`currency`);
+/**
+ * The rate a date before the first day kept takes: that first day's. As an SQL expression, null
+ * unless no day on or before `day` is kept (then the nearest later day kept is the first one).
+ */
+export const firstRateAfter = (currency: unknown, day: unknown) => sql`CASE WHEN ${rateOnOrBefore(currency, day)} IS NOT NULL THEN NULL ELSE (
+  SELECT r.rate FROM exchange_rates r WHERE r.currency = ${currency} AND r.day > ${day} ORDER BY r.day LIMIT 1) END`;
 
-/** A looked-up rate, or where it came from when the day had none on or before it. */
+/** A looked-up rate, and whether its date had none kept on or before it. */
 export type DayRate = { rate: number; missing: boolean };
 
 /**
- * The rate of `currency` for a record dated `day`: the one found on or before it, else the first
- * kept (missing), else the current snapshot's (missing); undefined when none has the currency.
+ * The rate of `currency` for a record: the one kept on or before its date, else the first kept
+ * (missing), else the current snapshot's (missing); undefined when none has the currency.
  */
-export function resolveDayRate(
-  currency: string,
-  found: number | null,
-  first: ReadonlyMap<string, number>,
-  current: RatesSnapshot | null,
-): DayRate | undefined {
+export function resolveDayRate(currency: string, found: number | null, first: number | null, current: RatesSnapshot | null): DayRate | undefined {
   if (currency === 'USD') return { rate: 1, missing: false };
   if (found !== null) return { rate: found, missing: false };
-  const rate = first.get(currency) ?? current?.rates[currency];
+  const rate = first ?? current?.rates[currency];
   return rate === undefined ? undefined : { rate, missing: true };
 }

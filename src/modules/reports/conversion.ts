@@ -10,8 +10,12 @@ import { type DayRate, resolveDayRate } from '../rates/history';
 import { getRatesSnapshot } from '../rates/refresh';
 import { ratesUnavailable, type RatesSnapshot } from '../rates/snapshot';
 
-/** A sum of records of one currency and day, with the rates SQL found for that day (null: none on or before it). */
-export type DaySum = { currency: string; day: string; from_rate: number | null; to_rate: number | null };
+/**
+ * A sum of records of one currency and day, with the rates SQL found for that day (units per USD) of
+ * its currency and of the report's: `*_rate` on or before it, `*_first` the first kept when there is
+ * none (day-sums.ts).
+ */
+export type DaySum = { currency: string; day: string; from_rate: number | null; from_first: number | null; to_rate: number | null; to_first: number | null };
 
 export class DayConverter {
   private readonly ratios = new Map<string, Ratio>();
@@ -19,15 +23,14 @@ export class DayConverter {
 
   constructor(
     readonly target: string,
-    private readonly first: ReadonlyMap<string, number>,
     private readonly current: RatesSnapshot | null,
   ) {}
 
   /** `amount` (minor units of `row.currency`, dated `row.day`) in minor units of the target. */
   convert(amount: bigint, row: DaySum): bigint {
     if (row.currency === this.target || amount === 0n) return amount;
-    const from = this.rate(row.currency, row.from_rate);
-    const to = this.rate(this.target, row.to_rate);
+    const from = this.rate(row.currency, row.from_rate, row.from_first);
+    const to = this.rate(this.target, row.to_rate, row.to_first);
     if (from.missing || to.missing) this.missing.add(row.day);
     const key = `${from.rate}/${to.rate}`;
     let ratio = this.ratios.get(key);
@@ -43,8 +46,8 @@ export class DayConverter {
     return [...this.missing].sort();
   }
 
-  private rate(currency: string, found: number | null): DayRate {
-    const rate = resolveDayRate(currency, found, this.first, this.current);
+  private rate(currency: string, found: number | null, first: number | null): DayRate {
+    const rate = resolveDayRate(currency, found, first, this.current);
     if (!rate) throw ratesUnavailable(`No exchange rate for ${currency} has been kept yet.`);
     return rate;
   }
@@ -55,20 +58,14 @@ export class DayConverter {
  * trip) only when some currency has no day kept at all. A report currency no rate was ever published
  * for is the caller's to fix (422 on `currencyField`); a stored one, an outage (503).
  */
-export async function dayConverter(
-  env: Env,
-  target: string,
-  sums: readonly DaySum[],
-  firstDays: readonly { currency: string; rate: number }[],
-  currencyField?: string,
-): Promise<DayConverter> {
-  const first = new Map(firstDays.map((row) => [row.currency, row.rate]));
+export async function dayConverter(env: Env, target: string, sums: readonly DaySum[], currencyField?: string): Promise<DayConverter> {
   const foreign = sums.filter((row) => row.currency !== target);
-  const unknown = (code: string) => code !== 'USD' && !first.has(code);
-  const needsCurrent = foreign.some((row) => (row.from_rate === null && unknown(row.currency)) || (row.to_rate === null && unknown(target)));
+  const neverKept = (code: string, found: number | null, first: number | null) => code !== 'USD' && found === null && first === null;
+  const targetNeverKept = foreign.some((row) => neverKept(target, row.to_rate, row.to_first));
+  const needsCurrent = targetNeverKept || foreign.some((row) => neverKept(row.currency, row.from_rate, row.from_first));
   const current = needsCurrent ? await getRatesSnapshot(env) : null;
-  if (foreign.length && currencyField && unknown(target) && current && current.rates[target] === undefined) {
+  if (currencyField && targetNeverKept && current && current.rates[target] === undefined) {
     throw invalidField(currencyField, `No exchange rate is published for ${target}.`);
   }
-  return new DayConverter(target, first, current);
+  return new DayConverter(target, current);
 }

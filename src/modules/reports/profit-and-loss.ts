@@ -16,7 +16,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { WorkspaceContext } from '../../lib/context';
 import { exactFigure } from '../../lib/money';
 import { dayConverter } from './conversion';
-import { exactSum, readDaySums } from './day-sums';
+import { daySumsQueries, exactSum, readDaySums } from './day-sums';
 import { countedIn } from './records';
 import { monthOf, type Period, periodKeys, quarterOf } from './period';
 import { convertedShares } from './shares';
@@ -69,6 +69,14 @@ function profitAndLossSums(ctx: WorkspaceContext, q: ProfitAndLossQuery, currenc
   return sql`${income} UNION ALL ${expenses} UNION ALL ${fx}`;
 }
 
+/** The report's one batch (its query plans are tested: test/reports/query-plans.test.ts). */
+export const profitAndLossQueries = (ctx: WorkspaceContext, q: ProfitAndLossQuery) =>
+  daySumsQueries(
+    ctx, q.currency, (code) => profitAndLossSums(ctx, q, code),
+    { kind: sql<string>`g.kind`, key: sql<string | null>`g.key`, amount: exactSum('amount') },
+    sql`g.kind, g.currency, g.day, g.key`,
+  );
+
 type Figures = { income: bigint; expenses: bigint; fx_gain_loss: bigint };
 const FIELD_OF: Record<string, keyof Figures> = {
   invoice: 'income', credit_note: 'income', payment: 'income', refund: 'income', expense: 'expenses', fx_paid: 'fx_gain_loss', fx_issue: 'fx_gain_loss',
@@ -76,12 +84,8 @@ const FIELD_OF: Record<string, keyof Figures> = {
 const FIELDS = ['income', 'expenses', 'fx_gain_loss', 'profit'] as const;
 
 export async function profitAndLoss(ctx: WorkspaceContext, q: ProfitAndLossQuery) {
-  const { currency, first, sums } = await readDaySums(
-    ctx, q.currency, (code) => profitAndLossSums(ctx, q, code),
-    { kind: sql<string>`g.kind`, key: sql<string | null>`g.key`, amount: exactSum('amount') },
-    sql`g.kind, g.currency, g.day, g.key`,
-  );
-  const converter = await dayConverter(ctx.env, currency, sums, first, 'currency');
+  const { currency, sums } = await readDaySums(ctx, q.currency, profitAndLossQueries(ctx, q));
+  const converter = await dayConverter(ctx.env, currency, sums, 'currency');
 
   const rowKey = (key: string | null) => (q.group_by === 'quarter' ? quarterOf(`${key}-01`) : key);
   const groups = new Map<string | null, Figures>();

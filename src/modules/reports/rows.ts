@@ -11,9 +11,8 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { WorkspaceContext } from '../../lib/context';
 import { exactFigure } from '../../lib/money';
-import { firstDayRates, rateOnOrBefore } from '../rates/history';
 import { dayConverter, type DaySum } from './conversion';
-import { reportCurrency } from './day-sums';
+import { dayRatesOf, reportCurrency } from './day-sums';
 import type { Period } from './period';
 import { countedIn } from './records';
 import { convertedShares } from './shares';
@@ -37,16 +36,12 @@ export type ExpenseBookRow = {
   id: string; incurred_on: string; category: string; vendor: string | null; description: string | null; project_id: string | null; currency: string;
   amount: number; net: number; input_tax: number | null; tax_breakdown: Breakdown[] | null; converted: { amount: number; net: number; input_tax: number | null };
 };
+type IssueRates = { issue_from_rate: SQL<number | null>; issue_from_first: SQL<number | null>; issue_to_rate: SQL<number | null>; issue_to_first: SQL<number | null> };
+
 export type BookRows = {
   currency: string; period: Period; rates_missing: string[];
   invoices: InvoiceBookRow[]; credit_notes: CreditNoteBookRow[]; payments: PaymentBookRow[]; refunds: RefundBookRow[]; expenses: ExpenseBookRow[];
 };
-
-/** A record's rates for `date` into the report's currency `t.code` (null where none is needed or kept). */
-const ratesOf = (currency: SQL, date: SQL) => ({
-  from_rate: sql<number | null>`CASE WHEN ${currency} = t.code THEN NULL ELSE ${rateOnOrBefore(currency, date)} END`,
-  to_rate: sql<number | null>`CASE WHEN ${currency} = t.code THEN NULL ELSE ${rateOnOrBefore(sql`t.code`, date)} END`,
-});
 
 const parseBreakdown = (json: string | null): Breakdown[] | null =>
   json === null ? null : (JSON.parse(json) as Breakdown[]).map(({ category, rate, taxable_amount, tax_amount }) => ({ category, rate, taxable_amount, tax_amount }));
@@ -57,14 +52,13 @@ export async function bookRows(ctx: WorkspaceContext, query: Period & { currency
   const currency = reportCurrency(ctx, query.currency);
   const from = (table: string, a: string) => sql`${sql.raw(table)} ${sql.raw(a)}, ${currency} t`;
   const db = ctx.db;
-  const [[workspace], first, invoices, creditNotes, payments, refunds, expenses] = await db.batch([
+  const [[workspace], invoices, creditNotes, payments, refunds, expenses] = await db.batch([
     db.select({ code: sql<string>`code` }).from(currency),
-    firstDayRates(db),
     db
       .select({
         id: sql<string>`i.id`, number: sql<string>`i.number`, client_id: sql<string>`i.client_id`, project_id: sql<string | null>`i.project_id`,
         day: sql<string>`i.issue_date`, currency: sql<string>`i.currency`, net: sql<number>`i.subtotal`, tax: sql<number>`i.tax`,
-        breakdown: sql<string | null>`i.tax_breakdown`, ...ratesOf(sql`i.currency`, sql`i.issue_date`),
+        breakdown: sql<string | null>`i.tax_breakdown`, ...dayRatesOf(sql`i.currency`, sql`i.issue_date`),
       })
       .from(from('invoices', 'i')).where(counted.invoices('i')).orderBy(sql`i.issue_date, i.id`),
     db
@@ -72,21 +66,21 @@ export async function bookRows(ctx: WorkspaceContext, query: Period & { currency
         id: sql<string>`c.id`, number: sql<string>`c.number`, invoice_id: sql<string>`c.invoice_id`, client_id: sql<string>`c.client_id`,
         project_id: sql<string | null>`(SELECT project_id FROM invoices WHERE id = c.invoice_id)`,
         day: sql<string>`c.issue_date`, currency: sql<string>`c.currency`, net: sql<number>`c.total - c.tax`, tax: sql<number>`c.tax`,
-        breakdown: sql<string | null>`c.tax_breakdown`, ...ratesOf(sql`c.currency`, sql`c.issue_date`),
+        breakdown: sql<string | null>`c.tax_breakdown`, ...dayRatesOf(sql`c.currency`, sql`c.issue_date`),
       })
       .from(from('credit_notes', 'c')).where(counted.creditNotes('c')).orderBy(sql`c.issue_date, c.id`),
     db
       .select({
         id: sql<string>`p.id`, invoice_id: sql<string>`p.invoice_id`, day: sql<string>`p.paid_on`, currency: sql<string>`p.currency`,
         method: sql<string | null>`p.method`, reference: sql<string | null>`p.reference`, amount: sql<number>`p.amount`, tax: sql<number>`coalesce(p.tax, 0)`,
-        issue_date: sql<string>`i.issue_date`, ...ratesOf(sql`p.currency`, sql`p.paid_on`),
-        issue_from_rate: ratesOf(sql`p.currency`, sql`i.issue_date`).from_rate, issue_to_rate: ratesOf(sql`p.currency`, sql`i.issue_date`).to_rate,
+        issue_date: sql<string>`i.issue_date`, ...dayRatesOf(sql`p.currency`, sql`p.paid_on`),
+        ...Object.fromEntries(Object.entries(dayRatesOf(sql`p.currency`, sql`i.issue_date`)).map(([name, rate]) => [`issue_${name}`, rate])) as IssueRates,
       })
       .from(sql`payments p JOIN invoices i ON i.id = p.invoice_id, ${currency} t`).where(counted.payments('p')).orderBy(sql`p.paid_on, p.id`),
     db
       .select({
         id: sql<string>`r.id`, payment_id: sql<string>`r.payment_id`, invoice_id: sql<string>`r.invoice_id`, day: sql<string>`r.refunded_on`,
-        currency: sql<string>`r.currency`, amount: sql<number>`r.amount`, tax: sql<number>`coalesce(r.tax, 0)`, ...ratesOf(sql`r.currency`, sql`r.refunded_on`),
+        currency: sql<string>`r.currency`, amount: sql<number>`r.amount`, tax: sql<number>`coalesce(r.tax, 0)`, ...dayRatesOf(sql`r.currency`, sql`r.refunded_on`),
       })
       .from(from('refunds', 'r')).where(counted.refunds('r')).orderBy(sql`r.refunded_on, r.id`),
     db
@@ -94,14 +88,16 @@ export async function bookRows(ctx: WorkspaceContext, query: Period & { currency
         id: sql<string>`e.id`, day: sql<string>`e.incurred_on`, category: sql<string>`e.category`, vendor: sql<string | null>`e.vendor`,
         description: sql<string | null>`e.description`, project_id: sql<string | null>`e.project_id`, currency: sql<string>`e.currency`,
         amount: sql<number>`e.amount`, net: sql<number>`coalesce(e.net_amount, e.amount)`, breakdown: sql<string | null>`e.tax_breakdown`,
-        ...ratesOf(sql`e.currency`, sql`e.incurred_on`),
+        ...dayRatesOf(sql`e.currency`, sql`e.incurred_on`),
       })
       .from(from('expenses', 'e')).where(counted.expenses('e')).orderBy(sql`e.incurred_on, e.id`),
   ]);
   const target = workspace?.code ?? query.currency ?? 'USD';
   // A payment at its invoice's issue date: what its realized exchange difference is measured from.
-  const issueDays = payments.map((p) => ({ currency: p.currency, day: p.issue_date, from_rate: p.issue_from_rate, to_rate: p.issue_to_rate, amount: p.amount }));
-  const converter = await dayConverter(ctx.env, target, [...invoices, ...creditNotes, ...payments, ...issueDays, ...refunds, ...expenses], first, 'currency');
+  const issueDays = payments.map((p) => ({
+    currency: p.currency, day: p.issue_date, from_rate: p.issue_from_rate, from_first: p.issue_from_first, to_rate: p.issue_to_rate, to_first: p.issue_to_first, amount: p.amount,
+  }));
+  const converter = await dayConverter(ctx.env, target, [...invoices, ...creditNotes, ...payments, ...issueDays, ...refunds, ...expenses], 'currency');
 
   // Each figure's share of its kind's sum per currency and day, as the reports convert it.
   const share = <T extends DaySum>(rows: readonly T[], what: string, amountOf: (row: T) => number | null) => {

@@ -12,7 +12,7 @@ import type { WorkspaceContext } from '../../lib/context';
 import { EU_COUNTRY_CODES } from '../../lib/countries';
 import { exactFigure } from '../../lib/money';
 import { dayConverter } from './conversion';
-import { exactSum, readDaySums } from './day-sums';
+import { daySumsQueries, exactSum, readDaySums } from './day-sums';
 import type { Period } from './period';
 import { countedIn } from './records';
 import { convertedShares } from './shares';
@@ -47,10 +47,9 @@ function vatSums(ctx: WorkspaceContext, period: Period): SQL {
       GROUP BY e.incurred_on, e.currency, category, rate`;
 }
 
-type Group = { category: string; rate: number; taxable: bigint; tax: bigint };
-
-export async function vatReport(ctx: WorkspaceContext, period: Period) {
-  const { currency, first, sums } = await readDaySums(
+/** The report's one batch (its query plans are tested: test/reports/query-plans.test.ts). */
+export const vatQueries = (ctx: WorkspaceContext, period: Period) =>
+  daySumsQueries(
     ctx, undefined, () => vatSums(ctx, period),
     {
       kind: sql<string>`g.kind`, category: sql<string>`g.category`, rate: sql<number>`g.rate`,
@@ -59,7 +58,12 @@ export async function vatReport(ctx: WorkspaceContext, period: Period) {
     },
     sql`g.kind, g.currency, g.day, g.category, g.rate, g.buyer_vat_id, g.buyer_country, g.issuer_country`,
   );
-  const converter = await dayConverter(ctx.env, currency, sums, first);
+
+type Group = { category: string; rate: number; taxable: bigint; tax: bigint };
+
+export async function vatReport(ctx: WorkspaceContext, period: Period) {
+  const { currency, sums } = await readDaySums(ctx, undefined, vatQueries(ctx, period));
+  const converter = await dayConverter(ctx.env, currency, sums);
   const unit = (s: (typeof sums)[number]) => `${s.kind}|${s.currency}|${s.day}`;
   const taxable = convertedShares(sums, unit, (s) => BigInt(s.taxable), (sum, s) => converter.convert(sum, s));
   const tax = convertedShares(sums, unit, (s) => BigInt(s.tax), (sum, s) => converter.convert(sum, s));
