@@ -37,7 +37,7 @@ export const invoicePaymentRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/invoices/{id}/payments', operationId: 'listInvoicePayments', tags, access: 'user', role: 'viewer',
       summary: 'The payments of an invoice',
-      description: 'Every payment, recorded or received online, with what has been refunded of it and, in another currency than `default_currency`, its realized exchange difference (`fx`).',
+      description: 'Every payment, recorded or received online, with what has been refunded of it.',
       request: { params, query: listQuery },
       responses: { 200: jsonContent(S.PaymentPage, 'A page of payments.') },
     }),

@@ -66,14 +66,10 @@ export const Payment = z
     amount_refunded: z.number().int().openapi({ description: 'Refunds of this payment that did not fail.' }),
     created_at: timestampSchema,
     fx: z
-      .object({
-        rate_at_issue: z.number().openapi({ description: 'On the invoice\'s issue date.' }),
-        rate_at_payment: z.number().openapi({ description: 'On `paid_on`.' }),
-        difference: z.number().int().openapi({ description: 'In `default_currency`: worth at payment − worth at issue.' }),
-      })
+      .object({ rate_at_issue: z.number(), rate_at_payment: z.number(), difference: z.number().int() })
       .nullable()
       .optional()
-      .openapi({ description: 'In lists, for a payment in another currency than `default_currency` (rates: units of it per unit of the payment\'s, from each day\'s kept rates); else null.' }),
+      .openapi({ description: 'In lists, in another currency than `default_currency`: its rates (per unit) at the invoice\'s issue date and `paid_on`, and the difference in it.' }),
   })
   .openapi('Payment');
 

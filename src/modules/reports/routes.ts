@@ -15,7 +15,7 @@ export const reportRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/reports/profit-and-loss', operationId: 'getProfitAndLoss', tags, access: 'user', role: 'viewer', errors: [503],
       summary: 'Profit and loss',
-      description: '`accrual`: invoices issued (net) less credit notes, and expenses (net of input tax). `cash`: the net share of payments less refunds, and expenses. Each record is converted at the rate of its own date, each currency\'s day sum rounded half away from zero. Void invoices count nowhere.',
+      description: '`accrual`: net of invoices issued less credit notes; `cash`: net share of payments less refunds; expenses net of input tax. Each currency\'s day sum is converted at that day\'s rate.',
       request: { query: S.ProfitAndLossQuery },
       responses: { 200: jsonContent(S.ProfitAndLoss, 'The report.') },
     }),
@@ -29,7 +29,7 @@ export const reportRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/reports/aged-receivables', operationId: 'getAgedReceivables', tags, access: 'user', role: 'viewer', errors: [503],
       summary: 'Aged receivables',
-      description: 'What each invoice still owed at the end of `as_of`, per client, by days past its due date: payments, refunds and credit notes dated later, and voids later that day, do not count. Each invoice at its issue date\'s rate.',
+      description: 'What each invoice owed at the end of `as_of`, by days past due; later payments, refunds, credit notes and voids do not count.',
       request: { query: S.AgedReceivablesQuery },
       responses: { 200: jsonContent(S.AgedReceivables, 'The report.') },
     }),
@@ -43,7 +43,7 @@ export const reportRoutes = createRouter()
     defineRoute({
       method: 'get', path: '/reports/vat', operationId: 'getVatReport', tags, access: 'user', role: 'viewer', errors: [503],
       summary: 'VAT and the EU sales list',
-      description: 'Output tax by category and rate from the invoices and credit notes issued in the period, input tax from expenses with a `tax_breakdown`, and the EU sales list, in `default_currency`. Each document at its issue date\'s rate.',
+      description: 'Output and input tax by category and rate, and the EU sales list (`AE`, `K`), in `default_currency`.',
       request: { query: S.VatQuery },
       responses: { 200: jsonContent(S.VatReport, 'The report.') },
     }),

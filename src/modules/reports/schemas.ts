@@ -9,8 +9,10 @@ const period = {
   from: dateSchema.openapi({ description: 'First day, included.', example: '2026-01-01' }),
   to: dateSchema.openapi({ description: `Last day, included; at most ${MAX_REPORT_DAYS} days after \`from\`.`, example: '2026-03-31' }),
 };
-const currency = currencySchema.optional().openapi({ description: 'Default: the workspace\'s `default_currency`.', example: 'EUR' });
-const ratesMissing = z.array(day).openapi({ description: 'Dates converted with no rate kept on or before them (the first kept was used).' });
+const currency = currencySchema.optional().openapi({ description: 'Default: `default_currency`.', example: 'EUR' });
+// Named once, referred to by every report.
+const ReportPeriod = z.object({ from: day, to: day }).openapi('ReportPeriod');
+const RatesMissing = z.array(day).openapi('RatesMissing', { description: 'Dates with no rate kept on or before them (the first kept was used).' });
 
 export const ProfitAndLossQuery = z.object({
   ...period,
@@ -19,71 +21,63 @@ export const ProfitAndLossQuery = z.object({
   group_by: z.enum(['month', 'quarter', 'project']).default('month'),
 });
 
-const PnlFigures = z.object({
-  income: money(),
-  expenses: money(),
-  fx_gain_loss: money().openapi({ description: 'Realized exchange differences of the payments dated here.' }),
-  profit: money().openapi({ description: 'income − expenses, + fx_gain_loss in `accrual`.' }),
-});
+const PnlFigures = z
+  .object({
+    income: money(),
+    expenses: money(),
+    fx_gain_loss: money().openapi({ description: 'Realized exchange differences.' }),
+    profit: money().openapi({ description: 'income − expenses (+ fx_gain_loss in `accrual`).' }),
+  })
+  .openapi('PnlFigures');
 
 export const ProfitAndLoss = z
   .object({
     currency: z.string(),
     basis: z.enum(['accrual', 'cash']),
     group_by: z.enum(['month', 'quarter', 'project']),
-    period: z.object({ from: day, to: day }),
-    rows: z.array(PnlFigures.extend({ key: z.string().nullable().openapi({ description: '`2026-03`, `2026-Q1`, or a project id (null: no project).' }) })),
+    period: ReportPeriod,
+    rows: z.array(z.object({ key: z.string().nullable().openapi({ description: '`2026-03`, `2026-Q1` or a project id (null: none).' }) }).and(PnlFigures)),
     totals: PnlFigures,
-    rates_missing: ratesMissing,
+    rates_missing: RatesMissing,
   })
   .openapi('ProfitAndLoss');
 
 export const AgedReceivablesQuery = z.object({
-  as_of: dateSchema.optional().openapi({ description: 'Default: today in the workspace\'s time zone.', example: '2026-03-31' }),
+  as_of: dateSchema.optional().openapi({ description: 'Default: today.', example: '2026-03-31' }),
   currency,
 });
 
-const Aged = z.object({
-  current: money().openapi({ description: 'Not yet past due.' }),
-  d1_30: money(),
-  d31_60: money(),
-  d61_90: money(),
-  over_90: money(),
-  total: money(),
-});
+const Aged = z
+  .object({ current: money().openapi({ description: 'Not yet past due.' }), d1_30: money(), d31_60: money(), d61_90: money(), over_90: money(), total: money() })
+  .openapi('AgedFigures');
 
 export const AgedReceivables = z
   .object({
     currency: z.string(),
     as_of: day,
-    rows: z.array(Aged.extend({ client_id: z.string(), name: z.string() })),
+    rows: z.array(z.object({ client_id: z.string(), name: z.string() }).and(Aged)),
     totals: Aged,
-    rates_missing: ratesMissing,
+    rates_missing: RatesMissing,
   })
   .openapi('AgedReceivables');
 
 export const VatQuery = z.object(period);
 
-const TaxGroup = z.object({
-  category: z.string().openapi({ description: 'EN 16931 VAT category.', example: 'S' }),
-  rate: z.number(),
-  taxable_amount: money(),
-  tax_amount: money(),
-});
+const TaxGroup = z.object({ category: z.string(), rate: z.number(), taxable_amount: money(), tax_amount: money() }).openapi('TaxGroup');
 
 export const VatReport = z
   .object({
-    currency: z.string().openapi({ description: 'The workspace\'s `default_currency`.' }),
-    period: z.object({ from: day, to: day }),
-    output: z.array(TaxGroup).openapi({ description: 'Invoices issued, less credit notes.' }),
+    currency: z.string(),
+    period: ReportPeriod,
+    output: z.array(TaxGroup).openapi({ description: 'Invoices less credit notes.' }),
     output_tax: money(),
     input: z.array(TaxGroup).openapi({ description: 'Expenses with a `tax_breakdown`.' }),
     input_tax: money(),
-    net_payable: money().openapi({ description: 'output_tax − input_tax.' }),
+    net_payable: money(),
     eu_sales_list: z
-      .array(z.object({ vat_id: z.string().nullable(), country: z.string(), services: money().openapi({ description: '`AE` taxable amounts.' }), goods: money().openapi({ description: '`K` taxable amounts.' }) }))
-      .openapi({ description: 'Per buyer in another EU country than the issuer\'s.' }),
-    rates_missing: ratesMissing,
+      .array(z.object({ vat_id: z.string().nullable(), country: z.string(), services: money().openapi({ description: '`AE`' }), goods: money().openapi({ description: '`K`' }) }))
+      .openapi({ description: 'Per buyer in another EU country.' }),
+    rates_missing: RatesMissing,
   })
   .openapi('VatReport');
 
