@@ -1,9 +1,9 @@
 // §22: output tax by category and rate (invoices less credit notes), input tax from expenses with a
 // tax breakdown, what is payable, and the EU sales list, in the workspace's currency.
-import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, todayUtc } from '../../src/lib/time';
 import { call, errorPaths, expectError } from '../helpers/api';
+import { receivedExpense, sentInvoice } from '../helpers/books';
 import { addMember, createClient, createUser, type TestUser } from '../helpers/factories';
 import { keepDayRates, putRates } from '../helpers/rates';
 
@@ -12,23 +12,6 @@ const today = todayUtc();
 const day = (n: number) => addDays(today, n);
 const PERIOD = `from=${day(-60)}&to=${today}`;
 let owner: TestUser;
-
-async function sentInvoice(body: Record<string, unknown>) {
-  const created = await call('POST', '/v1/invoices', { key: owner.key, body });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  expect((await call('POST', `/v1/invoices/${created.body.id}/send`, { key: owner.key, body: { email: false } })).status).toBe(200);
-  return created.body;
-}
-
-/** An expense as an accepted received document leaves it (§21): with its net, tax and breakdown. */
-export async function receivedExpense(key: string, body: Record<string, unknown>, breakdown: { category: string; rate: number; taxable_amount: number; tax_amount: number }[]) {
-  const created = await call('POST', '/api/workflow/expenses', { key, body: { category: 'software', ...body } });
-  expect(created.status).toBe(201);
-  const net = breakdown.reduce((sum, b) => sum + b.taxable_amount, 0);
-  const tax = breakdown.reduce((sum, b) => sum + b.tax_amount, 0);
-  await env.DB.prepare('UPDATE expenses SET net_amount = ?, tax_amount = ?, tax_breakdown = ? WHERE id = ?').bind(net, tax, JSON.stringify(breakdown), created.body.id).run();
-  return created.body;
-}
 
 beforeAll(async () => {
   await putRates({ EUR: 0.85 });
@@ -41,19 +24,19 @@ beforeAll(async () => {
   const austrian = await createClient(owner.key, { name: 'Wien GmbH', currency: 'EUR', vat_id: 'ATU13585627', address: { country: 'AT' } });
   const american = await createClient(owner.key, { name: 'Initrode Inc.', currency: 'USD', address: { country: 'US' } });
 
-  await sentInvoice({
+  await sentInvoice(owner.key, {
     client_id: home.id, issue_date: day(-50),
     line_items: [{ description: 'Design', quantity: 1, unit_amount: 100_000, tax_rate: 19 }, { description: 'Books', quantity: 1, unit_amount: 20_000, tax_rate: 7 }],
   });
-  const reverseCharge = await sentInvoice({ client_id: french.id, issue_date: day(-40), line_items: [{ description: 'Consulting', quantity: 2, unit_amount: 150_000, tax_category: 'AE' }] });
-  await sentInvoice({ client_id: austrian.id, issue_date: day(-30), line_items: [{ description: 'Prints', quantity: 1, unit_amount: 150_000, tax_category: 'K' }] });
+  const reverseCharge = await sentInvoice(owner.key, { client_id: french.id, issue_date: day(-40), line_items: [{ description: 'Consulting', quantity: 2, unit_amount: 150_000, tax_category: 'AE' }] });
+  await sentInvoice(owner.key, { client_id: austrian.id, issue_date: day(-30), line_items: [{ description: 'Prints', quantity: 1, unit_amount: 150_000, tax_category: 'K' }] });
   // 900.00 USD exported: 810.00 EUR at the period's rate.
-  await sentInvoice({ client_id: american.id, issue_date: day(-20), line_items: [{ description: 'Posters', quantity: 1, unit_amount: 90_000, tax_category: 'G' }] });
+  await sentInvoice(owner.key, { client_id: american.id, issue_date: day(-20), line_items: [{ description: 'Posters', quantity: 1, unit_amount: 90_000, tax_category: 'G' }] });
   // Half the reverse-charge invoice credited today.
   const line = reverseCharge.line_items[0].id;
   expect((await call('POST', `/v1/invoices/${reverseCharge.id}/credit-notes`, { key: owner.key, body: { reason: 'order_change', email: false, lines: [{ line_item_id: line, quantity: 1 }] } })).status).toBe(201);
   // An invoice issued before the period is not in it.
-  await sentInvoice({ client_id: home.id, issue_date: day(-61), line_items: [{ description: 'Earlier', quantity: 1, unit_amount: 55_500, tax_rate: 19 }] });
+  await sentInvoice(owner.key, { client_id: home.id, issue_date: day(-61), line_items: [{ description: 'Earlier', quantity: 1, unit_amount: 55_500, tax_rate: 19 }] });
 
   await receivedExpense(owner.key, { amount: 11_900, currency: 'EUR', incurred_on: day(-10) }, [{ category: 'S', rate: 19, taxable_amount: 10_000, tax_amount: 1_900 }]);
   await receivedExpense(owner.key, { amount: 10_700, currency: 'USD', incurred_on: day(-5) }, [{ category: 'S', rate: 7, taxable_amount: 10_000, tax_amount: 700 }]);
