@@ -17,6 +17,7 @@ export const quoteRoutes = lazyRouter(['/quotes'], async () => (await import('..
 export const expenseRoutes = lazyRouter(['/expenses'], async () => (await import('../modules/expenses/routes')).expenseRoutes);
 export const timeEntryRoutes = lazyRouter(['/time-entries'], async () => (await import('../modules/time-entries/routes')).timeEntryRoutes);
 export const dashboardRoutes = lazyRouter(['/dashboard'], async () => (await import('../modules/dashboard/routes')).dashboardRoutes);
+export const reportRoutes = lazyRouter(['/reports'], async () => (await import('../modules/reports/routes')).reportRoutes);
 export const rateRoutes = lazyRouter(['/rates'], async () => (await import('../modules/rates/routes')).rateRoutes);
 export const eventRoutes = lazyRouter(['/events'], async () => (await import('../modules/event-feed/routes')).eventRoutes);
 export const workspaceRoutes = lazyRouter(['/workspaces', '/workspace'], async () => (await import('../modules/workspaces/routes')).workspaceRoutes);

@@ -5,5 +5,5 @@ import * as R from './routers';
 
 export const v1Listing: LazyMount[] = [
   R.clientRoutes, R.projectRoutes, R.invoiceRoutes, R.invoicePaymentRoutes, R.creditNoteRoutes, R.invoiceFromTimeRoutes,
-  R.recurringInvoiceRoutes, R.quoteRoutes, R.timeEntryRoutes, R.gigRoutes, R.transferRoutes, R.suggestionRoutes, R.exportRoutes,
+  R.recurringInvoiceRoutes, R.quoteRoutes, R.timeEntryRoutes, R.reportRoutes, R.gigRoutes, R.transferRoutes, R.suggestionRoutes, R.exportRoutes,
 ].map((router) => ({ at: '/v1', router }));

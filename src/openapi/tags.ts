@@ -14,6 +14,7 @@ const TAGS: Record<string, string> = {
   'Recurring invoices': 'Invoices issued on a schedule, as drafts or sent by themselves.',
   Expenses: 'What the business or a project spent.',
   Dashboard: 'Invoiced, collected, tax collected, outstanding, expenses and profit over a period, in one currency.',
+  Reports: 'The books: each record at its own date\'s rate.',
   Rates: 'The cached exchange rates every conversion uses.',
   Events: 'The record of every change, with who made it (kept 30 days).',
   Webhooks: 'Endpoints that receive events, and their deliveries. Each event type below is POSTed, signed by Standard Webhooks, to every enabled endpoint subscribed to it (or to `*`) when it happens: the event as GET /api/events/{id} returns it, its record in `data.object`, with the headers and expecting the answer `webhook.test` declares.',

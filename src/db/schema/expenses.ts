@@ -41,6 +41,8 @@ export const expenses = sqliteTable(
     index('expenses_workspace_idx').on(t.workspaceId, t.id),
     index('expenses_workspace_incurred_idx').on(t.workspaceId, t.incurredOn, t.currency, t.amount),
     index('expenses_workspace_project_idx').on(t.workspaceId, t.projectId, t.id),
+    // §22's profit and loss: each day's expenses per currency (and project), net of input tax, from the index alone.
+    index('expenses_workspace_incurred_net_idx').on(t.workspaceId, t.incurredOn, t.currency, t.projectId, t.amount, t.netAmount),
     index('expenses_document_idx').on(t.documentId),
     check('expenses_amount_positive', sql`${t.amount} > 0`),
   ],

@@ -24,4 +24,5 @@ export * from './recurring-invoices';
 export * from './time-entries';
 export * from './quotes';
 export * from './inbound-documents';
+export * from './rates';
 export * from './exports';

@@ -37,6 +37,8 @@ const BUSINESS_RULES: Rule[] = [
   { status: 422, field: /^(due_date|start_date|issue_date|valid_until)$/, why: 'on PATCH, the dates also hold against the stored ones' },
   { status: 422, field: /^(budget_max|budget_min)$/, why: 'on PATCH, the budgets also hold against the stored gig' },
   { status: 422, field: /^(to|from|issued_to|issued_from)$/, why: 'a period ends on or after it starts' },
+  { route: /\/reports\//, status: 422, field: /^to$/, why: 'a report covers at most 366 days (§22)' },
+  { route: /\/reports\//, status: 422, field: /^currency$/, why: 'a report\'s currency needs a published rate when anything is converted into it (§22)' },
   { route: /\/remit\/transfer$/, status: 422, field: /^source_amount$/, why: 'a transfer must be more than its fee, which depends on the rates' },
   { route: /\/remit\/transfer$/, status: 422, field: /^(source_currency|target_currency|source_amount)$/, inSchema: true, why: 'without quote_id, a transfer names its currencies and amount' },
   { route: /\/remit\/transfer$/, status: 422, field: /^quote_id$/, why: 'a generated quote_id is not a quote of the workspace' },
