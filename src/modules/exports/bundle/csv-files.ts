@@ -1,14 +1,14 @@
-// The bundle's five CSV files, each read a page at a time (pages.ts) and written as it is read. Their rows add up
-// to the period's figures: invoices.csv and credit_notes.csv have a row per document and tax group (its
-// category, rate, taxable amount and tax, as the document's own breakdown has them), so the sums by category
-// and rate are the VAT figures and the sum of `taxable_amount` over the invoices not void, less the credit notes',
-// is the income billed; payments.csv has a row per payment and per refund (negative), with the tax share of
-// each (§5) and what is left of it, so `net` sums to the cash received net of tax; expenses.csv says what of each
-// expense was input tax (none for one typed in by hand, §21).
-import { divRoundHalfAwayFromZero, taxShare } from '../../../lib/money';
+// The bundle's five CSV files. Four are the records behind the reports of the period (modules/reports/rows.ts,
+// bookRows: one read), one row per document, each with its own amounts in its own currency and, in the workspace's
+// currency, its share of the converted sums the reports show, so the rows add up to the reports to the cent:
+// Σ invoices' converted_net − Σ credit notes' = the profit and loss's accrual income and the VAT report's taxable
+// amounts, Σ their converted_tax its output tax; Σ payments.csv's converted_net (refunds negative) the cash income;
+// Σ expenses' converted_net the expenses, Σ converted_input_tax the input tax. time_entries.csv is read a page at a
+// time (pages.ts). A voided invoice counts in no figure, so it has no row (its PDF is in the ZIP).
 import type { WorkspaceContext } from '../../../lib/context';
-import { groupsOf } from '../datev/bookings';
-import type { TaxGroup } from '../datev/records';
+import { clientOf } from '../../../lib/db';
+import { divRoundHalfAwayFromZero } from '../../../lib/money';
+import { type BookRows, bookRows } from '../../reports/rows';
 import { keyset, type Period, type Row, walk } from '../pages';
 import type { ExportKind } from '../schemas';
 import { type Cell, csvFile, money, moneyHeadings } from './csv';
@@ -16,91 +16,92 @@ import { type Cell, csvFile, money, moneyHeadings } from './csv';
 const CLIENT = `coalesce(json_extract(i.bill_to, '$.company'), json_extract(i.bill_to, '$.name'), '')`;
 
 const str = (value: unknown) => (value === null || value === undefined ? null : String(value));
-const groups = (json: unknown, taxable: number, tax: number) => groupsOf({ breakdown: typeof json === 'string' ? (JSON.parse(json) as TaxGroup[]) : null, taxableAmount: taxable, tax });
 
-const GROUP_HEADINGS = ['tax_category', 'tax_rate', ...moneyHeadings('taxable_amount'), ...moneyHeadings('tax_amount'), ...moneyHeadings('total')];
-const groupCells = (g: TaxGroup, currency: string): Cell[] => [
-  g.category, g.rate, ...money(g.taxable_amount, currency), ...money(g.tax_amount, currency), ...money(g.taxable_amount + g.tax_amount, currency),
-];
+/** A document's tax groups in one field: `category:rate:taxable:tax` in minor units, `;` between groups. */
+const groupsField = (groups: { category: string; rate: number; taxable_amount: number; tax_amount: number }[] | null) =>
+  groups?.map((g) => `${g.category}:${g.rate}:${g.taxable_amount}:${g.tax_amount}`).join(';') ?? null;
 
-const INVOICES = `SELECT i.issue_date, i.id, i.number, i.status, i.due_date, i.client_id, ${CLIENT}, json_extract(i.bill_to, '$.vat_id'),
-  i.currency, i.subtotal, i.tax, i.tax_breakdown
-  FROM invoices i WHERE i.workspace_id = ?1 AND ${keyset('i.issue_date', 'i.id')} AND i.status <> 'draft' ORDER BY i.issue_date, i.id LIMIT ?6`;
+/** Who each invoice and credit note of the period was for, and a credit note's invoice number: the rows name them. */
+async function partiesOf(ctx: WorkspaceContext, period: Period): Promise<Map<string, { client: string; invoiceNumber?: string }>> {
+  const d1 = clientOf(ctx.db);
+  const [invoices, notes] = await d1.batch([
+    d1.prepare(`SELECT i.id AS id, ${CLIENT} AS client FROM invoices i WHERE i.workspace_id = ?1 AND i.issue_date BETWEEN ?2 AND ?3`).bind(ctx.workspaceId, period.from, period.to),
+    d1.prepare(`SELECT c.id AS id, ${CLIENT} AS client, i.number AS invoice_number FROM credit_notes c JOIN invoices i ON i.id = c.invoice_id
+      WHERE c.workspace_id = ?1 AND c.issue_date BETWEEN ?2 AND ?3`).bind(ctx.workspaceId, period.from, period.to),
+  ]);
+  const parties = new Map<string, { client: string; invoiceNumber?: string }>();
+  for (const r of invoices!.results as { id: string; client: string }[]) parties.set(r.id, { client: r.client });
+  for (const r of notes!.results as { id: string; client: string; invoice_number: string }[]) parties.set(r.id, { client: r.client, invoiceNumber: r.invoice_number });
+  return parties;
+}
 
-function invoicesCsv(ctx: WorkspaceContext, period: Period) {
+type Books = { rows: BookRows; parties: Map<string, { client: string; invoiceNumber?: string }> };
+
+const CONVERTED = (name: string) => moneyHeadings(`converted_${name}`);
+
+async function* once(lines: Cell[][]): AsyncGenerator<Cell[][]> {
+  yield lines;
+}
+
+function invoicesCsv({ rows, parties }: Books) {
+  const to = rows.currency;
   return csvFile(
-    ['id', 'number', 'status', 'issue_date', 'due_date', 'client_id', 'client_name', 'client_vat_id', 'currency', ...GROUP_HEADINGS],
-    walk(ctx, INVOICES, period),
-    (r: Row) => groups(r[11], r[9] as number, r[10] as number).map((g) => [
-      str(r[1]), str(r[2]), str(r[3]), str(r[0]), str(r[4]), str(r[5]), str(r[6]), str(r[7]), str(r[8]), ...groupCells(g, r[8] as string),
-    ]),
+    ['id', 'number', 'issue_date', 'client_id', 'client_name', 'currency', ...moneyHeadings('net'), ...moneyHeadings('tax'), ...moneyHeadings('total'), 'tax_groups',
+      'converted_currency', ...CONVERTED('net'), ...CONVERTED('tax'), ...CONVERTED('total')],
+    once(rows.invoices.map((r) => [
+      r.id, r.number, r.issue_date, r.client_id, parties.get(r.id)?.client ?? null, r.currency, ...money(r.net, r.currency), ...money(r.tax, r.currency), ...money(r.total, r.currency),
+      groupsField(r.tax_breakdown), to, ...money(r.converted.net, to), ...money(r.converted.tax, to), ...money(r.converted.total, to),
+    ])),
+    (row: Cell[]) => [row],
   );
 }
 
-const CREDIT_NOTES = `SELECT c.issue_date, c.id, c.number, c.invoice_id, i.number, ${CLIENT}, c.currency, c.reason,
-  c.subtotal - c.discount_total, c.tax, c.tax_breakdown
-  FROM credit_notes c JOIN invoices i ON i.id = c.invoice_id
-  WHERE c.workspace_id = ?1 AND ${keyset('c.issue_date', 'c.id')} ORDER BY c.issue_date, c.id LIMIT ?6`;
-
-function creditNotesCsv(ctx: WorkspaceContext, period: Period) {
+function creditNotesCsv({ rows, parties }: Books) {
+  const to = rows.currency;
   return csvFile(
-    ['id', 'number', 'invoice_id', 'invoice_number', 'issue_date', 'client_name', 'currency', 'reason', ...GROUP_HEADINGS],
-    walk(ctx, CREDIT_NOTES, period),
-    (r: Row) => groups(r[10], r[8] as number, r[9] as number).map((g) => [
-      str(r[1]), str(r[2]), str(r[3]), str(r[4]), str(r[0]), str(r[5]), str(r[6]), str(r[7]), ...groupCells(g, r[6] as string),
-    ]),
+    ['id', 'number', 'invoice_id', 'invoice_number', 'issue_date', 'client_id', 'client_name', 'currency', ...moneyHeadings('net'), ...moneyHeadings('tax'), ...moneyHeadings('total'),
+      'tax_groups', 'converted_currency', ...CONVERTED('net'), ...CONVERTED('tax'), ...CONVERTED('total')],
+    once(rows.credit_notes.map((r) => [
+      r.id, r.number, r.invoice_id, parties.get(r.id)?.invoiceNumber ?? null, r.issue_date, r.client_id, parties.get(r.id)?.client ?? null, r.currency,
+      ...money(r.net, r.currency), ...money(r.tax, r.currency), ...money(r.total, r.currency), groupsField(r.tax_breakdown),
+      to, ...money(r.converted.net, to), ...money(r.converted.tax, to), ...money(r.converted.total, to),
+    ])),
+    (row: Cell[]) => [row],
   );
 }
 
-const PAYMENTS = `SELECT p.paid_on, p.id, p.invoice_id, i.number, ${CLIENT}, p.currency, p.amount, p.tax, i.tax, i.total, p.method, p.source
-  FROM payments p JOIN invoices i ON i.id = p.invoice_id
-  WHERE p.workspace_id = ?1 AND ${keyset('p.paid_on', 'p.id')} ORDER BY p.paid_on, p.id LIMIT ?6`;
-
-// A refund unless it failed (a pending one has already lowered what was paid, §16), negative.
-const REFUNDS = `SELECT r.refunded_on, r.id, r.payment_id, r.invoice_id, i.number, ${CLIENT}, r.currency, r.amount, r.tax, p.amount, p.tax, r.status
-  FROM refunds r JOIN invoices i ON i.id = r.invoice_id JOIN payments p ON p.id = r.payment_id
-  WHERE r.workspace_id = ?1 AND ${keyset('r.refunded_on', 'r.id')} AND r.status <> 'failed' ORDER BY r.refunded_on, r.id LIMIT ?6`;
-
-const PAYMENT_HEADINGS = [
-  'type', 'id', 'payment_id', 'invoice_id', 'invoice_number', 'client_name', 'date', 'currency',
-  ...moneyHeadings('amount'), ...moneyHeadings('tax'), ...moneyHeadings('net'), 'method', 'source', 'status',
-];
-
-async function* paymentsAndRefunds(ctx: WorkspaceContext, period: Period): AsyncGenerator<Cell[][]> {
-  for await (const rows of walk(ctx, PAYMENTS, period)) {
-    yield rows.map((r) => {
-      const [amount, currency] = [r[6] as number, r[5] as string];
-      // The tax share is stored with the payment; a row a trigger has not filled yet gets the same rule (lib/money.ts).
-      const tax = (r[7] as number | null) ?? taxShare(amount, r[8] as number, r[9] as number);
-      return ['payment', str(r[1]), str(r[1]), str(r[2]), str(r[3]), str(r[4]), str(r[0]), currency, ...money(amount, currency), ...money(tax, currency), ...money(amount - tax, currency), str(r[10]), str(r[11]), 'succeeded'];
-    });
-  }
-  for await (const rows of walk(ctx, REFUNDS, period)) {
-    yield rows.map((r) => {
-      const [amount, currency] = [r[7] as number, r[6] as string];
-      const tax = (r[8] as number | null) ?? taxShare(amount, (r[10] as number | null) ?? 0, r[9] as number);
-      return ['refund', str(r[1]), str(r[2]), str(r[3]), str(r[4]), str(r[5]), str(r[0]), currency, ...money(-amount, currency), ...money(-tax, currency), ...money(tax - amount, currency), null, null, str(r[11])];
-    });
-  }
+// A refund is a row of its own, its amounts negative, so each column sums to what was received net of refunds.
+function paymentsCsv({ rows }: Books) {
+  const to = rows.currency;
+  return csvFile(
+    ['type', 'id', 'payment_id', 'invoice_id', 'date', 'currency', ...moneyHeadings('amount'), ...moneyHeadings('tax'), ...moneyHeadings('net'), 'method', 'reference',
+      'converted_currency', ...CONVERTED('amount'), ...CONVERTED('tax'), ...CONVERTED('net'), ...CONVERTED('fx_gain_loss')],
+    once([
+      ...rows.payments.map((r): Cell[] => [
+        'payment', r.id, r.id, r.invoice_id, r.paid_on, r.currency, ...money(r.amount, r.currency), ...money(r.tax, r.currency), ...money(r.net, r.currency), r.method, r.reference,
+        to, ...money(r.converted.amount, to), ...money(r.converted.tax, to), ...money(r.converted.net, to), ...money(r.fx_gain_loss, to),
+      ]),
+      ...rows.refunds.map((r): Cell[] => [
+        'refund', r.id, r.payment_id, r.invoice_id, r.refunded_on, r.currency, ...money(-r.amount, r.currency), ...money(-r.tax, r.currency), ...money(-r.net, r.currency), null, null,
+        to, ...money(-r.converted.amount, to), ...money(-r.converted.tax, to), ...money(-r.converted.net, to), ...money(0, to),
+      ]),
+    ]),
+    (row: Cell[]) => [row],
+  );
 }
 
-const paymentsCsv = (ctx: WorkspaceContext, period: Period) => csvFile(PAYMENT_HEADINGS, paymentsAndRefunds(ctx, period), (row: Cell[]) => [row]);
-
-const EXPENSES = `SELECT e.incurred_on, e.id, e.category, e.vendor, e.description, e.project_id, e.currency, e.amount, e.net_amount, e.tax_amount,
-  e.billable, e.invoice_id, e.reference, e.document_id
-  FROM expenses e WHERE e.workspace_id = ?1 AND ${keyset('e.incurred_on', 'e.id')} ORDER BY e.incurred_on, e.id LIMIT ?6`;
-
-function expensesCsv(ctx: WorkspaceContext, period: Period) {
+// input_tax is empty for an expense typed in by hand: it has none (§21).
+function expensesCsv({ rows }: Books) {
+  const to = rows.currency;
+  const maybe = (minor: number | null, currency: string): Cell[] => (minor === null ? [null, null] : money(minor, currency));
   return csvFile(
-    ['id', 'incurred_on', 'category', 'vendor', 'description', 'project_id', 'currency', ...moneyHeadings('amount'), ...moneyHeadings('net_amount'), ...moneyHeadings('tax_amount'), 'billable', 'invoice_id', 'reference', 'document_id'],
-    walk(ctx, EXPENSES, period),
-    (r: Row) => {
-      const [amount, currency] = [r[7] as number, r[6] as string];
-      // Typed in by hand: no input tax (§21), all of it net.
-      const tax = (r[9] as number | null) ?? 0;
-      const net = (r[8] as number | null) ?? amount - tax;
-      return [[str(r[1]), str(r[0]), str(r[2]), str(r[3]), str(r[4]), str(r[5]), currency, ...money(amount, currency), ...money(net, currency), ...money(tax, currency), Boolean(r[10]), str(r[11]), str(r[12]), str(r[13])]];
-    },
+    ['id', 'incurred_on', 'category', 'vendor', 'description', 'project_id', 'currency', ...moneyHeadings('amount'), ...moneyHeadings('net'), ...moneyHeadings('input_tax'), 'tax_groups',
+      'converted_currency', ...CONVERTED('amount'), ...CONVERTED('net'), ...CONVERTED('input_tax')],
+    once(rows.expenses.map((r) => [
+      r.id, r.incurred_on, r.category, r.vendor, r.description, r.project_id, r.currency, ...money(r.amount, r.currency), ...money(r.net, r.currency), ...maybe(r.input_tax, r.currency),
+      groupsField(r.tax_breakdown), to, ...money(r.converted.amount, to), ...money(r.converted.net, to), ...maybe(r.converted.input_tax, to),
+    ])),
+    (row: Cell[]) => [row],
   );
 }
 
@@ -131,11 +132,11 @@ function timeCsv(ctx: WorkspaceContext, period: Period) {
   );
 }
 
-/** The CSV of each kind the bundle holds, by file name. */
-export const CSV_FILES: Record<ExportKind, { name: string; write: (ctx: WorkspaceContext, period: Period) => AsyncIterable<Uint8Array> }> = {
-  invoices: { name: 'invoices.csv', write: invoicesCsv },
-  credit_notes: { name: 'credit_notes.csv', write: creditNotesCsv },
-  payments: { name: 'payments.csv', write: paymentsCsv },
-  expenses: { name: 'expenses.csv', write: expensesCsv },
-  time: { name: 'time_entries.csv', write: timeCsv },
-};
+const BOOK_FILES = { invoices: ['invoices.csv', invoicesCsv], credit_notes: ['credit_notes.csv', creditNotesCsv], payments: ['payments.csv', paymentsCsv], expenses: ['expenses.csv', expensesCsv] } as const;
+
+/** The bundle's CSVs of `kinds`, each a file name and its bytes as they are made; the reports' rows read once for all. */
+export async function csvFiles(ctx: WorkspaceContext, period: Period, kinds: ExportKind[]): Promise<{ name: string; bytes: AsyncIterable<Uint8Array> }[]> {
+  const booked = kinds.filter((kind): kind is keyof typeof BOOK_FILES => kind in BOOK_FILES);
+  const books: Books | null = booked.length ? { rows: await bookRows(ctx, period), parties: await partiesOf(ctx, period) } : null;
+  return kinds.map((kind) => (kind === 'time' ? { name: 'time_entries.csv', bytes: timeCsv(ctx, period) } : { name: BOOK_FILES[kind][0], bytes: BOOK_FILES[kind][1](books!) }));
+}

@@ -7,7 +7,7 @@ import { systemContext } from '../../../lib/context';
 import { createDb } from '../../../lib/db';
 import { nowIso } from '../../../lib/time';
 import type { ExportKind } from '../schemas';
-import { CSV_FILES } from './csv-files';
+import { csvFiles } from './csv-files';
 import { addCreditNotes, addInvoices, addReceived } from './documents';
 import { ZipUpload } from './zip-upload';
 
@@ -41,7 +41,7 @@ export async function runExport(env: Env, id: string, now = new Date()): Promise
       httpMetadata: { contentType: 'application/zip', contentDisposition: `attachment; filename="export_${period.from}_${period.to}.zip"` },
     });
     zip = new ZipUpload(upload, new Date(row.createdAt));
-    for (const kind of kinds) await zip.addStream(CSV_FILES[kind].name, CSV_FILES[kind].write(ctx, period), true);
+    for (const file of await csvFiles(ctx, period, kinds)) await zip.addStream(file.name, file.bytes, true);
     const job = { ctx, workspace, period, origin: row.origin, zip };
     if (kinds.includes('invoices')) await addInvoices(job);
     if (kinds.includes('credit_notes')) await addCreditNotes(job);
