@@ -215,6 +215,19 @@ describe('GET /v1/exports/datev', () => {
   });
 });
 
+describe('GET /v1/exports/datev in another currency', () => {
+  it('converts each booking at the rate kept for its date, as the reports do', async () => {
+    // A day's rates kept (§22): 0.90 EUR per USD today, where the current snapshot says 0.80.
+    for (const db of [env.DB, env.DB_WORKSPACES_2]) {
+      await db.prepare("INSERT INTO exchange_rates (currency, day, rate, as_of) VALUES ('EUR', ?1, 0.9, ?2) ON CONFLICT DO UPDATE SET rate = 0.9").bind(today, new Date().toISOString()).run();
+    }
+    const rows = (await fileOf(owner.key)).split('\r\n').slice(2, -1).map(fields);
+    const dollars = rows.find((r) => r[10] === `"${numbers.dollars}"`)!;
+    // 123.45 USD at 0.9 = 111.105 EUR, half away from zero: 111.11; DATEV's Kurs: 1.111111 USD per EUR.
+    expect(dollars.slice(0, 6)).toEqual(['123,45', '"S"', '"USD"', '1,111111', '111,11', '"EUR"']);
+  });
+});
+
 function indexOf(haystack: Uint8Array, needle: Uint8Array): number {
   outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
     for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;

@@ -16,7 +16,7 @@ export async function datevExport(ctx: WorkspaceContext, period: Period): Promis
   if (setting?.client_number == null) missing.push({ path: 'accounting.client_number', message: 'Set the client number (Mandantennummer) in the workspace\'s accounting setting.' });
   if (!setting || missing.length) throw new ApiError('validation_failed', 'The DATEV export needs the workspace\'s accounting setting (PATCH /api/workspace).', missing);
   assertDatevPeriod(period, setting.fiscal_year_start);
-  const toBase = await toBaseIn(ctx.env, workspace.defaultCurrency);
+  const toBase = await toBaseIn(ctx, workspace.defaultCurrency, period);
   const stream = datevStream(ctx, period, { ...setting, consultant_number: setting.consultant_number!, client_number: setting.client_number! }, workspace.defaultCurrency, toBase);
   return { stream, filename: datevFileName(period) };
 }
