@@ -19,6 +19,7 @@ import { issueDueInvoices } from './modules/recurring-invoices/issue';
 import { expireQuotes } from './modules/quotes/expiry';
 import { sweepQuoteEmails } from './modules/quotes/email';
 import { askAgainUnansweredRefunds } from './modules/payments/refund-sweep';
+import { sweepStrandedExports } from './modules/exports/bundle/sweep';
 
 export type CronTask = { name: string; run: (env: Env) => Promise<void> };
 
@@ -43,6 +44,7 @@ export const databaseCronTasks: CronTask[] = [
   { name: 'expire-quotes', run: async (env) => void (await expireQuotes(env)) },
   { name: 'sweep-quote-emails', run: async (env) => void (await sweepQuoteEmails(env)) },
   { name: 'ask-again-unanswered-refunds', run: async (env) => void (await askAgainUnansweredRefunds(env)) },
+  { name: 'sweep-stranded-exports', run: async (env) => void (await sweepStrandedExports(env)) },
 ];
 
 export async function runCron(rootEnv: Env, budget = new QueryBudget(CRON_QUERY_BUDGET)): Promise<void> {

@@ -8,6 +8,7 @@ import { unzipSync } from 'fflate';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { call, errorPaths, expectError, open } from '../helpers/api';
 import { addMember, createClient, createProject, createUser, type TestUser } from '../helpers/factories';
+import { sweepStrandedExports } from '../../src/modules/exports/bundle/sweep';
 import { deliver } from '../helpers/worker';
 
 const today = new Date().toISOString().slice(0, 10); // the workspace is on UTC, as invoices' default issue date is
@@ -287,5 +288,21 @@ describe('POST /v1/exports and GET /v1/exports/{id}', () => {
     const again = await deliver('workspace-exports', [{ id: 'm3', body: { export_id: ready.id }, attempts: 1 }]);
     expect(again.explicitAcks).toEqual(['m3']);
     expect((await call('GET', `/v1/exports/${ready.id}`, { key: owner.key })).body).toMatchObject({ status: 'ready', size: ready.size });
+  });
+
+  it('is sent again by the cron when its message was lost, and written by that one', async () => {
+    const send = vi.spyOn(env.EXPORTS_QUEUE, 'send').mockResolvedValue(undefined as never); // the message is lost
+    const created = await call('POST', '/v1/exports', { key: owner.key, body: { from: today, to: today, kinds: ['time'] } });
+    send.mockRestore();
+    const resent: unknown[] = [];
+    const again = vi.spyOn(env.EXPORTS_QUEUE, 'send').mockImplementation(async (message) => void resent.push(message) as never);
+    await sweepStrandedExports(env, Date.now()); // not yet: it may still be on its way
+    expect(resent).toEqual([]);
+    await sweepStrandedExports(env, Date.now() + 16 * 60_000);
+    again.mockRestore();
+    // (The one an earlier test asked for with its message lost too is sent again beside it.)
+    expect(resent).toContainEqual({ export_id: created.body.id });
+    await deliver('workspace-exports', [{ id: 'm1', body: { export_id: created.body.id } }]);
+    expect((await call('GET', `/v1/exports/${created.body.id}`, { key: owner.key })).body.status).toBe('ready');
   });
 });
