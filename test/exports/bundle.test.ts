@@ -10,6 +10,7 @@ import { call, errorPaths, expectError, open } from '../helpers/api';
 import { addMember, createClient, createProject, createUser, type TestUser } from '../helpers/factories';
 import { sweepStrandedExports } from '../../src/modules/exports/bundle/sweep';
 import { deliver } from '../helpers/worker';
+import { workspaceOn } from '../scaling/helpers';
 
 const today = new Date().toISOString().slice(0, 10); // the workspace is on UTC, as invoices' default issue date is
 
@@ -304,5 +305,18 @@ describe('POST /v1/exports and GET /v1/exports/{id}', () => {
     expect(resent).toContainEqual({ export_id: created.body.id });
     await deliver('workspace-exports', [{ id: 'm1', body: { export_id: created.body.id } }]);
     expect((await call('GET', `/v1/exports/${created.body.id}`, { key: owner.key })).body.status).toBe('ready');
+  });
+
+  it('is written and served for a workspace whose records are on the second database', async () => {
+    const studio = await workspaceOn('DB_WORKSPACES_2');
+    await call('PATCH', '/api/workspace', { key: studio.key, body: { default_currency: 'EUR', time_zone: 'UTC' } });
+    const client = await createClient(studio.key, { currency: 'EUR' });
+    const draft = await call('POST', '/v1/invoices', { key: studio.key, body: { client_id: client.id, line_items: [{ description: 'Design', quantity: 1, unit_amount: 10_000 }] } });
+    await call('POST', `/v1/invoices/${draft.body.id}/send`, { key: studio.key, body: {} });
+    const done = await bundle(studio.key, { from: today, to: today, kinds: ['invoices'] });
+    expect(done.status).toBe('ready');
+    const { res, bytes } = await download(done.download_url);
+    expect(res.status).toBe(200);
+    expect(Object.keys(unzipSync(bytes))).toContain(`invoices/${draft.body.number}.pdf`);
   });
 });

@@ -16,7 +16,7 @@ const STORED_IN: Record<string, { table: string; directory?: true }> = {
   trf: { table: 'transfers' }, sug: { table: 'suggestions' }, evt: { table: 'events' }, we: { table: 'webhook_endpoints' },
   rin: { table: 'recurring_invoices' }, te: { table: 'time_entries' }, quo: { table: 'quotes' }, gig: { table: 'gigs', directory: true }, mem: { table: 'memberships', directory: true },
   ivt: { table: 'invitations', directory: true }, key: { table: 'api_keys', directory: true },
-  pay: { table: 'payments' }, cn: { table: 'credit_notes' },
+  pay: { table: 'payments' }, cn: { table: 'credit_notes' }, xpt: { table: 'exports' },
 };
 
 /** Bodies the routes accept, so that only ownership decides (as in the isolation matrix). */
