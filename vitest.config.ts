@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 import { unstable_readConfig } from 'wrangler';
 import { buildRenderer } from './scripts/build-renderer.mjs';
 import { EndOfRunWatchdog } from './scripts/end-of-run-watchdog.mjs';
+import { checkZip, ZIP_CHECK_HOST } from './scripts/zip-check.mjs';
 
 // The contract fuzzer's seed: random unless FUZZ_SEED replays a run; printed by the fuzz tests.
 // FUZZ_RUNS: random cases per operation, after one of each kind (test/helpers/fuzz/cases.ts).
@@ -46,8 +47,10 @@ export default defineConfig(async () => {
           // The renderer worker, which the RENDERER binding of wrangler.toml names: every PDF a test asks
           // for goes through the service binding, as in production.
           workers: [{ name: renderer.name, modules: true, scriptPath: await buildRenderer(import.meta.dirname), compatibilityDate: renderer.compatibility_date }],
-          // Nothing in a test reaches the internet: an unmocked outbound fetch gets this answer.
-          outboundService: () => new Response('Outbound network is disabled in tests.', { status: 503 }),
+          // Nothing in a test reaches the internet: an unmocked outbound fetch gets this answer. But for one host, served
+          // here in Node: `unzip -t` on a ZIP the test sends it (scripts/zip-check.mjs).
+          outboundService: (request: Request) =>
+            new URL(request.url).host === ZIP_CHECK_HOST ? checkZip(request) : new Response('Outbound network is disabled in tests.', { status: 503 }),
         },
       }),
     ],

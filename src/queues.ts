@@ -10,6 +10,7 @@ import { consumeTransferDeadLetters } from './modules/transfers/dead-letter';
 import { consumeWebhooks } from './modules/webhooks/consumer';
 import { consumeEmails } from './modules/emails/consumer';
 import { consumeInbound } from './modules/inbound-documents/consumer';
+import { consumeExports } from './modules/exports/consumer';
 
 export type QueueConsumer = (batch: MessageBatch<unknown>, env: Env) => Promise<void>;
 
@@ -21,6 +22,7 @@ export const queueConsumers: Record<string, QueueConsumer> = {
   'workspace-webhooks': consumeWebhooks,
   'workspace-emails': consumeEmails,
   'workspace-inbound': (batch, env) => consumeInbound(batch, env),
+  'workspace-exports': consumeExports,
 };
 
 /** The database a message's record is on: DB unless its body names another. */

@@ -9,6 +9,8 @@ export const pageListing: LazyMount[] = [
   { at: '/i', router: R.hostedPayRoutes },
   { at: '/c', router: R.hostedCreditNoteRoutes },
   { at: '/q', router: R.hostedQuoteRoutes },
+  // A period bundle's signed download link (§22).
+  { at: '/x', router: R.exportDownloadRoutes },
   { at: '/webhooks', router: R.providerWebhookRoutes },
   { at: '/webhooks', router: R.payoutWebhookRoutes },
   // The sandbox provider's checkout: only where PAYMENTS_SANDBOX is "true" (its lookups find nothing otherwise).

@@ -17,6 +17,7 @@ export const quoteRoutes = lazyRouter(['/quotes'], async () => (await import('..
 export const expenseRoutes = lazyRouter(['/expenses'], async () => (await import('../modules/expenses/routes')).expenseRoutes);
 export const timeEntryRoutes = lazyRouter(['/time-entries'], async () => (await import('../modules/time-entries/routes')).timeEntryRoutes);
 export const dashboardRoutes = lazyRouter(['/dashboard'], async () => (await import('../modules/dashboard/routes')).dashboardRoutes);
+export const reportRoutes = lazyRouter(['/reports'], async () => (await import('../modules/reports/routes')).reportRoutes);
 export const rateRoutes = lazyRouter(['/rates'], async () => (await import('../modules/rates/routes')).rateRoutes);
 export const eventRoutes = lazyRouter(['/events'], async () => (await import('../modules/event-feed/routes')).eventRoutes);
 export const workspaceRoutes = lazyRouter(['/workspaces', '/workspace'], async () => (await import('../modules/workspaces/routes')).workspaceRoutes);
@@ -27,6 +28,7 @@ export const webhookRoutes = lazyRouter(['/webhook-endpoints', '/events'], async
 export const gigRoutes = lazyRouter(['/gigs'], async () => (await import('../modules/gigs/routes')).gigRoutes);
 export const proposalRoutes = lazyRouter(['/gigs', '/proposals'], async () => (await import('../modules/proposals/routes')).proposalRoutes);
 export const transferRoutes = lazyRouter(['/remit'], async () => (await import('../modules/transfers/routes')).transferRoutes);
+export const exportRoutes = lazyRouter(['/exports'], async () => (await import('../modules/exports/routes')).exportRoutes);
 export const suggestionRoutes = lazyRouter(['/ai'], async () => (await import('../modules/suggestions/routes')).suggestionRoutes);
 export const inboundDocumentRoutes = lazyRouter(['/inbound-documents'], async () => (await import('../modules/inbound-documents/routes')).inboundDocumentRoutes);
 export const inboundReviewRoutes = lazyRouter(['/inbound-documents'], async () => (await import('../modules/inbound-documents/review-routes')).inboundReviewRoutes);
@@ -36,6 +38,7 @@ export const hostedInvoiceRoutes = lazyRouter(['/'], async () => (await import('
 export const hostedPayRoutes = lazyRouter(['/'], async () => (await import('../modules/payments/public-routes')).hostedPayRoutes);
 export const hostedCreditNoteRoutes = lazyRouter(['/'], async () => (await import('../modules/credit-notes/hosted-routes')).hostedCreditNoteRoutes);
 export const hostedQuoteRoutes = lazyRouter(['/'], async () => (await import('../modules/quotes/hosted-routes')).hostedQuoteRoutes);
+export const exportDownloadRoutes = lazyRouter(['/'], async () => (await import('../modules/exports/download-routes')).exportDownloadRoutes);
 export const providerWebhookRoutes = lazyRouter(['/'], async () => (await import('../modules/payments/public-routes')).providerWebhookRoutes);
 export const payoutWebhookRoutes = lazyRouter(['/'], async () => (await import('../modules/transfers/wise-webhook')).payoutWebhookRoutes);
 export const sandboxRoutes = lazyRouter(['/'], async () => (await import('../modules/payments/public-routes')).sandboxRoutes);

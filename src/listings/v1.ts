@@ -6,6 +6,6 @@ import * as R from './routers';
 
 export const v1Listing: LazyMount[] = [
   R.clientRoutes, R.projectRoutes, R.invoiceRoutes, R.invoicePaymentRoutes, R.creditNoteRoutes, R.invoiceFromTimeRoutes,
-  R.recurringInvoiceRoutes, R.quoteRoutes, R.timeEntryRoutes, R.gigRoutes, R.proposalRoutes, R.transferRoutes, R.suggestionRoutes,
-  R.inboundDocumentRoutes, R.inboundReviewRoutes,
+  R.recurringInvoiceRoutes, R.quoteRoutes, R.timeEntryRoutes, R.reportRoutes, R.gigRoutes, R.proposalRoutes, R.transferRoutes, R.suggestionRoutes,
+  R.exportRoutes, R.inboundDocumentRoutes, R.inboundReviewRoutes,
 ].map((router) => ({ at: '/v1', router }));

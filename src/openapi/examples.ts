@@ -37,6 +37,7 @@ function examples(today: string): Record<string, unknown> {
     createInvoice: { client_id: CLIENT_ID, project_id: PROJECT_ID, line_items: [designWork], notes: 'Thank you for your business.' },
     updateInvoice: { line_items: [designWork, { description: 'Design work: extra revisions', quantity: 2, unit_amount: 9_500, tax_rate: 19 }] },
     sendInvoice: { cc: ['accounts@acme.example'], message: 'Thanks for the project!' },
+    createExport: { from: `${today.slice(0, 4)}-01-01`, to: `${today.slice(0, 4)}-03-31`, kinds: ['invoices', 'credit_notes', 'expenses', 'payments'] },
     createQuote: { client_id: CLIENT_ID, project_id: PROJECT_ID, line_items: [designWork], valid_until: addDays(today, 30), terms: 'Half up front, half on delivery.', on_accept: 'draft_invoice' },
     updateQuote: { valid_until: addDays(today, 45), notes: 'Second round of revisions included.' },
     acceptQuote: { name: 'Ada Lovelace', po_number: 'PO-2026-0042', method: 'email' },

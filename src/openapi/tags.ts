@@ -15,11 +15,13 @@ const TAGS: Record<string, string> = {
   Expenses: 'What the business or a project spent.',
   'Inbound documents': 'Costs as they arrive: e-invoices (CII, UBL, Factur-X), PDFs and photos of receipts, uploaded, emailed or delivered by another workspace, each read on a queue and checked against EN 16931.',
   Dashboard: 'Invoiced, collected, tax collected, outstanding, expenses and profit over a period, in one currency.',
+  Reports: 'The books: each record at its own date\'s rate.',
   Rates: 'The cached exchange rates every conversion uses.',
   Events: 'The record of every change, with who made it (kept 30 days).',
   Webhooks: 'Endpoints that receive events, and their deliveries. Each event type below is POSTed, signed by Standard Webhooks, to every enabled endpoint subscribed to it (or to `*`) when it happens: the event as GET /api/events/{id} returns it, its record in `data.object`, with the headers and expecting the answer `webhook.test` declares.',
   Gigs: 'The public gig board, and the proposals workspaces send for each other\'s gigs.',
   Transfers: 'Money sent abroad, quoted at the cached rates and paid out through a queue.',
+  Exports: 'DATEV bookings and period bundles for the accountant.',
   'Co-pilot': 'Plans, estimates, pricing and messages suggested from a task and your own records.',
 };
 

@@ -26,3 +26,14 @@ export async function deleteRates() {
   await env.RATES_KV.delete(RATES_KEY);
   forgetHeldRates();
 }
+
+/** Keeps `rates` (units per USD) as the rates of `day` in every workspace database, as the rates cron does (§22). */
+export async function keepDayRates(day: string, rates: Record<string, number>) {
+  const json = JSON.stringify({ USD: 1, ...rates });
+  for (const db of [env.DB, env.DB_WORKSPACES_2]) {
+    await db
+      .prepare("INSERT OR REPLACE INTO exchange_rates (currency, day, rate, as_of) SELECT key, ?1, value, ?1 || 'T12:00:00.000Z' FROM json_each(?2)")
+      .bind(day, json)
+      .run();
+  }
+}

@@ -139,6 +139,11 @@ export const recordKinds: Record<string, RecordKind> = {
       async (key) => created('a transfer quote', await call('POST', '/v1/remit/quotes', { key, body: { source_currency: 'USD', target_currency: 'EUR', source_amount: 100_000 } })),
     ],
   },
+  // A period bundle of today (§22); settling it runs its queue job.
+  xpt: {
+    states: [async (key) => created('an export', await call('POST', '/v1/exports', { key, body: { from: new Date().toISOString().slice(0, 10), to: new Date().toISOString().slice(0, 10) } }))],
+    settle: async (id) => void (await deliver('workspace-exports', [{ id: `settle-${id}`, body: { export_id: id } }])),
+  },
   sug: {
     states: [async (key) => created('a suggestion', await call('POST', '/v1/ai/suggest', { key, body: { task: 'Plan a website relaunch' } }))],
     settle: async (id) => void (await deliver('workspace-suggestions', [{ id: `settle-${id}`, body: { suggestion_id: id } }])),

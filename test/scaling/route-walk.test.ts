@@ -17,6 +17,7 @@ const STORED_IN: Record<string, { table: string; directory?: true }> = {
   rin: { table: 'recurring_invoices' }, te: { table: 'time_entries' }, quo: { table: 'quotes' }, gig: { table: 'gigs', directory: true }, mem: { table: 'memberships', directory: true },
   ivt: { table: 'invitations', directory: true }, key: { table: 'api_keys', directory: true },
   pay: { table: 'payments' }, cn: { table: 'credit_notes' }, ind: { table: 'inbound_documents' }, prp: { table: 'proposals', directory: true },
+  xpt: { table: 'exports' },
 };
 
 /** Routes that act on another workspace's record by design (proposing for its gig, §24): test/proposals/ covers them on both databases. */

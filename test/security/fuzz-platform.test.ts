@@ -1,3 +1,3 @@
 import { fuzzRoutes } from '../helpers/fuzz/run';
 
-fuzzRoutes('generated input: gigs and their proposals, transfers and the co-pilot', (r) => /^\/v1\/(gigs|proposals|remit|ai)/.test(r.path));
+fuzzRoutes('generated input: gigs and their proposals, transfers, the co-pilot and exports', (r) => /^\/v1\/(gigs|proposals|remit|ai|exports)/.test(r.path));

@@ -38,6 +38,22 @@ const validBodies: Record<string, unknown> = {
  * proposal (§24; test/proposals/ covers who may, and that the poster's own is a 409).
  */
 const ACTS_ON_OTHERS = ['POST /v1/gigs/{id}/proposals'];
+/** What a read needs of the workspace before it answers 200, keyed by "METHOD path": the DATEV export, its accounting setting (§22). */
+const readyFor: Record<string, (key: string) => Promise<unknown>> = {
+  'GET /v1/exports/datev': (key) => call('PATCH', '/api/workspace', { key, body: { accounting: { chart: 'SKR03', consultant_number: 1001, client_number: 1 } } }),
+};
+
+/** The query of a read: `limit=100` for a list, and each required parameter's example (a period's dates). */
+function queryFor(route: Route, doc: any): string {
+  const params = new URLSearchParams();
+  for (const p of route.operation.parameters ?? []) {
+    if (p.in !== 'query') continue;
+    if (p.name === 'limit') params.set('limit', '100');
+    else if (p.required) params.set(p.name, String(p.schema?.example ?? doc.components.schemas[String(p.schema?.$ref).split('/').pop()!]?.example));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
 
 function bodyFor(route: Route, doc: any): unknown {
   const content = route.operation.requestBody?.content['application/json'];
@@ -130,7 +146,8 @@ describe('isolation matrix', async () => {
     const listed = item ? recordKind(idPrefix(item)!, label(item)).listed : undefined;
     const fresh = listed ? await listed(owner.key) : item ? await ownRecord(item) : null;
     if (listed && fresh) ownIds.add(fresh);
-    const query = route.operation.parameters?.some((p) => p.name === 'limit') ? '?limit=100' : '';
+    const query = queryFor(route, doc);
+    for (const user of [owner, stranger]) await readyFor[label(route)]?.(user.key);
     if (fresh) {
       const own = await call('GET', `${route.path}${query}`, { key: owner.key });
       expect(own.status).toBe(200);

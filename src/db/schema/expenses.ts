@@ -5,6 +5,9 @@ import { invoices } from './invoices';
 import { projects } from './projects';
 import { users, workspaceColumn } from './workspaces';
 
+/** What an expense is for; each maps to an expense account in the DATEV export (§22). */
+export const EXPENSE_CATEGORIES = ['software', 'hardware', 'travel', 'meals', 'office', 'contractors', 'fees', 'taxes', 'marketing', 'other'] as const;
+
 export const expenses = sqliteTable(
   'expenses',
   {
@@ -38,6 +41,8 @@ export const expenses = sqliteTable(
     index('expenses_workspace_idx').on(t.workspaceId, t.id),
     index('expenses_workspace_incurred_idx').on(t.workspaceId, t.incurredOn, t.currency, t.amount),
     index('expenses_workspace_project_idx').on(t.workspaceId, t.projectId, t.id),
+    // §22's profit and loss: each day's expenses per currency (and project), net of input tax, from the index alone.
+    index('expenses_workspace_incurred_net_idx').on(t.workspaceId, t.incurredOn, t.currency, t.projectId, t.amount, t.netAmount),
     index('expenses_document_idx').on(t.documentId),
     // The dashboard's input tax over the days at a period's ends (§21), read from this index alone; only expenses
     // accepted from a document have a tax amount, so it holds only theirs.

@@ -27,3 +27,5 @@ export * from './inbound-documents';
 export * from './inbound-addresses';
 export * from './proposals';
 export * from './mcp-proposals';
+export * from './rates';
+export * from './exports';

@@ -89,6 +89,10 @@ export const invoices = sqliteTable(
     index('invoices_workspace_issue_totals_idx').on(t.workspaceId, t.issueDate, t.status, t.currency, t.total),
     // What an open invoice still owes is total − credited − paid (§17): all three are in the index.
     index('invoices_workspace_open_owed_idx').on(t.workspaceId, t.status, t.currency, t.dueDate, t.total, t.amountPaid, t.creditedAmount),
+    // §22's reports: the profit and loss reads each day's net per currency (and project) from the index
+    // alone, in its order; aged receivables reads open invoices and those paid or voided since a time.
+    index('invoices_workspace_issue_net_idx').on(t.workspaceId, t.issueDate, t.currency, t.projectId, t.status, t.taxableAmount),
+    index('invoices_workspace_status_settled_idx').on(t.workspaceId, t.status, t.paidAt, t.voidedAt),
     index('invoices_workspace_client_idx').on(t.workspaceId, t.clientId, t.id),
     index('invoices_workspace_project_idx').on(t.workspaceId, t.projectId, t.id),
     check('invoices_amounts_valid', sql`${t.taxableAmount} >= 0 AND ${t.tax} >= 0 AND ${t.total} = ${t.taxableAmount} + ${t.tax}`),

@@ -30,6 +30,8 @@ export const payments = sqliteTable(
   (t) => [
     index('payments_workspace_paid_on_idx').on(t.workspaceId, t.paidOn, t.currency, t.amount),
     index('payments_invoice_idx').on(t.invoiceId),
+    // §22's profit and loss: each day's payments per currency, their tax share and invoice, from the index alone.
+    index('payments_workspace_paid_on_net_idx').on(t.workspaceId, t.paidOn, t.currency, t.amount, t.tax, t.invoiceId),
     uniqueIndex('payments_provider_payment_uq').on(t.providerPaymentId),
     check('payments_amount_positive', sql`${t.amount} > 0`),
   ],
@@ -104,6 +106,8 @@ export const refunds = sqliteTable(
   (t) => [
     index('refunds_payment_idx').on(t.paymentId, t.id),
     index('refunds_workspace_refunded_on_idx').on(t.workspaceId, t.refundedOn, t.currency, t.amount),
+    // §22's aged receivables: what was refunded of an invoice by a day.
+    index('refunds_invoice_idx').on(t.invoiceId, t.refundedOn),
     // The cron's ask-again of refunds the provider never answered reads only these few rows.
     index('refunds_unanswered_idx').on(t.createdAt).where(sql`${t.status} = 'pending' AND ${t.providerRefundId} IS NULL`),
     check('refunds_amount_positive', sql`${t.amount} > 0`),

@@ -63,6 +63,9 @@ export const workspaces = sqliteTable(
     // treatment; null keeps the §15 defaults. What the workspace sells decides K/AE and G/O.
     defaultTaxRateMilli: integer('default_tax_rate_milli'),
     supplyType: text('supply_type', { enum: SUPPLY_TYPES }).notNull().default('services'),
+    // §22: JSON {chart, consultant_number, client_number, fiscal_year_start, …account overrides} for the
+    // DATEV export (workspaces/accounting.ts), or null while unset.
+    accounting: text('accounting'),
   },
   (t) => [
     // §21: the workspace an e-invoice sent to a Peppol id is delivered to, found by its issuer's `peppol_id` (Peppol

@@ -1,8 +1,10 @@
 import { z } from '@hono/zod-openapi';
+import { EXPENSE_CATEGORIES } from '../../db/schema/expenses';
 import { currencySchema, dateSchema, idSchema, listQuery, longText, pageOf, positiveMinorAmount, text, timestampSchema } from '../../lib/schemas';
 import { ExtractedSupplier, ExtractedTaxGroup } from './received-fields';
 
-export const EXPENSE_CATEGORIES = ['software', 'hardware', 'travel', 'meals', 'office', 'contractors', 'fees', 'taxes', 'marketing', 'other'] as const;
+// The list lives with the table, so the workspace's accounting setting can name the categories too.
+export { EXPENSE_CATEGORIES };
 export const ExpenseCategory = z.enum(EXPENSE_CATEGORIES);
 export const ExpenseScope = z.enum(['project', 'business']);
 

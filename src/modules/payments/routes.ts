@@ -6,6 +6,7 @@ import { createRouter } from '../../lib/router';
 import { idParams, idSchema, listQuery } from '../../lib/schemas';
 import { getInvoice } from '../invoices/service';
 import { listPaymentAttempts } from './checkout';
+import { paymentsFx } from './fx';
 import { connectProvider, disconnectProvider, getProviderSetting, serializeProvider } from './connection';
 import { listInvoicePayments, refundedByPayment, refundPayment } from './refunds';
 import { providerSettingRoutes } from './provider-setting-routes';
@@ -45,8 +46,8 @@ export const invoicePaymentRoutes = createRouter()
       const { limit, cursor } = c.req.valid('query');
       const invoice = await getInvoice(ctx, c.req.valid('param').id);
       const rows = await listInvoicePayments(ctx, invoice.row.id, limit, decodeCursor(cursor, 'payment'));
-      const refunded = await refundedByPayment(ctx, rows.map((r) => r.id));
-      return c.json(toPage(rows, limit, (row) => serializePayment(row, refunded.get(row.id) ?? 0)), 200);
+      const [refunded, fx] = await Promise.all([refundedByPayment(ctx, rows.map((r) => r.id)), paymentsFx(ctx, invoice.row, rows)]);
+      return c.json(toPage(rows, limit, (row) => ({ ...serializePayment(row, refunded.get(row.id) ?? 0), fx: fx.get(row.id) ?? null })), 200);
     },
   )
   .openapi(

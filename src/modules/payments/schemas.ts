@@ -65,6 +65,11 @@ export const Payment = z
     provider_payment_id: z.string().nullable().openapi({ description: 'The provider\'s payment (Stripe: the PaymentIntent id).' }),
     amount_refunded: z.number().int().openapi({ description: 'Refunds of this payment that did not fail.' }),
     created_at: timestampSchema,
+    fx: z
+      .object({ rate_at_issue: z.number(), rate_at_payment: z.number(), difference: z.number().int() })
+      .nullable()
+      .optional()
+      .openapi({ description: 'In lists, in another currency than `default_currency`: its rates (per unit) at the invoice\'s issue date and `paid_on`, and the difference in it.' }),
   })
   .openapi('Payment');
 

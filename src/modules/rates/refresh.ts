@@ -4,6 +4,7 @@
 // last good snapshot in place and says why in the logs.
 import { config } from '../../config';
 import { forgetHeldRates } from './convertible';
+import { keepDayRates } from './history';
 import { type MajorRatesAt, majorRatesOf, nextHistory, referenceFor, SnapshotRefused, vetSnapshot } from './sanity';
 import { RATES_HISTORY_KV_KEY, RATES_KV_KEY, readCachedSnapshot, type RatesSnapshot } from './snapshot';
 import { fetchUpstreamRates } from './upstream';
@@ -32,6 +33,8 @@ export async function refreshRates(env: Env): Promise<RatesSnapshot | null> {
     await env.RATES_KV.put(RATES_HISTORY_KV_KEY, JSON.stringify(nextHistory(history, snapshot)));
     await env.RATES_KV.put(RATES_KV_KEY, JSON.stringify(snapshot));
     forgetHeldRates();
+    // The day's rates for reports (§22), once the snapshot is served: they never run ahead of it.
+    await keepDayRates(env, snapshot);
     console.log(JSON.stringify({ level: 'info', message: 'rates refreshed', as_of: snapshot.as_of, count: Object.keys(snapshot.rates).length, suspect: snapshot.suspect }));
     return snapshot;
   } catch (err) {

@@ -42,6 +42,7 @@ export async function createWorkspace(ctx: ServiceContext, name: string) {
     quoteSeq: 0, quotePrefix: 'QUO-',
     numberAt: 'create',
     defaultTaxRateMilli: null, supplyType: 'services',
+    accounting: null,
   };
   if (workspace.database) {
     const owner = await ctx.directory.query.users.findFirst({ where: eq(users.id, ctx.userId) });

@@ -7,6 +7,7 @@ import { bicSchema, ibanSchema, peppolIdSchema, vatIdSchema } from '../../lib/pa
 import { taxRoundingField } from '../documents/schemas';
 import { SUPPLY_TYPES } from '../../db/schema/workspaces';
 import { toScaledInteger } from '../../lib/money';
+import { Accounting } from './accounting';
 
 // §20: a text, or texts by language (`{"fr": "…", "de": "…"}`); a document prints the one in its
 // language, else `en`, else the first.
@@ -65,6 +66,7 @@ export const Workspace = z
     number_at: NumberAt.openapi({ description: 'When drafts take their default number: `create` (default) or `send`.' }),
     default_tax_rate: z.number().nullable(),
     supply_type: SupplyType,
+    accounting: Accounting.nullable(),
     created_at: timestampSchema,
     updated_at: timestampSchema,
   })
@@ -133,6 +135,7 @@ export const UpdateWorkspaceBody = z
     number_at: NumberAt.optional(),
     default_tax_rate: z.number().gt(0).max(100).refine((v) => toScaledInteger(v, 3) !== null, 'At most 3 decimals.').nullable().optional(),
     supply_type: SupplyType.optional(),
+    accounting: Accounting.nullable().optional().openapi({ description: 'Replaced whole; null clears it.' }),
   })
   .openapi('UpdateWorkspace');
 

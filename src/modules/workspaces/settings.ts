@@ -9,6 +9,7 @@ import { nowIso } from '../../lib/time';
 import { fromScaledInteger, toScaledInteger } from '../../lib/money';
 import { forgetWorkspaceKeys } from '../../middleware/key-lookup';
 import { assertConvertible } from '../rates/convertible';
+import { readAccounting, storeAccounting } from './accounting';
 import { mirrorWorkspace } from './mirror';
 import type { UpdateWorkspaceInput } from './types';
 import { type LocalizedText, readLocalizedText, storeLocalizedText } from '../documents/localized-text';
@@ -65,6 +66,7 @@ export const serializeWorkspace = (row: WorkspaceRow, role: Role) => ({
   number_at: row.numberAt,
   default_tax_rate: row.defaultTaxRateMilli === null ? null : fromScaledInteger(row.defaultTaxRateMilli, 3),
   supply_type: row.supplyType,
+  accounting: readAccounting(row.accounting),
   created_at: row.createdAt,
   updated_at: row.updatedAt,
 });
@@ -97,6 +99,7 @@ export async function updateWorkspace(ctx: ServiceContext, input: UpdateWorkspac
   if (input.number_at !== undefined) set.numberAt = input.number_at;
   if (input.default_tax_rate !== undefined) set.defaultTaxRateMilli = input.default_tax_rate === null ? null : toScaledInteger(input.default_tax_rate, 3);
   if (input.supply_type !== undefined) set.supplyType = input.supply_type;
+  if (input.accounting !== undefined) set.accounting = storeAccounting(input.accounting);
   if (input.issuer !== undefined) {
     const issuer = input.issuer;
     set.issuer = issuer

@@ -37,6 +37,8 @@ const BUSINESS_RULES: Rule[] = [
   { status: 422, field: /^(due_date|start_date|issue_date|valid_until)$/, why: 'on PATCH, the dates also hold against the stored ones' },
   { status: 422, field: /^(budget_max|budget_min)$/, why: 'on PATCH, the budgets also hold against the stored gig' },
   { status: 422, field: /^(to|from|issued_to|issued_from)$/, why: 'a period ends on or after it starts' },
+  { route: /\/reports\//, status: 422, field: /^to$/, why: 'a report covers at most 366 days (§22)' },
+  { route: /\/reports\//, status: 422, field: /^currency$/, why: 'a report\'s currency needs a published rate when anything is converted into it (§22)' },
   { route: /\/remit\/transfer$/, status: 422, field: /^source_amount$/, why: 'a transfer must be more than its fee, which depends on the rates' },
   { route: /\/remit\/transfer$/, status: 422, field: /^(source_currency|target_currency|source_amount)$/, inSchema: true, why: 'without quote_id, a transfer names its currencies and amount' },
   { route: /\/remit\/transfer$/, status: 422, field: /^quote_id$/, why: 'a generated quote_id is not a quote of the workspace' },
@@ -73,6 +75,8 @@ const BUSINESS_RULES: Rule[] = [
     why: 'a credit note credits lines of its own invoice, at most what is not yet credited, within the total, refunded from a payment that covers it; its own lines follow the tax rules (§15, §17)',
   },
   { route: /\/inbound-documents$/, status: 415, code: 'unsupported_media_type', why: 'a document is a PDF, XML or image file as the body, which generated requests do not send (§21)' },
+  { route: /\/exports\/datev$/, status: 422, field: /^accounting\.(consultant_number|client_number)$/, why: 'the DATEV export needs the workspace\'s consultant and client numbers (§22)' },
+  { status: 422, field: /^accounting\.fiscal_year_start$/, inSchema: true, why: 'a fiscal year starts on a day every year has: MM-DD, not 02-29 or 04-31 (§22)' },
   { route: /\/e-invoice$/, status: 422, code: 'einvoice_incomplete', why: 'an e-invoice needs VAT ids, addresses and (UBL) Peppol ids the generated records lack (§15)' },
   { route: /\/gigs\/\{id\}\/proposals$/, status: 422, field: /^estimate_hours$/, inSchema: true, why: 'estimate_hours × an hourly rate is at most 10^13 minor units (§24)' },
   { route: /\/gigs\/\{id\}\/proposals$/, status: 422, field: /^links\.\d+$/, inSchema: true, why: 'a proposal\'s links are https URLs, which a format: uri does not say (§24)' },
@@ -94,6 +98,7 @@ const SUCCEEDS_ELSEWHERE: Record<string, string> = {
   'GET /api/workflow/credit-notes/{id}/e-invoice': 'needs a credit note of an invoice whose issuer and client make a complete e-invoice: test/credit-notes/documents.test.ts',
   'POST /v1/gigs/{id}/proposals': 'needs another workspace\'s open gig: test/proposals/proposals.test.ts',
   'POST /v1/proposals/{id}/withdraw': 'needs a proposal the tenant sent, where records.ts makes one sent to the tenant\'s gig: test/proposals/proposals.test.ts',
+  'GET /v1/exports/datev': 'needs the workspace\'s accounting setting (consultant and client numbers): test/exports/datev.test.ts',
 };
 
 // Rates for every currency, some large (89,500 per USD), so conversions meet big numbers.

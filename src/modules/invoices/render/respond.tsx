@@ -52,7 +52,8 @@ export async function pdfResponse(c: Context<AppEnv>, doc: PrintedDocument, cii:
 // limit is 30 s too.
 const RENDER_TIMEOUT_MS = 30_000;
 
-async function renderPdf(renderer: Env['RENDERER'], doc: PrintedDocument, cii: string | null): Promise<Uint8Array> {
+/** The PDF of a printed document from the renderer worker, or an error once it has not answered in RENDER_TIMEOUT_MS (the period bundle renders many in a row). */
+export async function renderPdf(renderer: Env['RENDERER'], doc: PrintedDocument, cii: string | null): Promise<Uint8Array> {
   // Set at once: a promise's executor runs before `new Promise` returns.
   let timer!: ReturnType<typeof setTimeout>;
   const timeout = new Promise<never>((_, reject) => {
