@@ -157,6 +157,7 @@ const CASES: Record<string, Case> = {
 
   // Writes that change no record of §11 write no event.
   'POST /ai/suggest': { events: [], why: 'its job writes suggestion.completed or .failed', act: (u, p) => call('POST', p('/ai/suggest'), { key: u.key, body: { task: 'Plan a relaunch' } }) },
+  'POST /exports': { events: [], why: 'an export job reads the books and changes no record (§11 has no event for it)', act: (u, p) => call('POST', p('/exports'), { key: u.key, body: { from: '2026-01-01', to: '2026-03-31' } }) },
   'POST /gigs': { events: [], why: 'the public gig board has no event types in §11', act: (u, p) => call('POST', p('/gigs'), { key: u.key, body: gig }) },
   'PATCH /gigs/{id}': { events: [], why: 'the public gig board has no event types in §11', setup: newGig, act: (u, p, id) => call('PATCH', p(`/gigs/${id}`), { key: u.key, body: { title: 'New' } }) },
   'DELETE /gigs/{id}': { events: [], why: 'the public gig board has no event types in §11', setup: newGig, act: (u, p, id) => call('DELETE', p(`/gigs/${id}`), { key: u.key }) },

@@ -13,7 +13,7 @@ const TOOL_PATHS = [/^\/v1\//, /^\/api\/workflow\/(expenses|dashboard)(\/|$)/, /
 const RANK: Record<string, number> = { public: 0, any: 0, viewer: 0, member: 1, admin: 2, owner: 3 };
 
 let people: Record<Role, TestUser>;
-let operations: { operationId: string; method: string; path: string; role: string; example?: Record<string, unknown>; pathParams: { name: string; pattern?: string }[] }[];
+let operations: { operationId: string; method: string; path: string; role: string; example?: Record<string, unknown>; query: Record<string, unknown>; pathParams: { name: string; pattern?: string }[] }[];
 
 beforeAll(async () => {
   people = await workspaceWithEveryRole();
@@ -25,8 +25,11 @@ beforeAll(async () => {
     if (!TOOL_PATHS.some((pattern) => pattern.test(route.path)) || seen.has(id)) continue;
     seen.add(id);
     const body = route.operation.requestBody as { content: { 'application/json'?: { example?: Record<string, unknown> } } } | undefined;
+    // A required query parameter (a report's period) takes its documented example, as a caller would.
+    const query = Object.fromEntries((route.operation.parameters ?? []).filter((p) => p.in === 'query' && p.required)
+      .map((p) => [p.name, p.schema?.example ?? resolve(doc, p.schema)?.example]));
     const pathParams = (route.operation.parameters ?? []).filter((p) => p.in === 'path').map((p) => ({ name: p.name, pattern: (p.schema?.pattern ?? resolve(doc, p.schema)?.pattern) as string | undefined }));
-    operations.push({ operationId: id, method: route.method, path: route.path, role: route.operation['x-required-role'] ?? 'public', example: body?.content['application/json']?.example, pathParams });
+    operations.push({ operationId: id, method: route.method, path: route.path, role: route.operation['x-required-role'] ?? 'public', example: body?.content['application/json']?.example, query, pathParams });
   }
 });
 
@@ -88,7 +91,7 @@ describe('MCP tools', () => {
     const checked: string[] = [];
     for (const operation of operations) {
       const ids = Object.fromEntries(operation.pathParams.map((p) => [p.name, sampleFor(p.pattern)]));
-      const args = { ...ids, ...(operation.example ?? {}) };
+      const args = { ...ids, ...operation.query, ...(operation.example ?? {}) };
       const result = new Validator(byName.get(operation.operationId)!.inputSchema as any, '2020-12', false).validate(args);
       expect(result.errors, operation.operationId).toEqual([]);
       if (operation.example) checked.push(operation.operationId);
