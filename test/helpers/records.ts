@@ -68,7 +68,9 @@ const postGig = async (key: string) =>
 async function proposalOf(gig: string, from: () => Promise<string>): Promise<string> {
   const send = async () => call('POST', `/v1/gigs/${gig}/proposals`, { key: await from(), body: { message: 'I can build this in a week.' } });
   let res = await send();
-  if (res.status === 401) {
+  // The sender's rows went with the storage of another test file: while the worker still holds its key (30 s), the
+  // answer is a 500 from the database's foreign keys rather than a 401. A new sender either way.
+  if (res.status === 401 || res.status === 500) {
     other = null;
     res = await send();
   }
