@@ -30,6 +30,7 @@ export async function receivedExpense(key: string, body: Record<string, unknown>
   const net = breakdown.reduce((sum, b) => sum + b.taxable_amount, 0);
   const tax = breakdown.reduce((sum, b) => sum + b.tax_amount, 0);
   const updated = await env.DB.prepare('UPDATE expenses SET net_amount = ?, tax_amount = ?, tax_breakdown = ? WHERE id = ?').bind(net, tax, JSON.stringify(breakdown), created.body.id).run();
-  expect(updated.meta.changes).toBe(1);
+  // The expense, and the dashboard's roll-up its triggers keep (input tax per month).
+  expect(updated.meta.changes).toBeGreaterThanOrEqual(1);
   return created.body;
 }

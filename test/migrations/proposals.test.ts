@@ -32,8 +32,8 @@ const proposal = (id: string, status: string) =>
 beforeAll(async () => {
   await reset(); // this file starts from an empty database, not the setup file's migrated one
   const migrations = env.TEST_MIGRATIONS;
-  expect(migrations.filter((m) => m.name.includes(MIGRATION))).toHaveLength(1);
-  await applyD1Migrations(env.DB, migrations.filter((m) => !m.name.includes(MIGRATION)));
+  expect(migrations.filter((m) => /^\d+_proposals(\.sql)?$/.test(m.name))).toHaveLength(1);
+  await applyD1Migrations(env.DB, migrations.filter((m) => !/^\d+_proposals(\.sql)?$/.test(m.name)));
   await fillOldSchema();
   await applyD1Migrations(env.DB, migrations);
 });
