@@ -5,7 +5,7 @@ import { applyD1Migrations, reset } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-const MIGRATION = 'proposals';
+// The migration under test: 0035_proposals (mcp_proposals ends alike, so it is matched whole below).
 const T = '2026-10-01T09:00:00.000Z';
 const poster = 'usr_01JA0000000000000000000PP1';
 const sender = 'usr_01JA0000000000000000000PP2';
