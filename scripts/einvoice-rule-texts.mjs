@@ -6,7 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const folder = process.argv[2] ?? [path.resolve(root, '../shared/einvoice'), path.resolve(root, '../../shared/einvoice')].find((f) => existsSync(f));
+const folder = process.argv[2] ?? [path.resolve(root, '../shared/einvoice')].find((f) => existsSync(f));
 if (!folder) throw new Error('the EN 16931 artefacts were not found: pass their folder');
 // The families the engine implements (see rules/index.ts); code lists (BR-CL) and the syntax rules are not among
 // them, but for UBL-DT-01 (two decimals in every UBL amount), which the decimal rules check beside BR-DEC, and the

@@ -3,7 +3,7 @@
 // valid by our own EN 16931 rules (src/modules/documents/einvoice/rules/), and every mutated file of the corpus
 // (test/einvoice/corpus.ts) must fail exactly the rules the official validator failed on it, as recorded in
 // official-verdicts.json. Where the official validation artefacts are installed (EINVOICE_VALIDATE, else
-// ../shared/einvoice/validate beside the checkout or the folder of worktrees: CEN Schematron for both syntaxes and
+// ../shared/einvoice/validate beside the checkout, when present: CEN Schematron for both syntaxes and
 // the CII D16B XSD, run by Java and Saxon), all the files go through them too, in one call (official-validator.mjs
 // compiles each stylesheet once for them all): the produced ones must pass with no fatal rule, the mutated ones must
 // fail as recorded, so the record cannot drift. Without them the check says so in one line and passes on our own
@@ -33,11 +33,12 @@ import { creditNoteEInvoiceXml } from '../../src/modules/credit-notes/einvoice.t
 import { plannedContent } from '../../src/modules/credit-notes/service.ts';
 
 // EINVOICE_VALIDATE names the validator (and only it: point it at nothing to run as a fresh clone would); else the
-// artefacts beside the checkout (../shared), or beside the folder of worktrees.
+// artefacts beside the checkout (../shared/einvoice/validate) when they are there. Without either, our own rules
+// and the recorded verdicts are the check.
 const root = path.resolve(import.meta.dirname, '../..');
 const candidates = process.env.EINVOICE_VALIDATE !== undefined
   ? [process.env.EINVOICE_VALIDATE]
-  : [path.resolve(root, '../shared/einvoice/validate'), path.resolve(root, '../../shared/einvoice/validate')];
+  : [path.resolve(root, '../shared/einvoice/validate')];
 const validator = candidates.find((candidate) => Boolean(candidate && existsSync(candidate)));
 const record = process.argv.includes('--record');
 const verdictsFile = path.join(import.meta.dirname, 'official-verdicts.json');
@@ -133,7 +134,7 @@ try {
   console.log(`Our EN 16931 rules: ${files.length} produced e-invoices valid; ${mutated.length} mutated ones checked against the recorded official verdicts.`);
 
   if (!validator) {
-    console.log(`Official EN 16931 validator not found (${candidates.join(' or ')}): checked with our own rules only. Set EINVOICE_VALIDATE to its validate script to run it too.`);
+    console.log(`Official EN 16931 validator not found (${candidates.filter(Boolean).join(' or ') || 'EINVOICE_VALIDATE is empty'}): checked with our own rules only. Set EINVOICE_VALIDATE to its validate script to run it too.`);
   } else {
     // A canary: a document whose totals do not add up must be caught, so a validator that checks nothing
     // (or a report this script misreads) cannot pass for a clean run.
