@@ -42,11 +42,15 @@ describe('MCP proposals without elicitation', () => {
     const created = (await eventsOf(owner.key, 'mcp.proposal_created')).find((e) => e.data.object.id === proposal.proposal_id);
     expect(created.data.object).toMatchObject({ tool: 'sendInvoice', key_id: owner.keyId, summary: proposal.summary, status: 'pending' });
 
+    const bodyOf = async () => (await env.DB.prepare('SELECT body FROM mcp_proposals WHERE id = ?').bind(proposal.proposal_id).first<{ body: string | null }>())?.body;
+    expect(JSON.parse((await bodyOf())!)).toEqual({ email: false });
     const confirmed = await mcp.callTool({ name: 'confirmProposal', arguments: { proposal_id: proposal.proposal_id } });
     expect(confirmed.isError).toBeFalsy();
     expect(confirmed.structuredContent).toMatchObject({ id: invoice.id, status: 'open' });
     const again = await mcp.callTool({ name: 'confirmProposal', arguments: { proposal_id: proposal.proposal_id } });
     expect(again.structuredContent).toEqual(confirmed.structuredContent);
+    // Once performed, the proposal keeps its answer, not the request's body (a transfer's would name an account).
+    expect(await bodyOf()).toBeNull();
     expect((await eventsOf(owner.key, 'invoice.sent')).filter((e) => e.data.object.id === invoice.id)).toHaveLength(1);
     const done = await eventsOf(owner.key, 'mcp.proposal_confirmed');
     expect(done.filter((e) => e.data.object.id === proposal.proposal_id)).toHaveLength(1);

@@ -95,7 +95,7 @@ export async function receiveDocument(ctx: WorkspaceContext, input: IncomingDocu
 
 async function forget(ctx: WorkspaceContext, row: InboundDocumentRow) {
   await deleteOriginal(ctx.env, row.fileKey).catch((err) =>
-    console.error(JSON.stringify({ level: 'error', message: 'an unrecorded original could not be removed', file_key: row.fileKey, reason: String(err) })));
+    console.error(JSON.stringify({ level: 'error', message: 'an unrecorded original could not be removed', document_id: row.id, reason: String(err) })));
 }
 
 /** Queues the document to be read; a failed send is left to the sweep (the document is kept either way). */

@@ -62,11 +62,16 @@ const EVENTS: Partial<Record<ProposalStatus, 'mcp.proposal_confirmed' | 'mcp.pro
 export async function moveProposal(
   ctx: WorkspaceContext, row: Proposal, from: ProposalStatus[], to: ProposalStatus, result?: { status: number; body: string },
 ): Promise<Proposal | undefined> {
-  const moved: Proposal = { ...row, status: to, decidedAt: new Date().toISOString(), ...(result ? { resultStatus: result.status, resultBody: result.body } : {}) };
+  // The request's body (a transfer's recipient and account number among them) is kept only while it may still be
+  // performed: once the proposal is confirmed, declined or expired, its answer is what a second confirm replays.
+  const settled = to !== 'pending' && to !== 'accepted';
+  const moved: Proposal = {
+    ...row, status: to, decidedAt: new Date().toISOString(), ...(settled ? { body: null } : {}), ...(result ? { resultStatus: result.status, resultBody: result.body } : {}),
+  };
   const guard = and(eq(mcpProposals.workspaceId, ctx.workspaceId), eq(mcpProposals.id, row.id));
   const update = ctx.db
     .update(mcpProposals)
-    .set({ status: to, decidedAt: moved.decidedAt, resultStatus: moved.resultStatus, resultBody: moved.resultBody })
+    .set({ status: to, decidedAt: moved.decidedAt, body: moved.body, resultStatus: moved.resultStatus, resultBody: moved.resultBody })
     .where(and(guard, inArray(mcpProposals.status, from)));
   const event = EVENTS[to];
   const [changed] = event ? await ctx.db.batch([update, recordEvent(ctx, event, proposalObject(moved), { ifChanged: true })]) : [await update];
