@@ -65,9 +65,18 @@ export async function toBaseIn(ctx: WorkspaceContext, base: string, period: Peri
     if (!rate) throw ratesUnavailable(`No exchange rate for ${currency} has been kept yet.`);
     return rate.rate;
   };
+  // A day's bookings in one currency share its ratio and its Kurs: worked out once.
+  const byDay = new Map<string, { ratio: Ratio; kurs: string }>();
+  const exponent = exponentOf(base);
   return (amount, currency, date) => {
     if (currency === base) return null;
-    const rates = { [currency]: rateOf(currency, date), [base]: rateOf(base, date) };
-    return { amount: convertMinor(amount, currency, base, crossRate(rates, currency, base)), currency: base, exponent: exponentOf(base), rate: kurs(crossRate(rates, base, currency)) };
+    const key = `${currency}|${date}`;
+    let day = byDay.get(key);
+    if (!day) {
+      const rates = { [currency]: rateOf(currency, date), [base]: rateOf(base, date) };
+      day = { ratio: crossRate(rates, currency, base), kurs: kurs(crossRate(rates, base, currency)) };
+      byDay.set(key, day);
+    }
+    return { amount: convertMinor(amount, currency, base, day.ratio), currency: base, exponent, rate: day.kurs };
   };
 }
