@@ -25,3 +25,4 @@ export * from './time-entries';
 export * from './quotes';
 export * from './inbound-documents';
 export * from './rates';
+export * from './books';
