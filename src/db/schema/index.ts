@@ -25,4 +25,5 @@ export * from './time-entries';
 export * from './quotes';
 export * from './inbound-documents';
 export * from './rates';
+export * from './books';
 export * from './exports';
