@@ -31,6 +31,8 @@ const RUN = { amount: 600, maxSeconds: 2 }; // each measured run stops at whiche
 // nothing in its 1.2 s).
 const DOCUMENT_RUN = { amount: 30, maxSeconds: 120 };
 const FLOOR_RUN = { amount: 400, maxSeconds: 1.2 };
+// A report reads a period's records: its runs end by count, like the documents'.
+const REPORT_RUN = { amount: 100, maxSeconds: 60 };
 // Each payment request uses an invoice of its own (made beforehand through the API), so fewer of them.
 const PAYMENT_RUN = { amount: 40, maxSeconds: 30 };
 const WARM_UP = { amount: 200, maxSeconds: 2 };
@@ -293,6 +295,9 @@ async function workloads(mf, { small, large, writer }, only, stripe) {
     { name: 'POST /v1/time-entries: start a timer, stopping the running one', write: true, method: 'POST', path: '/v1/time-entries', headers: json, body: JSON.stringify({ project_id: timers.projectId, task: 'Bench' }), freshRequest: nextTimer },
     await fromTime(50),
     await fromTime(500),
+    // §22's reports of the 100,000-invoice account (about 14,300 invoices a year, three in five in a
+    // currency other than the workspace's, each converted at its own date's rate).
+    ...reports(large),
     { name: 'GET /v1/gigs?q=design (public)', path: '/v1/gigs?q=design' },
     { name: 'GET /api/rates', path: '/api/rates', headers: auth(small) },
     { name: 'GET /api/events (5,000 events)', path: '/api/events', headers: auth(large), list: true },
@@ -308,6 +313,21 @@ async function workloads(mf, { small, large, writer }, only, stripe) {
     einvoice('ubl'),
     facturx,
     ...payments,
+  ];
+}
+
+/** The reports (§22) of `account`: a month's and a year's profit and loss, aged receivables now and a year ago, VAT of a quarter and a year. */
+function reports(account) {
+  const size = `${thousands(account.invoices)} invoices`;
+  const report = (name, path, kind) => ({ name: `GET /v1/reports/${name} (${size})`, path: `/v1/reports/${path}`, headers: auth(account), size: account.invoices, report: kind, run: REPORT_RUN });
+  return [
+    report('profit-and-loss, a month', `profit-and-loss?from=${day(-30)}&to=${day(-1)}`, 'pnl-month'),
+    report('profit-and-loss, a year', `profit-and-loss?from=${day(-365)}&to=${day(0)}`, 'pnl-year'),
+    report('profit-and-loss, a year, cash by project', `profit-and-loss?from=${day(-365)}&to=${day(0)}&basis=cash&group_by=project`, 'pnl-year-cash'),
+    report('aged-receivables, today', 'aged-receivables', 'aged'),
+    report('aged-receivables, a year ago', `aged-receivables?as_of=${day(-365)}`, 'aged-past'),
+    report('vat, a quarter', `vat?from=${day(-91)}&to=${day(-1)}`, 'vat-quarter'),
+    report('vat, a year', `vat?from=${day(-365)}&to=${day(0)}`, 'vat-year'),
   ];
 }
 
@@ -378,7 +398,7 @@ async function main() {
     for (const workload of all.filter((w) => selected(only, w.name))) {
       const isApp = !workload.host;
       const counted = isApp ? await countD1Calls(mf, { ...workload, host: 'app.bench' }) : null;
-      const row = { name: workload.name, proposal: workload.proposal, mcp: workload.mcp, from_time: workload.fromTime, einvoice: workload.einvoice, payment: workload.payment, list: Boolean(workload.list), dashboard: Boolean(workload.dashboard), size: workload.size, page: workload.page, pdf: workload.pdf, hosted: workload.hosted, write: Boolean(workload.write), keyed: Boolean(workload.keyed), write_floor: Boolean(workload.writeFloor) };
+      const row = { name: workload.name, proposal: workload.proposal, mcp: workload.mcp, report: workload.report, from_time: workload.fromTime, einvoice: workload.einvoice, payment: workload.payment, list: Boolean(workload.list), dashboard: Boolean(workload.dashboard), size: workload.size, page: workload.page, pdf: workload.pdf, hosted: workload.hosted, write: Boolean(workload.write), keyed: Boolean(workload.keyed), write_floor: Boolean(workload.writeFloor) };
       if (counted?.status === 404) {
         results.push({ ...row, available: false });
         console.log(`  ${workload.name}: not available (404)`);
@@ -557,6 +577,12 @@ function targets(results, bundle, renderer, fanout, cron, coldstart) {
       return { target, value: `${row.vs_write_floor_cpu}× (quartiles ${low}–${high})${throughFloor}`, met: row.vs_write_floor_cpu <= limit };
     }),
     { target: 'dashboard at 100,000 invoices ≤ 3× its time at 1,000', ...growth(dash, 3) },
+    { target: 'a year\'s profit and loss ≤ 3× a month\'s CPU (100,000 invoices)', ...cpuGrowth([find((r) => r.report === 'pnl-month'), find((r) => r.report === 'pnl-year')], 3) },
+    (() => {
+      const reports = results.filter((r) => r.available && r.report);
+      const most = reports.length ? Math.max(...reports.map((r) => r.d1_calls_per_request)) : null;
+      return { target: 'each report one D1 round trip (100,000 invoices)', value: most === null ? 'not measured' : `${most} at most`, met: most === null ? null : most <= 1 };
+    })(),
     { target: 'page 2,000 deep ≤ 1.2× the first page (100,000 invoices)', ...growth(pages, 1.2) },
     {
       target: 'each bundle ≤ 1 MiB gzipped (the API; the renderer, with the PDF font)',

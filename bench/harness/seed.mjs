@@ -1,7 +1,7 @@
 // Local state for the run, written in bulk with SQL (INSERT … SELECT over recursive CTEs, never
 // through the API): the migrations in order, then accounts with 1,000 and 100,000 invoices over the
 // last seven years, each in its own workspace, a writer account for the POST workload, a public gig
-// board, the sample rates snapshot, and the keys the I/O floor looks up. Ids are prefixed ULIDs of
+// board, the sample rates snapshot and the rates kept for each day, and the keys the I/O floor looks up. Ids are prefixed ULIDs of
 // each row's creation time.
 import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -87,7 +87,7 @@ function invoiceStatements(account) {
        c AS (SELECT id, currency, row_number() OVER (ORDER BY id) - 1 AS k FROM clients WHERE workspace_id = '${ws}'),
        p AS (SELECT id, row_number() OVER (ORDER BY id) - 1 AS k FROM projects WHERE workspace_id = '${ws}')
      INSERT INTO invoices (id, user_id, workspace_id, number, status, client_id, project_id, currency, issue_date, due_date,
-       subtotal, tax, total, amount_paid, notes, sent_at, paid_at, voided_at, created_at, updated_at)
+       subtotal, tax, total, amount_paid, notes, sent_at, paid_at, voided_at, created_at, updated_at, tax_breakdown)
      SELECT 'inv_' || ${ulidSql('ms')}, '${user}', '${ws}', 'INV-' || printf('%06d', n), status, c.id, p.id, c.currency,
        issue, date(issue, CASE r % 2 WHEN 0 THEN '+14 days' ELSE '+30 days' END),
        subtotal, ${tax}, subtotal + ${tax},
@@ -96,7 +96,10 @@ function invoiceStatements(account) {
        CASE WHEN status != 'draft' THEN at END,
        CASE WHEN status = 'paid' THEN min(date(issue, '+' || (r % 30) || ' days'), date('now')) || 'T12:00:00.000Z' END,
        CASE WHEN status = 'void' THEN at END,
-       at, at
+       at, at,
+       -- One tax group, as the tax engine writes it (§15): what the VAT report reads (§22).
+       json_array(json_object('category', CASE WHEN tax_pct > 0 THEN 'S' ELSE 'Z' END, 'rate', tax_pct, 'taxable_amount', subtotal,
+         'tax_amount', ${tax}, 'discount_amount', 0, 'exemption_reason', NULL, 'exemption_code', NULL))
      FROM shaped JOIN c ON c.k = n % ${CLIENTS} LEFT JOIN p ON n % 3 = 0 AND p.k = (n / 3) % ${PROJECTS}`,
     `INSERT INTO invoice_line_items (id, invoice_id, position, description, quantity_milli, unit_amount, tax_rate_milli, amount, tax)
      SELECT 'li_' || substr(id, 5), id, 0, 'Design and build, ' || issue_date, 1000, subtotal, tax * 100000 / subtotal, subtotal, tax
@@ -112,6 +115,10 @@ function invoiceStatements(account) {
        json_extract('["software","hardware","travel","meals","office","contractors","fees","marketing"]', '$[' || (n % 8) || ']'),
        'Expense ' || n, 'Vendor ' || (n % 12), (1 + (n * 7919) % 500) * 100, CASE n % 4 WHEN 1 THEN 'EUR' ELSE 'USD' END,
        date(ms / 1000, 'unixepoch'), n % 4 = 0, ${isoSql('ms')}, ${isoSql('ms')} FROM t`,
+    // A third arrived as received documents (§21), with their input tax at 19 %.
+    `UPDATE expenses SET tax_amount = (amount * 19 + 59) / 119, net_amount = amount - (amount * 19 + 59) / 119,
+       tax_breakdown = json_array(json_object('category', 'S', 'rate', 19, 'taxable_amount', amount - (amount * 19 + 59) / 119, 'tax_amount', (amount * 19 + 59) / 119))
+     WHERE workspace_id = '${ws}' AND rowid % 3 = 0`,
     // The event record of the last 30 days: invoices created, sent and paid, by the account's user.
     `${seq(Math.ceil((n * EVENTS_PER_1000_INVOICES) / 1000))}, t AS (SELECT n, ${END_MS - 30 * DAY_MS} + n * ${Math.floor((30 * DAY_MS) / Math.max(1, Math.ceil((n * EVENTS_PER_1000_INVOICES) / 1000)))} AS ms FROM seq),
        i AS (SELECT id, number, row_number() OVER (ORDER BY id DESC) AS k FROM invoices WHERE workspace_id = '${ws}')
@@ -140,6 +147,18 @@ function gigStatements(poster) {
   ];
 }
 
+/**
+ * The rates kept for each day of the seeded history (§22, what the rates cron writes): the sample
+ * rates, moved a little from day to day, so that no two neighbouring days convert alike.
+ */
+function dayRateStatement(sampleRates) {
+  const days = Math.ceil(SPAN_MS / DAY_MS) + 2;
+  return `${seq(days)}, d AS (SELECT date(${START_MS} / 1000, 'unixepoch', '+' || (n - 1) || ' days') AS day, n FROM seq)
+    INSERT INTO exchange_rates (currency, day, rate, as_of)
+    SELECT j.key, d.day, CASE j.key WHEN 'USD' THEN 1 ELSE j.value * (1 + ((d.n * 7 + unicode(j.key)) % 41 - 20) / 1000.0) END, d.day || 'T12:00:00.000Z'
+    FROM d, json_each('${JSON.stringify(sampleRates)}') j`;
+}
+
 /** Seeds a fresh Miniflare; returns the accounts (id, key, invoice count). */
 export async function seed(mf, root) {
   const db = await mf.getD1Database('DB', 'app');
@@ -153,6 +172,7 @@ export async function seed(mf, root) {
 
   const rates = await mf.getKVNamespace('RATES_KV', 'app');
   const sample = JSON.parse(readFileSync(join(root, 'scripts/sample-rates.json'), 'utf8'));
+  await db.prepare(dayRateStatement(sample.rates)).run();
   const now = new Date().toISOString();
   await rates.put('rates:v1:USD', JSON.stringify({ base: 'USD', rates: sample.rates, as_of: now, fetched_at: now, source: 'sample' }));
   const floorKeys = await mf.getKVNamespace('KEYS', 'io-floor');

@@ -28,4 +28,5 @@ export * from './inbound-addresses';
 export * from './proposals';
 export * from './mcp-proposals';
 export * from './rates';
+export * from './books';
 export * from './exports';

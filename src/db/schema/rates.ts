@@ -1,4 +1,4 @@
-import { primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { index, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
 // §22: the exchange rates of each UTC day, from the last snapshot published that day (the rates cron
 // keeps them in every database that holds workspaces, beside the records a report converts). Units
@@ -14,6 +14,11 @@ export const exchangeRates = sqliteTable(
     /** The snapshot's own publication time: a later snapshot of the same day replaces an earlier one. */
     asOf: text('as_of').notNull(),
   },
-  // "The nearest earlier day" is a seek on the key (currency, day).
-  (t) => [primaryKey({ columns: [t.currency, t.day] })],
+  (t) => [
+    primaryKey({ columns: [t.currency, t.day] }),
+    // "The nearest earlier day" is one seek that also reads the rate (migration 0033); the first day
+    // kept, which dates before it take, one on the day.
+    index('exchange_rates_lookup_idx').on(t.currency, t.day, t.rate),
+    index('exchange_rates_day_idx').on(t.day),
+  ],
 );

@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm';
 import type { WorkspaceContext } from '../../lib/context';
 import { convertMinor, crossRate, ratioToDecimal } from '../../lib/money';
-import { firstRateAfter, rateOnOrBefore, resolveDayRate } from '../rates/history';
+import { firstDayRates, rateOnOrBefore, resolveDayRate } from '../rates/history';
 import { getRatesSnapshot } from '../rates/refresh';
 import type { RatesSnapshot } from '../rates/snapshot';
 import type { PaymentRow } from './serialize';
@@ -23,26 +23,24 @@ export async function paymentsFx(ctx: WorkspaceContext, invoice: { currency: str
   const days = [...new Set([invoice.issueDate, ...payments.map((p) => p.paidOn)])];
   const target = sql`(SELECT default_currency FROM workspaces WHERE id = ${ctx.workspaceId})`;
   const dayList = sql.join(days.map((d) => sql`SELECT ${d} AS day`), sql` UNION ALL `);
-  const [[workspace], rates] = await ctx.db.batch([
+  const [[workspace], first, rates] = await ctx.db.batch([
     ctx.db.select({ code: sql<string>`default_currency` }).from(sql`workspaces`).where(sql`id = ${ctx.workspaceId}`),
+    firstDayRates(ctx.db),
     ctx.db
-      .select({
-        day: sql<string>`d.day`,
-        from_rate: sql<number | null>`${rateOnOrBefore(invoice.currency, sql`d.day`)}`, from_first: sql<number | null>`${firstRateAfter(invoice.currency, sql`d.day`)}`,
-        to_rate: sql<number | null>`${rateOnOrBefore(target, sql`d.day`)}`, to_first: sql<number | null>`${firstRateAfter(target, sql`d.day`)}`,
-      })
+      .select({ day: sql<string>`d.day`, from_rate: sql<number | null>`${rateOnOrBefore(invoice.currency, sql`d.day`)}`, to_rate: sql<number | null>`${rateOnOrBefore(target, sql`d.day`)}` })
       .from(sql`(${dayList}) d`),
   ]);
   const defaultCurrency = workspace?.code;
   if (!defaultCurrency || defaultCurrency === invoice.currency) return result;
 
+  const firstRates = new Map(first.map((row) => [row.currency, row.rate]));
   const byDay = new Map(rates.map((row) => [row.day, row]));
-  const neverKept = rates.some((r) => (r.from_rate ?? r.from_first) === null || (r.to_rate ?? r.to_first) === null);
-  const current: RatesSnapshot | null = neverKept ? await getRatesSnapshot(ctx.env) : null;
+  const unknown = (code: string, found: number | null) => found === null && code !== 'USD' && !firstRates.has(code);
+  const current: RatesSnapshot | null = rates.some((r) => unknown(invoice.currency, r.from_rate) || unknown(defaultCurrency, r.to_rate)) ? await getRatesSnapshot(ctx.env) : null;
   const rateOn = (day: string) => {
     const found = byDay.get(day)!;
-    const from = resolveDayRate(invoice.currency, found.from_rate, found.from_first, current);
-    const to = resolveDayRate(defaultCurrency, found.to_rate, found.to_first, current);
+    const from = resolveDayRate(invoice.currency, found.from_rate, firstRates, current);
+    const to = resolveDayRate(defaultCurrency, found.to_rate, firstRates, current);
     return from && to ? crossRate({ [invoice.currency]: from.rate, [defaultCurrency]: to.rate }, invoice.currency, defaultCurrency) : undefined;
   };
   const atIssue = rateOn(invoice.issueDate);

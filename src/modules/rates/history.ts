@@ -5,6 +5,7 @@
 // takes the first day's (and a report names it in `rates_missing`). The dashboard keeps current rates.
 import { sql } from 'drizzle-orm';
 import { databaseBinding, workspaceDatabases } from '../../lib/databases';
+import type { Db } from '../../lib/db';
 import type { RatesSnapshot } from './snapshot';
 
 const KEEP_DAY_RATES = `INSERT INTO exchange_rates (currency, day, rate, as_of)
@@ -38,23 +39,20 @@ export async function keepDayRates(env: Env, snapshot: RatesSnapshot): Promise<v
 export const rateOnOrBefore = (currency: unknown, day: unknown) => sql`CASE WHEN ${currency} = 'USD' THEN 1.0 ELSE (
   SELECT r.rate FROM exchange_rates r WHERE r.currency = ${currency} AND r.day <= ${day} ORDER BY r.day DESC LIMIT 1) END`;
 
-/**
- * The rate a date before the first day kept takes: that first day's. As an SQL expression, null
- * unless no day on or before `day` is kept (then the nearest later day kept is the first one).
- */
-export const firstRateAfter = (currency: unknown, day: unknown) => sql`CASE WHEN ${rateOnOrBefore(currency, day)} IS NOT NULL THEN NULL ELSE (
-  SELECT r.rate FROM exchange_rates r WHERE r.currency = ${currency} AND r.day > ${day} ORDER BY r.day LIMIT 1) END`;
+/** The first day kept and its rates: what a date before it converts at. */
+export const firstDayRates = (db: Db) =>
+  db.select({ currency: sql<string>`currency`, rate: sql<number>`rate` }).from(sql`exchange_rates`).where(sql`day = (SELECT min(day) FROM exchange_rates)`);
 
 /** A looked-up rate, and whether its date had none kept on or before it. */
 export type DayRate = { rate: number; missing: boolean };
 
 /**
- * The rate of `currency` for a record: the one kept on or before its date, else the first kept
+ * The rate of `currency` for a record: the one kept on or before its date, else the first day's
  * (missing), else the current snapshot's (missing); undefined when none has the currency.
  */
-export function resolveDayRate(currency: string, found: number | null, first: number | null, current: RatesSnapshot | null): DayRate | undefined {
+export function resolveDayRate(currency: string, found: number | null, first: ReadonlyMap<string, number>, current: RatesSnapshot | null): DayRate | undefined {
   if (currency === 'USD') return { rate: 1, missing: false };
   if (found !== null) return { rate: found, missing: false };
-  const rate = first ?? current?.rates[currency];
+  const rate = first.get(currency) ?? current?.rates[currency];
   return rate === undefined ? undefined : { rate, missing: true };
 }

@@ -56,8 +56,8 @@ export const agedReceivablesQueries = (ctx: WorkspaceContext, q: AgedQuery) =>
   );
 
 export async function agedReceivables(ctx: WorkspaceContext, q: AgedQuery) {
-  const { currency, sums } = await readDaySums(ctx, q.currency, agedReceivablesQueries(ctx, q));
-  const converter = await dayConverter(ctx.env, currency, sums, 'currency');
+  const { currency, first, sums } = await readDaySums(ctx, q.currency, agedReceivablesQueries(ctx, q));
+  const converter = await dayConverter(ctx.env, currency, sums, first, 'currency');
   const converted = convertedShares(sums, (s) => `${s.currency}|${s.day}`, (s) => BigInt(s.amount), (sum, s) => converter.convert(sum, s));
 
   const empty = (): Aged => ({ current: 0n, d1_30: 0n, d31_60: 0n, d61_90: 0n, over_90: 0n, total: 0n });

@@ -2,8 +2,8 @@
 // the rates of that day (rates/history.ts); each such sum is converted here, exactly (lib/money.ts),
 // half away from zero, at the rate of its day. So the work here follows the days and currencies of
 // the period, never the number of records, and a day's records in the report's currency add up to
-// the cent. A day with no rate kept on or before it takes the first day kept (or, when none of that
-// currency was ever kept, the current snapshot) and is named in `rates_missing`.
+// the cent. A day with no rate kept on or before it takes the first day kept (or, when that day has
+// none of the currency, the current snapshot) and is named in `rates_missing`.
 import { invalidField } from '../../errors';
 import { convertMinorExact, crossRate, type Ratio } from '../../lib/money';
 import { type DayRate, resolveDayRate } from '../rates/history';
@@ -11,11 +11,10 @@ import { getRatesSnapshot } from '../rates/refresh';
 import { ratesUnavailable, type RatesSnapshot } from '../rates/snapshot';
 
 /**
- * A sum of records of one currency and day, with the rates SQL found for that day (units per USD) of
- * its currency and of the report's: `*_rate` on or before it, `*_first` the first kept when there is
- * none (day-sums.ts).
+ * A sum of records of one currency and day, with the rates (units per USD) SQL found on or before that
+ * day for its currency and the report's; null where there is none, or none is needed (day-sums.ts).
  */
-export type DaySum = { currency: string; day: string; from_rate: number | null; from_first: number | null; to_rate: number | null; to_first: number | null };
+export type DaySum = { currency: string; day: string; from_rate: number | null; to_rate: number | null };
 
 export class DayConverter {
   private readonly ratios = new Map<string, Ratio>();
@@ -23,14 +22,15 @@ export class DayConverter {
 
   constructor(
     readonly target: string,
+    private readonly first: ReadonlyMap<string, number>,
     private readonly current: RatesSnapshot | null,
   ) {}
 
   /** `amount` (minor units of `row.currency`, dated `row.day`) in minor units of the target. */
   convert(amount: bigint, row: DaySum): bigint {
     if (row.currency === this.target || amount === 0n) return amount;
-    const from = this.rate(row.currency, row.from_rate, row.from_first);
-    const to = this.rate(this.target, row.to_rate, row.to_first);
+    const from = this.rate(row.currency, row.from_rate);
+    const to = this.rate(this.target, row.to_rate);
     if (from.missing || to.missing) this.missing.add(row.day);
     const key = `${from.rate}/${to.rate}`;
     let ratio = this.ratios.get(key);
@@ -46,8 +46,8 @@ export class DayConverter {
     return [...this.missing].sort();
   }
 
-  private rate(currency: string, found: number | null, first: number | null): DayRate {
-    const rate = resolveDayRate(currency, found, first, this.current);
+  private rate(currency: string, found: number | null): DayRate {
+    const rate = resolveDayRate(currency, found, this.first, this.current);
     if (!rate) throw ratesUnavailable(`No exchange rate for ${currency} has been kept yet.`);
     return rate;
   }
@@ -58,14 +58,25 @@ export class DayConverter {
  * trip) only when some currency has no day kept at all. A report currency no rate was ever published
  * for is the caller's to fix (422 on `currencyField`); a stored one, an outage (503).
  */
-export async function dayConverter(env: Env, target: string, sums: readonly DaySum[], currencyField?: string): Promise<DayConverter> {
-  const foreign = sums.filter((row) => row.currency !== target);
-  const neverKept = (code: string, found: number | null, first: number | null) => code !== 'USD' && found === null && first === null;
-  const targetNeverKept = foreign.some((row) => neverKept(target, row.to_rate, row.to_first));
-  const needsCurrent = targetNeverKept || foreign.some((row) => neverKept(row.currency, row.from_rate, row.from_first));
+export async function dayConverter(
+  env: Env,
+  target: string,
+  sums: readonly DaySum[],
+  firstDay: readonly { currency: string; rate: number }[],
+  currencyField?: string,
+): Promise<DayConverter> {
+  const first = new Map(firstDay.map((row) => [row.currency, row.rate]));
+  const neverKept = (code: string, found: number | null) => code !== 'USD' && found === null && !first.has(code);
+  let targetNeverKept = false;
+  let needsCurrent = false;
+  for (const row of sums) {
+    if (row.currency === target) continue;
+    if (neverKept(target, row.to_rate)) targetNeverKept = needsCurrent = true;
+    else if (neverKept(row.currency, row.from_rate)) needsCurrent = true;
+  }
   const current = needsCurrent ? await getRatesSnapshot(env) : null;
   if (currencyField && targetNeverKept && current && current.rates[target] === undefined) {
     throw invalidField(currencyField, `No exchange rate is published for ${target}.`);
   }
-  return new DayConverter(target, current);
+  return new DayConverter(target, first, current);
 }

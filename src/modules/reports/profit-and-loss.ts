@@ -9,9 +9,10 @@
 //   part of profit (income counted the invoices at issue-date rates); in cash, income already counts
 //   payments at their own date's rates, so it is shown and not added.
 // A void invoice counts nowhere (voiding, possible only while nothing is paid, takes it back whole).
-// Each kind of record is summed per currency and day in SQL, from indexes, in one round trip; each
-// such sum is converted once (conversion.ts) and a row holds its share of it (shares.ts), so the
-// totals are the same however the rows are grouped.
+// Each kind of record is summed per currency and day in SQL, in one round trip (by month or quarter
+// from the sums triggers keep, by project from the records' indexes); each such sum is converted once
+// (conversion.ts) and a row holds its share of it (shares.ts), so the totals are the same however
+// the rows are grouped.
 import { type SQL, sql } from 'drizzle-orm';
 import type { WorkspaceContext } from '../../lib/context';
 import { exactFigure } from '../../lib/money';
@@ -19,84 +20,130 @@ import { dayConverter } from './conversion';
 import { daySumsQueries, exactSum, readDaySums } from './day-sums';
 import { countedIn } from './records';
 import { monthOf, type Period, periodKeys, quarterOf } from './period';
-import { convertedShares } from './shares';
+import { shares } from './shares';
+import { splitPeriod } from '../dashboard/period';
 
 export type Basis = 'accrual' | 'cash';
 export type GroupBy = 'month' | 'quarter' | 'project';
 export type ProfitAndLossQuery = Period & { currency?: string; basis: Basis; group_by: GroupBy };
 
-/** What a row groups by, from the date that places a record in the period (its month) or its project. */
-const keyOf = (groupBy: GroupBy, date: SQL, project: SQL) => (groupBy === 'project' ? project : sql`substr(${date}, 1, 7)`);
+/** The sums of a row (minor units, as text): the columns of books_daily, and the payments at their issue days' rates. */
+const COLUMNS = ['invoiced', 'credited', 'received', 'received_net', 'refunded_net', 'spent', 'fx_issue'] as const;
+type Column = (typeof COLUMNS)[number];
 
-function profitAndLossSums(ctx: WorkspaceContext, q: ProfitAndLossQuery, currency: SQL): SQL {
-  const counted = countedIn(ctx.workspaceId, q);
-  const byProject = q.group_by === 'project';
-  // Payments, refunds and credit notes take their project from their invoice, joined only when asked.
-  const invoiceOf = (a: string) => (byProject ? sql.raw(` JOIN invoices i ON i.id = ${a}.invoice_id`) : sql``);
-  const project = sql.raw(byProject ? 'i.project_id' : 'NULL');
-  const groupProject = sql.raw(byProject ? ', key' : '');
-  const foreign = sql`p.currency <> (SELECT code FROM ${currency})`;
-
-  const expenses = sql`SELECT 'expense' AS kind, e.currency, e.incurred_on AS day, ${keyOf(q.group_by, sql`e.incurred_on`, sql`e.project_id`)} AS key,
-      sum(coalesce(e.net_amount, e.amount)) AS amount
-    FROM expenses e WHERE ${counted.expenses('e')}
-    GROUP BY e.incurred_on, e.currency${groupProject}`;
-  // Each payment in another currency: + at its own date's rate, − at its invoice's issue date's.
-  const fx = sql`SELECT 'fx_paid' AS kind, p.currency, p.paid_on AS day, ${keyOf(q.group_by, sql`p.paid_on`, project)} AS key, sum(p.amount) AS amount
-      FROM payments p${invoiceOf('p')} WHERE ${counted.payments('p')} AND ${foreign}
-      GROUP BY p.paid_on, p.currency${groupProject}
-    UNION ALL
-    SELECT 'fx_issue', p.currency, i.issue_date, ${keyOf(q.group_by, sql`p.paid_on`, project)} AS key, -sum(p.amount)
-      FROM payments p JOIN invoices i ON i.id = p.invoice_id WHERE ${counted.payments('p')} AND ${foreign}
+/**
+ * By month or quarter: the daily sums the triggers keep (books_daily, a row per currency and day; in
+ * the report's own currency, which needs no rate, one per month), and the period's payments by their
+ * invoices' issue days (books_fx_issue for whole months, the payments themselves for the days at
+ * either end). So a year costs a few rows per day, however many records it holds.
+ */
+function byPeriodSums(ctx: WorkspaceContext, q: ProfitAndLossQuery, currency: SQL): SQL {
+  const ws = ctx.workspaceId;
+  const target = sql`(SELECT code FROM ${currency})`;
+  const parts = splitPeriod(q);
+  const edge = ([from, to]: [string, string]) =>
+    sql`SELECT i.issue_date AS day, p.currency, substr(p.paid_on, 1, 7) AS key, 0, 0, 0, 0, 0, 0, -sum(p.amount)
+      FROM payments p JOIN invoices i ON i.id = p.invoice_id
+      WHERE p.workspace_id = ${ws} AND p.paid_on BETWEEN ${from} AND ${to} AND p.currency <> ${target}
       GROUP BY i.issue_date, p.currency, key`;
+  return sql`SELECT CASE WHEN b.currency = ${target} THEN substr(b.day, 1, 7) || '-01' ELSE b.day END AS day, b.currency, substr(b.day, 1, 7) AS key,
+      sum(b.invoiced) AS invoiced, sum(b.credited) AS credited, sum(b.received) AS received, sum(b.received_net) AS received_net,
+      sum(b.refunded_net) AS refunded_net, sum(b.spent) AS spent, 0 AS fx_issue
+    FROM books_daily b WHERE b.workspace_id = ${ws} AND b.day BETWEEN ${q.from} AND ${q.to}
+    GROUP BY 1, b.currency, key
+    UNION ALL
+    SELECT f.issue_day, f.currency, f.paid_month, 0, 0, 0, 0, 0, 0, -f.amount
+    FROM books_fx_issue f WHERE f.workspace_id = ${ws} AND f.paid_month BETWEEN ${parts.months[0]} AND ${parts.months[1]} AND f.currency <> ${target}
+    UNION ALL ${edge(parts.head)}
+    UNION ALL ${edge(parts.tail)}`;
+}
 
+/** By project: the records themselves (reports/records.ts), each with its invoice's project. */
+function byProjectSums(ctx: WorkspaceContext, q: ProfitAndLossQuery, currency: SQL): SQL {
+  const counted = countedIn(ctx.workspaceId, q);
+  const target = sql`(SELECT code FROM ${currency})`;
+  const projectOf = (a: string) => sql.raw(`(SELECT project_id FROM invoices WHERE id = ${a}.invoice_id)`);
   const income =
     q.basis === 'accrual'
-      ? sql`SELECT 'invoice' AS kind, i.currency, i.issue_date AS day, ${keyOf(q.group_by, sql`i.issue_date`, sql`i.project_id`)} AS key, sum(i.subtotal) AS amount
+      ? sql`SELECT i.issue_date AS day, i.currency, i.project_id AS key, i.subtotal AS invoiced, 0 AS credited, 0 AS received, 0 AS received_net, 0 AS refunded_net, 0 AS spent, 0 AS fx_issue
             FROM invoices i WHERE ${counted.invoices('i')}
-            GROUP BY i.issue_date, i.currency${groupProject}
-          UNION ALL
-          SELECT 'credit_note', c.currency, c.issue_date, ${keyOf(q.group_by, sql`c.issue_date`, project)} AS key, -sum(c.total - c.tax)
-            FROM credit_notes c${invoiceOf('c')} WHERE ${counted.creditNotes('c')}
-            GROUP BY c.issue_date, c.currency${groupProject}`
-      : sql`SELECT 'payment' AS kind, p.currency, p.paid_on AS day, ${keyOf(q.group_by, sql`p.paid_on`, project)} AS key, sum(p.amount - coalesce(p.tax, 0)) AS amount
-            FROM payments p${invoiceOf('p')} WHERE ${counted.payments('p')}
-            GROUP BY p.paid_on, p.currency${groupProject}
-          UNION ALL
-          SELECT 'refund', r.currency, r.refunded_on, ${keyOf(q.group_by, sql`r.refunded_on`, project)} AS key, -sum(r.amount - coalesce(r.tax, 0))
-            FROM refunds r${invoiceOf('r')} WHERE ${counted.refunds('r')}
-            GROUP BY r.refunded_on, r.currency${groupProject}`;
-  return sql`${income} UNION ALL ${expenses} UNION ALL ${fx}`;
+          UNION ALL SELECT c.issue_date, c.currency, ${projectOf('c')}, 0, c.total - c.tax, 0, 0, 0, 0, 0 FROM credit_notes c WHERE ${counted.creditNotes('c')}`
+      : sql`SELECT r.refunded_on AS day, r.currency, ${projectOf('r')} AS key, 0 AS invoiced, 0 AS credited, 0 AS received, 0 AS received_net, r.amount - coalesce(r.tax, 0) AS refunded_net, 0 AS spent, 0 AS fx_issue
+            FROM refunds r WHERE ${counted.refunds('r')}`;
+  return sql`SELECT day, currency, key, sum(invoiced) AS invoiced, sum(credited) AS credited, sum(received) AS received, sum(received_net) AS received_net,
+      sum(refunded_net) AS refunded_net, sum(spent) AS spent, sum(fx_issue) AS fx_issue
+    FROM (${income}
+      UNION ALL SELECT p.paid_on, p.currency, i.project_id, 0, 0, p.amount, p.amount - coalesce(p.tax, 0), 0, 0, 0
+        FROM payments p JOIN invoices i ON i.id = p.invoice_id WHERE ${counted.payments('p')}
+      UNION ALL SELECT i.issue_date, p.currency, i.project_id, 0, 0, 0, 0, 0, 0, -p.amount
+        FROM payments p JOIN invoices i ON i.id = p.invoice_id WHERE ${counted.payments('p')} AND p.currency <> ${target}
+      UNION ALL SELECT e.incurred_on, e.currency, e.project_id, 0, 0, 0, 0, 0, coalesce(e.net_amount, e.amount), 0 FROM expenses e WHERE ${counted.expenses('e')})
+    GROUP BY day, currency, key`;
 }
 
 /** The report's one batch (its query plans are tested: test/reports/query-plans.test.ts). */
 export const profitAndLossQueries = (ctx: WorkspaceContext, q: ProfitAndLossQuery) =>
   daySumsQueries(
-    ctx, q.currency, (code) => profitAndLossSums(ctx, q, code),
-    { kind: sql<string>`g.kind`, key: sql<string | null>`g.key`, amount: exactSum('amount') },
-    sql`g.kind, g.currency, g.day, g.key`,
+    ctx, q.currency, (code) => (q.group_by === 'project' ? byProjectSums : byPeriodSums)(ctx, q, code),
+    { key: sql<string | null>`g.key`, ...(Object.fromEntries(COLUMNS.map((column) => [column, exactSum(column)])) as Record<Column, SQL<string>>) },
+    sql`g.currency, g.day, g.key`,
   );
 
 type Figures = { income: bigint; expenses: bigint; fx_gain_loss: bigint };
-const FIELD_OF: Record<string, keyof Figures> = {
-  invoice: 'income', credit_note: 'income', payment: 'income', refund: 'income', expense: 'expenses', fx_paid: 'fx_gain_loss', fx_issue: 'fx_gain_loss',
-};
 const FIELDS = ['income', 'expenses', 'fx_gain_loss', 'profit'] as const;
 
+/**
+ * Which column counts toward which figure, with its sign; `foreign`: only in another currency than
+ * the report's (a payment's worth at its own date, less its worth at its issue date: `fx_issue`).
+ */
+const COUNTED: Record<Basis, { column: Column; field: keyof Figures; sign: bigint; foreign?: true }[]> = {
+  accrual: [
+    { column: 'invoiced', field: 'income', sign: 1n },
+    { column: 'credited', field: 'income', sign: -1n },
+    { column: 'spent', field: 'expenses', sign: 1n },
+    { column: 'received', field: 'fx_gain_loss', sign: 1n, foreign: true },
+    { column: 'fx_issue', field: 'fx_gain_loss', sign: 1n },
+  ],
+  cash: [
+    { column: 'received_net', field: 'income', sign: 1n },
+    { column: 'refunded_net', field: 'income', sign: -1n },
+    { column: 'spent', field: 'expenses', sign: 1n },
+    { column: 'received', field: 'fx_gain_loss', sign: 1n, foreign: true },
+    { column: 'fx_issue', field: 'fx_gain_loss', sign: 1n },
+  ],
+};
+
 export async function profitAndLoss(ctx: WorkspaceContext, q: ProfitAndLossQuery) {
-  const { currency, sums } = await readDaySums(ctx, q.currency, profitAndLossQueries(ctx, q));
-  const converter = await dayConverter(ctx.env, currency, sums, 'currency');
+  const { currency, first, sums } = await readDaySums(ctx, q.currency, profitAndLossQueries(ctx, q));
+  const converter = await dayConverter(ctx.env, currency, sums, first, 'currency');
 
   const rowKey = (key: string | null) => (q.group_by === 'quarter' ? quarterOf(`${key}-01`) : key);
   const groups = new Map<string | null, Figures>();
   if (q.group_by !== 'project') for (const key of periodKeys(q, q.group_by === 'month' ? monthOf : quarterOf)) groups.set(key, { income: 0n, expenses: 0n, fx_gain_loss: 0n });
-  // Each kind's sum per currency and day is converted once, and split over the rows by share.
-  const converted = convertedShares(sums, (s) => `${s.kind}|${s.currency}|${s.day}`, (s) => BigInt(s.amount), (sum, s) => converter.convert(sum, s));
-  for (const [sum, amount] of converted) {
-    const key = rowKey(sum.key);
-    const figures = groups.get(key) ?? { income: 0n, expenses: 0n, fx_gain_loss: 0n };
-    figures[FIELD_OF[sum.kind]!] += amount;
-    groups.set(key, figures);
+  const add = (key: string | null, field: keyof Figures, amount: bigint) => {
+    const figures = groups.get(rowKey(key)) ?? { income: 0n, expenses: 0n, fx_gain_loss: 0n };
+    figures[field] += amount;
+    groups.set(rowKey(key), figures);
+  };
+  // Each column's sum per currency and day is converted once, and split over the rows' keys by share.
+  const days = new Map<string, typeof sums>();
+  for (const sum of sums) {
+    const unit = `${sum.currency}|${sum.day}`;
+    const rows = days.get(unit);
+    if (rows) rows.push(sum);
+    else days.set(unit, [sum]);
+  }
+  for (const rows of days.values()) {
+    const first = rows[0]!;
+    for (const { column, field, sign, foreign } of COUNTED[q.basis]) {
+      if (foreign && first.currency === currency) continue;
+      const amounts = rows.map((row) => BigInt(row[column]));
+      const total = amounts.reduce((a, b) => a + b, 0n);
+      if (total === 0n) continue;
+      const converted = converter.convert(total, first);
+      const parts = rows.length === 1 ? [converted] : shares(converted, amounts);
+      rows.forEach((row, i) => add(row.key, field, sign * parts[i]!));
+    }
   }
 
   const profitOf = (f: Figures) => f.income - f.expenses + (q.basis === 'accrual' ? f.fx_gain_loss : 0n);

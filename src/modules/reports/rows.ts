@@ -11,6 +11,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { WorkspaceContext } from '../../lib/context';
 import { exactFigure } from '../../lib/money';
+import { firstDayRates } from '../rates/history';
 import { dayConverter, type DaySum } from './conversion';
 import { dayRatesOf, reportCurrency } from './day-sums';
 import type { Period } from './period';
@@ -36,7 +37,7 @@ export type ExpenseBookRow = {
   id: string; incurred_on: string; category: string; vendor: string | null; description: string | null; project_id: string | null; currency: string;
   amount: number; net: number; input_tax: number | null; tax_breakdown: Breakdown[] | null; converted: { amount: number; net: number; input_tax: number | null };
 };
-type IssueRates = { issue_from_rate: SQL<number | null>; issue_from_first: SQL<number | null>; issue_to_rate: SQL<number | null>; issue_to_first: SQL<number | null> };
+type IssueRates = { issue_from_rate: SQL<number | null>; issue_to_rate: SQL<number | null> };
 
 export type BookRows = {
   currency: string; period: Period; rates_missing: string[];
@@ -52,8 +53,9 @@ export async function bookRows(ctx: WorkspaceContext, query: Period & { currency
   const currency = reportCurrency(ctx, query.currency);
   const from = (table: string, a: string) => sql`${sql.raw(table)} ${sql.raw(a)}, ${currency} t`;
   const db = ctx.db;
-  const [[workspace], invoices, creditNotes, payments, refunds, expenses] = await db.batch([
+  const [[workspace], first, invoices, creditNotes, payments, refunds, expenses] = await db.batch([
     db.select({ code: sql<string>`code` }).from(currency),
+    firstDayRates(db),
     db
       .select({
         id: sql<string>`i.id`, number: sql<string>`i.number`, client_id: sql<string>`i.client_id`, project_id: sql<string | null>`i.project_id`,
@@ -94,10 +96,8 @@ export async function bookRows(ctx: WorkspaceContext, query: Period & { currency
   ]);
   const target = workspace?.code ?? query.currency ?? 'USD';
   // A payment at its invoice's issue date: what its realized exchange difference is measured from.
-  const issueDays = payments.map((p) => ({
-    currency: p.currency, day: p.issue_date, from_rate: p.issue_from_rate, from_first: p.issue_from_first, to_rate: p.issue_to_rate, to_first: p.issue_to_first, amount: p.amount,
-  }));
-  const converter = await dayConverter(ctx.env, target, [...invoices, ...creditNotes, ...payments, ...issueDays, ...refunds, ...expenses], 'currency');
+  const issueDays = payments.map((p) => ({ currency: p.currency, day: p.issue_date, from_rate: p.issue_from_rate, to_rate: p.issue_to_rate, amount: p.amount }));
+  const converter = await dayConverter(ctx.env, target, [...invoices, ...creditNotes, ...payments, ...issueDays, ...refunds, ...expenses], first, 'currency');
 
   // Each figure's share of its kind's sum per currency and day, as the reports convert it.
   const share = <T extends DaySum>(rows: readonly T[], what: string, amountOf: (row: T) => number | null) => {

@@ -62,8 +62,8 @@ export const vatQueries = (ctx: WorkspaceContext, period: Period) =>
 type Group = { category: string; rate: number; taxable: bigint; tax: bigint };
 
 export async function vatReport(ctx: WorkspaceContext, period: Period) {
-  const { currency, sums } = await readDaySums(ctx, undefined, vatQueries(ctx, period));
-  const converter = await dayConverter(ctx.env, currency, sums);
+  const { currency, first, sums } = await readDaySums(ctx, undefined, vatQueries(ctx, period));
+  const converter = await dayConverter(ctx.env, currency, sums, first);
   const unit = (s: (typeof sums)[number]) => `${s.kind}|${s.currency}|${s.day}`;
   const taxable = convertedShares(sums, unit, (s) => BigInt(s.taxable), (sum, s) => converter.convert(sum, s));
   const tax = convertedShares(sums, unit, (s) => BigInt(s.tax), (sum, s) => converter.convert(sum, s));
