@@ -1,5 +1,5 @@
-// Migrations 0031–0033 (the kept day rates, the reports' indexes, the profit and loss's daily sums) on a
-// database filled while the schema was as 0030 left it: the tables, indexes and triggers appear, no
+// Migrations 0037, 0038 and 0041 (the kept day rates, the reports' indexes, the profit and loss's daily sums) on a
+// database filled while the schema was as 0036 left it: the tables, indexes and triggers appear, no
 // record changes, the daily sums are backfilled from the records already there, and the triggers keep
 // them in step with what comes after.
 import { applyD1Migrations } from 'cloudflare:test';
@@ -21,7 +21,7 @@ let user: TestUser;
 let invoiceId: string;
 
 beforeAll(async () => {
-  // The setup file migrated this database to the newest schema: what 0031–0033 add is taken away
+  // The setup file migrated this database to the newest schema: what 0037, 0038 and 0041 add is taken away
   // again (the triggers first, so that nothing below writes the sums), and they are marked as not yet applied.
   const applied = env.TEST_MIGRATIONS.filter((m) => MIGRATIONS.some((name) => m.name.includes(name)));
   expect(applied).toHaveLength(3);
@@ -44,7 +44,7 @@ beforeAll(async () => {
   expect((await call('POST', '/api/workflow/expenses', { key: user.key, body: { category: 'travel', amount: 2_000, incurred_on: '2026-02-03' } })).status).toBe(201);
 });
 
-describe('migrations 0031–0033 (the books)', () => {
+describe('migrations 0037, 0038 and 0041 (the books)', () => {
   it('add the day rates, the reports\' indexes and the daily sums, backfilled, and change no record', async () => {
     expect(await added()).toEqual([]);
     const before = await records();
