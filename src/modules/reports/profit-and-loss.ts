@@ -16,8 +16,8 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { WorkspaceContext } from '../../lib/context';
 import { exactFigure } from '../../lib/money';
-import { dayConverter } from './conversion';
-import { daySumsQueries, exactSum, readDaySums } from './day-sums';
+import { dayConverter, type DaySum } from './conversion';
+import { daySumsQueries, daySumsQuery, exactSum, readDaySums, reportCurrency } from './day-sums';
 import { countedIn } from './records';
 import { monthOf, type Period, periodKeys, quarterOf } from './period';
 import { shares } from './shares';
@@ -27,32 +27,38 @@ export type Basis = 'accrual' | 'cash';
 export type GroupBy = 'month' | 'quarter' | 'project';
 export type ProfitAndLossQuery = Period & { currency?: string; basis: Basis; group_by: GroupBy };
 
-/** The sums of a row (minor units, as text): the columns of books_daily, and the payments at their issue days' rates. */
-const COLUMNS = ['invoiced', 'credited', 'received', 'received_net', 'refunded_net', 'spent', 'fx_issue'] as const;
-type Column = (typeof COLUMNS)[number];
+/** The sums a row may carry (minor units, as text): the columns of books_daily, and payments at their issue days' rates. */
+type Column = 'invoiced' | 'credited' | 'received' | 'received_net' | 'refunded_net' | 'spent' | 'fx_issue';
+/** What each basis reads of books_daily (`received`: for the exchange difference). */
+const DAILY: Record<Basis, Column[]> = { accrual: ['invoiced', 'credited', 'spent', 'received'], cash: ['received_net', 'refunded_net', 'spent', 'received'] };
 
 /**
  * By month or quarter: the daily sums the triggers keep (books_daily, a row per currency and day; in
- * the report's own currency, which needs no rate, one per month), and the period's payments by their
- * invoices' issue days (books_fx_issue for whole months, the payments themselves for the days at
- * either end). So a year costs a few rows per day, however many records it holds.
+ * the report's own currency, which needs no rate, one per month). So a year costs a row per currency
+ * and day, however many records it holds.
  */
-function byPeriodSums(ctx: WorkspaceContext, q: ProfitAndLossQuery, currency: SQL): SQL {
+function dailySums(ctx: WorkspaceContext, q: ProfitAndLossQuery, currency: SQL): SQL {
+  const columns = sql.raw(DAILY[q.basis].map((column) => `sum(b.${column}) AS ${column}`).join(', '));
+  return sql`SELECT CASE WHEN b.currency = (SELECT code FROM ${currency}) THEN substr(b.day, 1, 7) || '-01' ELSE b.day END AS day, b.currency,
+      substr(b.day, 1, 7) AS key, ${columns}
+    FROM books_daily b WHERE b.workspace_id = ${ctx.workspaceId} AND b.day BETWEEN ${q.from} AND ${q.to}
+    GROUP BY 1, b.currency, key`;
+}
+
+/**
+ * By month or quarter: the period's payments in another currency by their invoices' issue days, per
+ * month paid in: books_fx_issue for whole months, the payments themselves for the days at either end.
+ */
+function issueDaySums(ctx: WorkspaceContext, q: ProfitAndLossQuery, currency: SQL): SQL {
   const ws = ctx.workspaceId;
   const target = sql`(SELECT code FROM ${currency})`;
   const parts = splitPeriod(q);
   const edge = ([from, to]: [string, string]) =>
-    sql`SELECT i.issue_date AS day, p.currency, substr(p.paid_on, 1, 7) AS key, 0, 0, 0, 0, 0, 0, -sum(p.amount)
+    sql`SELECT i.issue_date AS day, p.currency, substr(p.paid_on, 1, 7) AS key, -sum(p.amount) AS fx_issue
       FROM payments p JOIN invoices i ON i.id = p.invoice_id
       WHERE p.workspace_id = ${ws} AND p.paid_on BETWEEN ${from} AND ${to} AND p.currency <> ${target}
       GROUP BY i.issue_date, p.currency, key`;
-  return sql`SELECT CASE WHEN b.currency = ${target} THEN substr(b.day, 1, 7) || '-01' ELSE b.day END AS day, b.currency, substr(b.day, 1, 7) AS key,
-      sum(b.invoiced) AS invoiced, sum(b.credited) AS credited, sum(b.received) AS received, sum(b.received_net) AS received_net,
-      sum(b.refunded_net) AS refunded_net, sum(b.spent) AS spent, 0 AS fx_issue
-    FROM books_daily b WHERE b.workspace_id = ${ws} AND b.day BETWEEN ${q.from} AND ${q.to}
-    GROUP BY 1, b.currency, key
-    UNION ALL
-    SELECT f.issue_day, f.currency, f.paid_month, 0, 0, 0, 0, 0, 0, -f.amount
+  return sql`SELECT f.issue_day AS day, f.currency, f.paid_month AS key, -f.amount AS fx_issue
     FROM books_fx_issue f WHERE f.workspace_id = ${ws} AND f.paid_month BETWEEN ${parts.months[0]} AND ${parts.months[1]} AND f.currency <> ${target}
     UNION ALL ${edge(parts.head)}
     UNION ALL ${edge(parts.tail)}`;
@@ -81,13 +87,15 @@ function byProjectSums(ctx: WorkspaceContext, q: ProfitAndLossQuery, currency: S
     GROUP BY day, currency, key`;
 }
 
+const sumsOf = (columns: Column[]) => ({ key: sql<string | null>`g.key`, ...(Object.fromEntries(columns.map((column) => [column, exactSum(column)])) as Record<Column, SQL<string>>) });
+
 /** The report's one batch (its query plans are tested: test/reports/query-plans.test.ts). */
 export const profitAndLossQueries = (ctx: WorkspaceContext, q: ProfitAndLossQuery) =>
-  daySumsQueries(
-    ctx, q.currency, (code) => (q.group_by === 'project' ? byProjectSums : byPeriodSums)(ctx, q, code),
-    { key: sql<string | null>`g.key`, ...(Object.fromEntries(COLUMNS.map((column) => [column, exactSum(column)])) as Record<Column, SQL<string>>) },
-    sql`g.currency, g.day, g.key`,
-  );
+  q.group_by === 'project'
+    ? daySumsQueries(ctx, q.currency, (code) => byProjectSums(ctx, q, code), sumsOf([...DAILY[q.basis], 'fx_issue']))
+    : daySumsQueries(ctx, q.currency, (code) => dailySums(ctx, q, code), sumsOf(DAILY[q.basis]), undefined, [
+        daySumsQuery(ctx, reportCurrency(ctx, q.currency), (code) => issueDaySums(ctx, q, code), sumsOf(['fx_issue'])),
+      ]);
 
 type Figures = { income: bigint; expenses: bigint; fx_gain_loss: bigint };
 const FIELDS = ['income', 'expenses', 'fx_gain_loss', 'profit'] as const;
@@ -113,9 +121,13 @@ const COUNTED: Record<Basis, { column: Column; field: keyof Figures; sign: bigin
   ],
 };
 
+type Sum = DaySum & { key: string | null } & Partial<Record<Column, string>>;
+const byKey = (a: Sum, b: Sum) => (a.key === b.key ? 0 : a.key === null ? 1 : b.key === null ? -1 : a.key < b.key ? -1 : 1);
+
 export async function profitAndLoss(ctx: WorkspaceContext, q: ProfitAndLossQuery) {
-  const { currency, first, sums } = await readDaySums(ctx, q.currency, profitAndLossQueries(ctx, q));
-  const converter = await dayConverter(ctx.env, currency, sums, first, 'currency');
+  const { currency, first, sums, more } = await readDaySums(ctx, q.currency, profitAndLossQueries(ctx, q));
+  const lists = [sums, ...more] as Sum[][];
+  const converter = await dayConverter(ctx.env, currency, lists.flat(), first, 'currency');
 
   const rowKey = (key: string | null) => (q.group_by === 'quarter' ? quarterOf(`${key}-01`) : key);
   const groups = new Map<string | null, Figures>();
@@ -125,24 +137,30 @@ export async function profitAndLoss(ctx: WorkspaceContext, q: ProfitAndLossQuery
     figures[field] += amount;
     groups.set(rowKey(key), figures);
   };
-  // Each column's sum per currency and day is converted once, and split over the rows' keys by share.
-  const days = new Map<string, typeof sums>();
-  for (const sum of sums) {
-    const unit = `${sum.currency}|${sum.day}`;
-    const rows = days.get(unit);
-    if (rows) rows.push(sum);
-    else days.set(unit, [sum]);
-  }
-  for (const rows of days.values()) {
-    const first = rows[0]!;
-    for (const { column, field, sign, foreign } of COUNTED[q.basis]) {
-      if (foreign && first.currency === currency) continue;
-      const amounts = rows.map((row) => BigInt(row[column]));
-      const total = amounts.reduce((a, b) => a + b, 0n);
-      if (total === 0n) continue;
-      const converted = converter.convert(total, first);
-      const parts = rows.length === 1 ? [converted] : shares(converted, amounts);
-      rows.forEach((row, i) => add(row.key, field, sign * parts[i]!));
+  // Each column's sum per currency and day is converted once and split over the rows' keys by share,
+  // the keys in order so that ties go the same way each time (shares.ts).
+  for (const list of lists) {
+    const days = new Map<string, Sum[]>();
+    for (const sum of list) {
+      const unit = `${sum.currency}|${sum.day}`;
+      const rows = days.get(unit);
+      if (rows) rows.push(sum);
+      else days.set(unit, [sum]);
+    }
+    for (const rows of days.values()) {
+      if (rows.length > 1) rows.sort(byKey);
+      const first = rows[0]!;
+      for (const { column, field, sign, foreign } of COUNTED[q.basis]) {
+        if (first[column] === undefined || (foreign && first.currency === currency)) continue;
+        if (rows.length === 1) {
+          if (first[column] !== '0') add(first.key, field, sign * converter.convert(BigInt(first[column]!), first));
+          continue;
+        }
+        const amounts = rows.map((row) => BigInt(row[column]!));
+        const total = amounts.reduce((a, b) => a + b, 0n);
+        if (total === 0n) continue;
+        shares(converter.convert(total, first), amounts).forEach((part, i) => add(rows[i]!.key, field, sign * part));
+      }
     }
   }
 
