@@ -42,18 +42,17 @@ export function daySumsQueries<F extends Record<string, SQL>>(
   grouped: (currency: SQL) => SQL,
   fields: F,
   order?: SQL,
-  more: Query[] = [],
 ): DaySumsQueries<F> {
   const currency = reportCurrency(ctx, asked);
   const db: Db = ctx.db;
-  return [db.select({ code: sql<string>`code`.as('code') }).from(currency), firstDayRates(db), daySumsQuery(ctx, currency, grouped, fields, order), ...more] as const;
+  return [db.select({ code: sql<string>`code`.as('code') }).from(currency), firstDayRates(db), daySumsQuery(ctx, currency, grouped, fields, order)] as const;
 }
 
 /**
  * The rows of `grouped` beside their day's rates into `currency` (reportCurrency), in `order` if given.
  * The rates are looked up once per currency and day, however many rows share them.
  */
-export function daySumsQuery(ctx: WorkspaceContext, currency: SQL, grouped: (currency: SQL) => SQL, fields: Record<string, SQL>, order?: SQL): Query {
+function daySumsQuery(ctx: WorkspaceContext, currency: SQL, grouped: (currency: SQL) => SQL, fields: Record<string, SQL>, order?: SQL): Query {
   const rates = dayRatesOf(sql`x.currency`, sql`x.day`);
   const withRates = sql`(WITH s AS MATERIALIZED (${grouped(currency)}),
       d AS MATERIALIZED (SELECT x.currency, x.day, ${rates.from_rate} AS from_rate, ${rates.to_rate} AS to_rate FROM (SELECT DISTINCT currency, day FROM s) x, ${currency} t)
@@ -63,8 +62,8 @@ export function daySumsQuery(ctx: WorkspaceContext, currency: SQL, grouped: (cur
 }
 
 type Query = { toSQL(): { sql: string; params: unknown[] } };
-/** A report's batch (and any more statements of its own after it), and (as a type only) the row its sums come in. */
-export type DaySumsQueries<F> = readonly [Query, Query, Query, ...Query[]] & { readonly row?: { [K in keyof F]: F[K] extends SQL<infer T> ? T : never } & DaySum };
+/** A report's batch, and (as a type only) the row its sums come in. */
+export type DaySumsQueries<F> = readonly [Query, Query, Query] & { readonly row?: { [K in keyof F]: F[K] extends SQL<infer T> ? T : never } & DaySum };
 
 /** Each field under its own name in the answer, so that D1's rows can be read as they come. */
 const named = (fields: Record<string, SQL>) => Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, field.as(name)]));
@@ -76,7 +75,7 @@ const named = (fields: Record<string, SQL>) => Object.fromEntries(Object.entries
  */
 export async function readDaySums<F>(ctx: WorkspaceContext, asked: string | undefined, queries: DaySumsQueries<F>) {
   const d1 = clientOf(ctx.db);
-  const [workspace, first, sums, ...more] = await d1.batch(queries.map((query) => {
+  const [workspace, first, sums] = await d1.batch(queries.map((query) => {
     const { sql: text, params } = query.toSQL();
     return d1.prepare(text).bind(...params);
   }));
@@ -84,7 +83,5 @@ export async function readDaySums<F>(ctx: WorkspaceContext, asked: string | unde
     currency: (workspace!.results[0] as { code: string } | undefined)?.code ?? asked ?? 'USD',
     first: first!.results as { currency: string; rate: number }[],
     sums: sums!.results as NonNullable<DaySumsQueries<F>['row']>[],
-    /** The rows of the statements added after the report's own. */
-    more: more.map((result) => result.results),
   };
 }
