@@ -85,6 +85,10 @@ const timeEntryRows = WEEK.map(([, who, task, seconds], i) => {
   return `('${fixedId('te', i + 1)}', '${ids.workspace}', '${who === 1 ? ids.user : ids.member}', '${ids.projects[0]}', '${task}', NULL, '${day}', '${started}', '${stopped}', ${seconds}, 1, 9500, 'EUR', NULL, '${now}', '${now}')`;
 }).join(',\n  ');
 
+const sample = JSON.parse(readFileSync(join(root, 'scripts', 'sample-rates.json'), 'utf8'));
+// The reports (§22) convert each record at its own date's rate, kept by the rates cron one day at a
+// time: the sample rates stand for every day since 1 January of last year, so the demo's dates need none.
+const firstRatesDay = `${today0.getUTCFullYear() - 1}-01-01`;
 const sql = `
 INSERT OR IGNORE INTO users (id, email, name, invoice_seq, created_at) VALUES
   ('${ids.user}', 'demo@example.com', 'Demo Studio', 0, '${now}'),
@@ -153,6 +157,8 @@ UPDATE clients SET tax_id = 'DE987654321', peppol_id = '9930:DE987654321', buyer
 UPDATE invoices SET issuer = ${quoted(issuer)}, bill_to = ${quoted(billTo(0))}, buyer_reference = 'ACME-2026-17',
   tax_breakdown = ${quoted([{ category: 'S', rate: 19, taxable_amount: 228000, tax_amount: 43320, exemption_reason: null, exemption_code: null }])}
   WHERE id = '${ids.invoices[0]}';
+INSERT OR IGNORE INTO exchange_rates (currency, day, rate, as_of)
+  SELECT key, '${firstRatesDay}', value, '${firstRatesDay}T12:00:00.000Z' FROM json_each(${quoted(sample.rates)});
 -- A little history for the dashboard's activity (the API writes these with every change).
 INSERT OR IGNORE INTO events (id, workspace_id, type, actor_type, actor_id, actor_name, object_id, summary, data, created_at) VALUES
   ('${fixedId('evt', 1)}', '${ids.workspace}', 'invoice.paid', 'user', '${ids.user}', 'Demo Studio', '${ids.invoices[0]}', 'Invoice INV-000001 paid in full', '{"object":{"id":"${ids.invoices[0]}","number":"INV-000001"}}', '${now}'),
@@ -162,7 +168,6 @@ const dir = mkdtempSync(join(tmpdir(), 'seed-'));
 writeFileSync(join(dir, 'seed.sql'), sql);
 wrangler('d1', 'execute', 'DB', '--local', `--file=${join(dir, 'seed.sql')}`);
 
-const sample = JSON.parse(readFileSync(join(root, 'scripts', 'sample-rates.json'), 'utf8'));
 const snapshot = { base: 'USD', rates: sample.rates, as_of: now, fetched_at: now, source: 'sample' };
 writeFileSync(join(dir, 'rates.json'), JSON.stringify(snapshot));
 wrangler('kv', 'key', 'put', '--local', '--binding=RATES_KV', 'rates:v1:USD', `--path=${join(dir, 'rates.json')}`);

@@ -100,6 +100,23 @@ describe('profit and loss', () => {
     expect(euro.body.data.map((p: { fx: unknown }) => p.fx)).toEqual([null]);
   });
 
+  it('splits an invoice\'s exchange difference over the months its payments came in', async () => {
+    await keepDayRates('2026-03-01', { EUR: 0.95 });
+    const user = await createUser();
+    expect((await call('PATCH', '/api/workspace', { key: user.key, body: { default_currency: 'EUR' } })).status).toBe(200);
+    const client = await createClient(user.key, { currency: 'USD' });
+    // 1,000.00 USD issued at 0.80 (800.00 EUR), paid 333.33 at 0.90 and 666.67 at 0.95.
+    const invoice = await sentInvoice(user.key, { client_id: client.id, issue_date: '2026-01-20', line_items: [{ description: 'Prints', quantity: 1, unit_amount: 100_000 }] });
+    await pay(user.key, invoice.id, 33_333, '2026-02-10');
+    await pay(user.key, invoice.id, 66_667, '2026-03-05');
+    const fx = (await call('GET', `/v1/invoices/${invoice.id}/payments`, { key: user.key })).body.data.map((p: { fx: { difference: number } }) => p.fx.difference);
+    // 300.00 − 266.66 and 633.34 − 533.34 (266.664 and 533.336: their shares of 800.00 are 266.66 and 533.34).
+    expect(fx.sort((a: number, b: number) => a - b)).toEqual([3_334, 10_000]);
+    const months = await report(user.key, Q1);
+    expect(months.body.rows.map((row: { fx_gain_loss: number }) => row.fx_gain_loss)).toEqual([0, 3_334, 10_000]);
+    expect((await report(user.key, `${Q1}&group_by=quarter`)).body.totals.fx_gain_loss).toBe(13_334);
+  });
+
   it('groups by quarter and by project, with the same totals', async () => {
     const quarters = await report(owner.key, `${Q1}&group_by=quarter`);
     expect(quarters.body.rows).toEqual([{ key: '2026-Q1', income: 140_000, expenses: 20_900, fx_gain_loss: 5_000, profit: 124_100 }]);

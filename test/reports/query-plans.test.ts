@@ -35,8 +35,8 @@ function fullScans(plan: string[]): string[] {
   return plan.filter((line) => {
     if (line === 'SCAN exchange_rates USING COVERING INDEX exchange_rates_day_idx') return false;
     const scanned = /^SCAN (\w+)/.exec(line)?.[1];
-    // g, o and d are the reports' own grouped subqueries, b a tax breakdown's entries (json_each).
-    return scanned !== undefined && !['g', 'o', 'd', 'b'].includes(scanned) && (RECORD_TABLES.includes(scanned) || scanned.length <= 2);
+    // g, o, s, x and d are the reports' own grouped sums and their days, b a tax breakdown's entries (json_each).
+    return scanned !== undefined && !['g', 'o', 's', 'x', 'd', 'b'].includes(scanned) && (RECORD_TABLES.includes(scanned) || scanned.length <= 2);
   });
 }
 

@@ -41,7 +41,7 @@ export const rateOnOrBefore = (currency: unknown, day: unknown) => sql`CASE WHEN
 
 /** The first day kept and its rates: what a date before it converts at. */
 export const firstDayRates = (db: Db) =>
-  db.select({ currency: sql<string>`currency`, rate: sql<number>`rate` }).from(sql`exchange_rates`).where(sql`day = (SELECT min(day) FROM exchange_rates)`);
+  db.select({ currency: sql<string>`currency`.as('currency'), rate: sql<number>`rate`.as('rate') }).from(sql`exchange_rates`).where(sql`day = (SELECT min(day) FROM exchange_rates)`);
 
 /** A looked-up rate, and whether its date had none kept on or before it. */
 export type DayRate = { rate: number; missing: boolean };

@@ -30,13 +30,13 @@ function owedOn(ctx: WorkspaceContext, asOf: string) {
       - coalesce((SELECT sum(p.amount) FROM payments p WHERE p.invoice_id = i.id AND p.paid_on <= ${asOf}), 0)
       + coalesce((SELECT sum(r.amount) FROM refunds r WHERE r.invoice_id = i.id AND r.refunded_on <= ${asOf} AND r.status <> 'failed'), 0)
       - coalesce((SELECT sum(c.total) FROM credit_notes c WHERE c.invoice_id = i.id AND c.issue_date <= ${asOf}), 0)`;
-  // Each status is sought in invoices_workspace_status_settled_idx (the unary + keeps SQLite from
-  // reading every invoice issued by `as_of` from the issue-date index instead).
+  // Each status is sought in invoices_workspace_status_settled_idx, named so that SQLite never reads
+  // every invoice issued by `as_of` from an issue-date index instead.
   const candidates = (status: string, since?: { column: string; at: string }) =>
     sql`SELECT i.currency, i.issue_date, i.client_id, ${owed} AS owed,
         CASE WHEN ${late} <= 0 THEN 'current' WHEN ${late} <= 30 THEN 'd1_30' WHEN ${late} <= 60 THEN 'd31_60' WHEN ${late} <= 90 THEN 'd61_90' ELSE 'over_90' END AS bucket
-      FROM invoices i
-      WHERE i.workspace_id = ${ctx.workspaceId} AND i.status = ${status} AND +i.issue_date <= ${asOf}${since ? sql` AND ${sql.raw(`i.${since.column}`)} >= ${since.at}` : sql``}`;
+      FROM invoices i INDEXED BY invoices_workspace_status_settled_idx
+      WHERE i.workspace_id = ${ctx.workspaceId} AND i.status = ${status} AND i.issue_date <= ${asOf}${since ? sql` AND ${sql.raw(`i.${since.column}`)} >= ${since.at}` : sql``}`;
   return sql`SELECT 'receivable' AS kind, o.currency, o.issue_date AS day, o.client_id, o.bucket, sum(o.owed) AS amount,
       (SELECT name FROM clients WHERE id = o.client_id) AS name
     FROM (${candidates('open')} UNION ALL ${candidates('paid', { column: 'paid_at', at: paidBefore })}

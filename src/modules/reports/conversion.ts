@@ -5,7 +5,8 @@
 // the cent. A day with no rate kept on or before it takes the first day kept (or, when that day has
 // none of the currency, the current snapshot) and is named in `rates_missing`.
 import { invalidField } from '../../errors';
-import { convertMinorExact, crossRate, type Ratio } from '../../lib/money';
+import { exponentOf } from '../../lib/currencies';
+import { crossRate, divRoundHalfAwayFromZero, type Ratio } from '../../lib/money';
 import { type DayRate, resolveDayRate } from '../rates/history';
 import { getRatesSnapshot } from '../rates/refresh';
 import { ratesUnavailable, type RatesSnapshot } from '../rates/snapshot';
@@ -15,6 +16,12 @@ import { ratesUnavailable, type RatesSnapshot } from '../rates/snapshot';
  * day for its currency and the report's; null where there is none, or none is needed (day-sums.ts).
  */
 export type DaySum = { currency: string; day: string; from_rate: number | null; to_rate: number | null };
+
+/** `rate` (units of `to` per unit of `from`) as minor units of `to` per minor unit of `from`, as convertMinorExact applies it. */
+function minorRatio(rate: Ratio, from: string, to: string): Ratio {
+  const shift = exponentOf(to) - exponentOf(from);
+  return shift >= 0 ? { num: rate.num * 10n ** BigInt(shift), den: rate.den } : { num: rate.num, den: rate.den * 10n ** BigInt(-shift) };
+}
 
 export class DayConverter {
   private readonly ratios = new Map<string, Ratio>();
@@ -32,13 +39,15 @@ export class DayConverter {
     const from = this.rate(row.currency, row.from_rate);
     const to = this.rate(this.target, row.to_rate);
     if (from.missing || to.missing) this.missing.add(row.day);
-    const key = `${from.rate}/${to.rate}`;
+    // The rate in minor units of the target per minor unit of the currency, worked out once per
+    // currency and pair of rates: a year's report converts thousands of sums at a few hundred.
+    const key = `${row.currency}/${from.rate}/${to.rate}`;
     let ratio = this.ratios.get(key);
     if (!ratio) {
-      ratio = crossRate({ [row.currency]: from.rate, [this.target]: to.rate }, row.currency, this.target);
+      ratio = minorRatio(crossRate({ [row.currency]: from.rate, [this.target]: to.rate }, row.currency, this.target), row.currency, this.target);
       this.ratios.set(key, ratio);
     }
-    return convertMinorExact(amount, row.currency, this.target, ratio);
+    return divRoundHalfAwayFromZero(amount * ratio.num, ratio.den);
   }
 
   /** The dates that had no rate kept on or before them, in order. */

@@ -16,7 +16,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { WorkspaceContext } from '../../lib/context';
 import { exactFigure } from '../../lib/money';
-import { dayConverter } from './conversion';
+import { dayConverter, type DaySum } from './conversion';
 import { daySumsQueries, exactSum, readDaySums } from './day-sums';
 import { countedIn } from './records';
 import { monthOf, type Period, periodKeys, quarterOf } from './period';
@@ -27,35 +27,39 @@ export type Basis = 'accrual' | 'cash';
 export type GroupBy = 'month' | 'quarter' | 'project';
 export type ProfitAndLossQuery = Period & { currency?: string; basis: Basis; group_by: GroupBy };
 
-/** The sums of a row (minor units, as text): the columns of books_daily, and the payments at their issue days' rates. */
-const COLUMNS = ['invoiced', 'credited', 'received', 'received_net', 'refunded_net', 'spent', 'fx_issue'] as const;
-type Column = (typeof COLUMNS)[number];
+/** The sums a row may carry (minor units, as text): the columns of books_daily, and payments at their issue days' rates. */
+type Column = 'invoiced' | 'credited' | 'received' | 'received_net' | 'refunded_net' | 'spent' | 'fx_issue';
+/** What each basis reads of books_daily (`received`: for the exchange difference). */
+const DAILY: Record<Basis, Column[]> = { accrual: ['invoiced', 'credited', 'spent', 'received'], cash: ['received_net', 'refunded_net', 'spent', 'received'] };
 
 /**
- * By month or quarter: the daily sums the triggers keep (books_daily, a row per currency and day; in
- * the report's own currency, which needs no rate, one per month), and the period's payments by their
- * invoices' issue days (books_fx_issue for whole months, the payments themselves for the days at
- * either end). So a year costs a few rows per day, however many records it holds.
+ * By month or quarter, one row per currency and day: the daily sums the triggers keep (books_daily;
+ * in the report's own currency, which needs no rate, one row per month), and in `fx_issue` the
+ * period's payments in another currency whose invoices were issued that day, per month paid in, as
+ * `month:amount` parts (books_fx_issue for whole months, the payments themselves for the days at the
+ * period's ends). So a year costs a row per currency and day, however many records it holds.
  */
-function byPeriodSums(ctx: WorkspaceContext, q: ProfitAndLossQuery, currency: SQL): SQL {
+function periodSums(ctx: WorkspaceContext, q: ProfitAndLossQuery, currency: SQL): SQL {
   const ws = ctx.workspaceId;
   const target = sql`(SELECT code FROM ${currency})`;
+  const columns = DAILY[q.basis];
+  const zeros = sql.raw(columns.map(() => '0').join(', '));
   const parts = splitPeriod(q);
   const edge = ([from, to]: [string, string]) =>
-    sql`SELECT i.issue_date AS day, p.currency, substr(p.paid_on, 1, 7) AS key, 0, 0, 0, 0, 0, 0, -sum(p.amount)
+    sql`SELECT i.issue_date, p.currency, ${zeros}, substr(p.paid_on, 1, 7) || ':' || sum(p.amount)
       FROM payments p JOIN invoices i ON i.id = p.invoice_id
       WHERE p.workspace_id = ${ws} AND p.paid_on BETWEEN ${from} AND ${to} AND p.currency <> ${target}
-      GROUP BY i.issue_date, p.currency, key`;
-  return sql`SELECT CASE WHEN b.currency = ${target} THEN substr(b.day, 1, 7) || '-01' ELSE b.day END AS day, b.currency, substr(b.day, 1, 7) AS key,
-      sum(b.invoiced) AS invoiced, sum(b.credited) AS credited, sum(b.received) AS received, sum(b.received_net) AS received_net,
-      sum(b.refunded_net) AS refunded_net, sum(b.spent) AS spent, 0 AS fx_issue
-    FROM books_daily b WHERE b.workspace_id = ${ws} AND b.day BETWEEN ${q.from} AND ${q.to}
-    GROUP BY 1, b.currency, key
-    UNION ALL
-    SELECT f.issue_day, f.currency, f.paid_month, 0, 0, 0, 0, 0, 0, -f.amount
-    FROM books_fx_issue f WHERE f.workspace_id = ${ws} AND f.paid_month BETWEEN ${parts.months[0]} AND ${parts.months[1]} AND f.currency <> ${target}
-    UNION ALL ${edge(parts.head)}
-    UNION ALL ${edge(parts.tail)}`;
+      GROUP BY i.issue_date, p.currency, substr(p.paid_on, 1, 7)`;
+  return sql`SELECT day, currency, ${sql.raw(columns.map((column) => `sum(${column}) AS ${column}`).join(', '))}, group_concat(fx_part) AS fx_issue FROM (
+      SELECT CASE WHEN b.currency = ${target} THEN substr(b.day, 1, 7) || '-01' ELSE b.day END AS day, b.currency,
+        ${sql.raw(columns.map((column) => `b.${column} AS ${column}`).join(', '))}, NULL AS fx_part
+      FROM books_daily b WHERE b.workspace_id = ${ws} AND b.day BETWEEN ${q.from} AND ${q.to}
+      UNION ALL
+      SELECT f.issue_day, f.currency, ${zeros}, f.paid_month || ':' || f.amount
+      FROM books_fx_issue f WHERE f.workspace_id = ${ws} AND f.paid_month BETWEEN ${parts.months[0]} AND ${parts.months[1]} AND f.currency <> ${target}
+      UNION ALL ${edge(parts.head)}
+      UNION ALL ${edge(parts.tail)})
+    GROUP BY day, currency`;
 }
 
 /** By project: the records themselves (reports/records.ts), each with its invoice's project. */
@@ -75,19 +79,19 @@ function byProjectSums(ctx: WorkspaceContext, q: ProfitAndLossQuery, currency: S
     FROM (${income}
       UNION ALL SELECT p.paid_on, p.currency, i.project_id, 0, 0, p.amount, p.amount - coalesce(p.tax, 0), 0, 0, 0
         FROM payments p JOIN invoices i ON i.id = p.invoice_id WHERE ${counted.payments('p')}
-      UNION ALL SELECT i.issue_date, p.currency, i.project_id, 0, 0, 0, 0, 0, 0, -p.amount
+      UNION ALL SELECT i.issue_date, p.currency, i.project_id, 0, 0, 0, 0, 0, 0, p.amount
         FROM payments p JOIN invoices i ON i.id = p.invoice_id WHERE ${counted.payments('p')} AND p.currency <> ${target}
       UNION ALL SELECT e.incurred_on, e.currency, e.project_id, 0, 0, 0, 0, 0, coalesce(e.net_amount, e.amount), 0 FROM expenses e WHERE ${counted.expenses('e')})
     GROUP BY day, currency, key`;
 }
 
+const sumsOf = (columns: Column[]) => Object.fromEntries(columns.map((column) => [column, exactSum(column)])) as Record<Column, SQL<string>>;
+
 /** The report's one batch (its query plans are tested: test/reports/query-plans.test.ts). */
 export const profitAndLossQueries = (ctx: WorkspaceContext, q: ProfitAndLossQuery) =>
-  daySumsQueries(
-    ctx, q.currency, (code) => (q.group_by === 'project' ? byProjectSums : byPeriodSums)(ctx, q, code),
-    { key: sql<string | null>`g.key`, ...(Object.fromEntries(COLUMNS.map((column) => [column, exactSum(column)])) as Record<Column, SQL<string>>) },
-    sql`g.currency, g.day, g.key`,
-  );
+  q.group_by === 'project'
+    ? daySumsQueries(ctx, q.currency, (code) => byProjectSums(ctx, q, code), { key: sql<string | null>`g.key`, ...sumsOf([...DAILY[q.basis], 'fx_issue']) })
+    : daySumsQueries(ctx, q.currency, (code) => periodSums(ctx, q, code), { ...sumsOf(DAILY[q.basis]), fx_issue: sql<string | null>`g.fx_issue` });
 
 type Figures = { income: bigint; expenses: bigint; fx_gain_loss: bigint };
 const FIELDS = ['income', 'expenses', 'fx_gain_loss', 'profit'] as const;
@@ -102,16 +106,19 @@ const COUNTED: Record<Basis, { column: Column; field: keyof Figures; sign: bigin
     { column: 'credited', field: 'income', sign: -1n },
     { column: 'spent', field: 'expenses', sign: 1n },
     { column: 'received', field: 'fx_gain_loss', sign: 1n, foreign: true },
-    { column: 'fx_issue', field: 'fx_gain_loss', sign: 1n },
+    { column: 'fx_issue', field: 'fx_gain_loss', sign: -1n },
   ],
   cash: [
     { column: 'received_net', field: 'income', sign: 1n },
     { column: 'refunded_net', field: 'income', sign: -1n },
     { column: 'spent', field: 'expenses', sign: 1n },
     { column: 'received', field: 'fx_gain_loss', sign: 1n, foreign: true },
-    { column: 'fx_issue', field: 'fx_gain_loss', sign: 1n },
+    { column: 'fx_issue', field: 'fx_gain_loss', sign: -1n },
   ],
 };
+
+type Sum = DaySum & { key?: string | null } & Partial<Record<Column, string | null>>;
+const byKey = ({ key: a = null }: Sum, { key: b = null }: Sum) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1);
 
 export async function profitAndLoss(ctx: WorkspaceContext, q: ProfitAndLossQuery) {
   const { currency, first, sums } = await readDaySums(ctx, q.currency, profitAndLossQueries(ctx, q));
@@ -125,24 +132,43 @@ export async function profitAndLoss(ctx: WorkspaceContext, q: ProfitAndLossQuery
     figures[field] += amount;
     groups.set(rowKey(key), figures);
   };
-  // Each column's sum per currency and day is converted once, and split over the rows' keys by share.
-  const days = new Map<string, typeof sums>();
-  for (const sum of sums) {
-    const unit = `${sum.currency}|${sum.day}`;
-    const rows = days.get(unit);
-    if (rows) rows.push(sum);
-    else days.set(unit, [sum]);
-  }
-  for (const rows of days.values()) {
-    const first = rows[0]!;
-    for (const { column, field, sign, foreign } of COUNTED[q.basis]) {
-      if (foreign && first.currency === currency) continue;
-      const amounts = rows.map((row) => BigInt(row[column]));
-      const total = amounts.reduce((a, b) => a + b, 0n);
-      if (total === 0n) continue;
-      const converted = converter.convert(total, first);
-      const parts = rows.length === 1 ? [converted] : shares(converted, amounts);
-      rows.forEach((row, i) => add(row.key, field, sign * parts[i]!));
+  const convert = (amount: bigint, sum: Sum) => converter.convert(amount, sum);
+  if (q.group_by === 'project') {
+    // Each column's sum per currency and day is converted once and split over the projects by share,
+    // the projects in order so that ties go the same way each time (shares.ts).
+    const days = new Map<string, Sum[]>();
+    for (const sum of sums as Sum[]) {
+      const unit = `${sum.currency}|${sum.day}`;
+      const rows = days.get(unit);
+      if (rows) rows.push(sum);
+      else days.set(unit, [sum]);
+    }
+    for (const rows of days.values()) {
+      rows.sort(byKey);
+      const first = rows[0]!;
+      for (const { column, field, sign, foreign } of COUNTED[q.basis]) {
+        if (foreign && first.currency === currency) continue;
+        const amounts = rows.map((row) => BigInt(row[column] ?? 0));
+        const total = amounts.reduce((a, b) => a + b, 0n);
+        if (total !== 0n) shares(convert(total, first), amounts).forEach((part, i) => add(rows[i]!.key ?? null, field, sign * part));
+      }
+    }
+  } else {
+    // A row is a currency and day: each of its sums is converted once; the payments at their issue
+    // day's rate are split over the months they were paid in by share, the months in order.
+    for (const sum of sums as Sum[]) {
+      for (const { column, field, sign, foreign } of COUNTED[q.basis]) {
+        const text = sum[column];
+        if (!text || text === '0' || (foreign && sum.currency === currency)) continue;
+        if (column !== 'fx_issue') {
+          add(monthOf(sum.day), field, sign * convert(BigInt(text), sum));
+          continue;
+        }
+        const paid = text.split(',').map((part) => part.split(':') as [string, string]).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+        const amounts = paid.map(([, amount]) => BigInt(amount));
+        const converted = convert(amounts.reduce((a, b) => a + b, 0n), sum);
+        shares(converted, amounts).forEach((part, i) => add(paid[i]![0], field, sign * part));
+      }
     }
   }
 

@@ -1,5 +1,7 @@
 // Which records a period's figures count (§22), written once for the reports and their rows
-// (rows.ts), so the rows always add up to the reports. `a` is the alias a query gives the table.
+// (rows.ts), so the rows always add up to the reports; the triggers that keep the profit and loss's
+// daily sums (migration 0033) count the same, which test/reports/daily-sums.test.ts checks. `a` is
+// the alias a query gives the table.
 // - invoices issued in the period, open or paid (a draft is not issued; a void invoice was taken
 //   back whole, which voiding allows only while nothing is paid or credited);
 // - credit notes, payments and expenses dated in it;
