@@ -18,13 +18,27 @@
 // - G: Directive art. 146. Worded after § 4 Nr. 1a UStG ("Ausfuhrlieferung"), RD 1619/2012 art. 6.1 j)
 //   (as for K: "exportación exenta"), D.P.R. 633/1972 art. 21 c. 6 b) ("operazione non imponibile"); nl "uitvoer",
 //   the usual Dutch term (no source checked).
-// - O: the EN 16931 name of the category ("Not subject to VAT"); it, D.P.R. 633/1972 art. 21 c. 6-bis b)
-//   ("operazione non soggetta"); pt, the tax authority's code M99 ("não sujeito"). The de, fr, es and nl
-//   texts are the usual terms; no law prescribes a wording for them.
-// - Z: no law asks for a mention (a zero rate is no exemption); the usual terms, unchecked.
+// - O: en, the VATEX code list's text of VATEX-EU-O ("Not subject to VAT"); it, D.P.R. 633/1972 art. 21
+//   c. 6-bis b) ("operazione non soggetta", for supplies deemed made outside the EU); pt, the tax
+//   authority's code M99 ("não sujeito"); de, the Umsatzsteuer-Voranmeldung's line Kz 45 "Übrige nicht
+//   steuerbare Umsätze (Leistungsort nicht im Inland)" (the BMF's form, as GnuCash's German tax report
+//   reproduces it: Gnucash/gnucash libgnucash/tax/us/txf-de_DE.scm); es, the AEAT's own words in its
+//   VERI*FACTU list L9 (CalificacionOperacion N1 "Operación No Sujeta artículo 7, 14, otros", N2
+//   "Operación No Sujeta por Reglas de localización"), without the reason, which varies (invopop/gobl
+//   addons/es/verifactu/extensions.go). fr and nl: NO SOURCE found; the usual terms, unchecked.
+// - Z: no law asks for a mention (a zero rate is no exemption). en, the name of code Z in UNTDID 5305,
+//   the EN 16931 category list ("Zero rated goods"; stephanstapel/ZUGFeRD-csharp ZUGFeRD/TaxCategoryCodes.cs);
+//   de, the BMF's name of the 0 % rate of § 12 Abs. 3 UStG ("Nullsteuersatz": BMF-Schreiben of 27.02.2023,
+//   III C 2 - S 7220/22/10002 :010, BStBl 2023 I S. 351, https://datenbank.nwb.de/Dokument/Anzeige/Doi/GAAAJ-32171;
+//   UStAE 12.18). fr, es, it, nl and pt: NO SOURCE found; the usual terms, unchecked.
 // - E: art. 226 (11) "any other reference indicating that the supply is exempt"; it, D.P.R. 633/1972
 //   art. 21 c. 6 c) ("operazione esente"); es, RD 1619/2012 art. 6.1 j) ("indicación de que la operación
 //   está exenta"). The exempting article varies (Directive art. 132, 135, ...), so none is named.
+// The Italian annotations of art. 21 c. 6 b) and c) and c. 6-bis b): the statute is at
+// https://www.normattiva.it/uri-res/N2Ls?urn:nir:presidente.repubblica:decreto:1972-10-26;633~art21; its
+// wording of the annotations as quoted by https://www.ecnews.it/fiscale/?p=43374 (c. 6: "operazione non
+// imponibile", "operazione esente") and http://studiosalmaso.com/fattura-ricevuta-corrispettivi/74-diciture-in-fattura-per-i-casi-particolari.html
+// (c. 6-bis: "operazione non soggetta" for supplies to parties established outside the EU).
 // A small business's note (§20 "Small businesses") is the issuer country's wording, further below.
 import type { Language } from './labels/language';
 import type { TaxCategory } from './value';
@@ -55,11 +69,11 @@ export const TAX_NOTES: Readonly<Record<Exclude<TaxCategory, 'S'>, Notes>> = {
     pt: 'Exportação isenta (artigo 146.º da Diretiva 2006/112/CE)',
   },
   O: {
-    en: 'Not subject to VAT', de: 'Nicht steuerbar', fr: 'Non soumis à la TVA', es: 'No sujeto a IVA', it: 'Operazione non soggetta',
+    en: 'Not subject to VAT', de: 'Nicht steuerbar', fr: 'Non soumis à la TVA', es: 'Operación no sujeta', it: 'Operazione non soggetta',
     nl: 'Niet onderworpen aan btw', pt: 'Não sujeito a IVA',
   },
   Z: {
-    en: 'Zero-rated', de: 'Steuersatz 0 %', fr: 'Taux zéro', es: 'Tipo cero', it: 'Aliquota zero', nl: 'Nultarief', pt: 'Taxa zero',
+    en: 'Zero-rated', de: 'Nullsteuersatz', fr: 'Taux zéro', es: 'Tipo cero', it: 'Aliquota zero', nl: 'Nultarief', pt: 'Taxa zero',
   },
   E: {
     en: 'Exempt from VAT', de: 'Steuerfrei', fr: 'Exonéré de TVA', es: 'Exento de IVA', it: 'Operazione esente', nl: 'Vrijgesteld van btw',
