@@ -1,4 +1,5 @@
-// /docs in a real browser: it renders the operations within 3 s (§8), each once, with a filter box
+// /docs in a real browser: it renders the operations within 3 s (§8), every tag section of the document
+// with all its operations, each once, with a filter box
 // and a description for every tag, fills "Try it out" bodies with realistic examples, asks nothing
 // of any host but this one, and "Try it out" on GET /health shows a 200.
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
