@@ -4,7 +4,7 @@
 // that the events themselves match.
 import { Validator } from '@cfworker/json-schema';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { docsView } from '../../src/docs-page';
+import { docsView, operationsInFull } from '../../src/docs-page';
 import { referencedPath } from '../../src/openapi/listings';
 import { COUNTRY_CODES } from '../../src/lib/countries';
 import { CURRENCY_CODES } from '../../src/lib/currencies';
@@ -134,6 +134,42 @@ describe('the document', () => {
     expect(listed).toEqual(expect.arrayContaining(['get /api/workflow/dashboard', 'post /api/workflow/expenses', 'get /v1/gigs']));
     expect(view.paths['/v1/clients'].post.summary).toContain('/api/workflow/clients');
     expect(operations(view).length).toBeLessThan(operations(doc).length);
+  });
+});
+
+describe('the reference page', () => {
+  /** Enough of Swagger UI's Immutable.js sequences for its operations list. */
+  const seq = (entries: [string, unknown][]): any => ({
+    size: entries.length,
+    map: (fn: (value: any, key: string) => unknown) => seq(entries.map(([key, value]) => [key, fn(value, key)])),
+    valueSeq: () => seq(entries.map(([, value], i) => [String(i), value])),
+    toArray: () => entries.map(([, value]) => value),
+    get: (key: string) => entries.find(([k]) => k === key)?.[1],
+  });
+  type Element = { type: unknown; props: Record<string, any> | null; children: unknown[] };
+  const elements = (node: unknown): Element[] =>
+    Array.isArray(node) ? node.flatMap(elements) : node && typeof node === 'object' && 'type' in node ? [node as Element, ...elements((node as Element).children)] : [];
+
+  // Swagger UI (5.33 on) puts only the operations in view in the page once its list holds 150 tags and
+  // operations; ours holds more (23 tags, 139 operations), so the page showed Meta and Access and nothing
+  // a reader's find could reach below them. The page lists them itself, every one.
+  it('lists every tag of the document with every one of its operations, however long the list', async () => {
+    const view = docsView(structuredClone(doc) as never) as Doc;
+    const listed = operations(view).filter(({ path }) => !view.paths[path].$ref);
+    const byTag = new Map<string, unknown[]>();
+    for (const { path, method, operation } of listed) {
+      for (const tag of (operation as { tags: string[] }).tags) byTag.set(tag, [...(byTag.get(tag) ?? []), seq([['path', path], ['method', method], ['specPath', ['paths', path, method]]])]);
+    }
+    const tagged = seq([...byTag].map(([tag, ops]) => [tag, seq([['operations', seq(ops.map((op, i) => [String(i), op]))]])]));
+    const { operations: list } = operationsInFull({ React: { createElement: (type: unknown, props: object | null, ...children: unknown[]) => ({ type, props, children }) } }).components;
+    const page = list({ specSelectors: { taggedOperations: () => tagged, validOperationMethods: () => METHODS, url: () => '/openapi.json' }, getComponent: (name: string) => name });
+    const sections = elements(page).filter((e) => e.type === 'OperationTag');
+    expect(sections.map((e) => e.props!.tag).sort()).toEqual((doc.tags as { name: string }[]).map((t) => t.name).sort());
+    const shown = elements(page).filter((e) => e.type === 'OperationContainer').map((e) => `${e.props!.method} ${e.props!.path}`);
+    expect(shown.length).toBe(listed.length);
+    expect(new Set(shown)).toEqual(new Set(listed.map(({ path, method }) => `${method} ${path}`)));
+    // The page's script hands the list to Swagger UI.
+    expect((await call('GET', '/docs/init.js')).body).toMatch(/plugins: \[operationsInFull\b/);
   });
 });
 

@@ -1,8 +1,19 @@
-// /docs in a real browser: it renders the operations within 3 s (§8), each once, with a filter box
+// /docs in a real browser: it renders the operations within 3 s (§8), every tag section of the document
+// with all its operations, each once, with a filter box
 // and a description for every tag, fills "Try it out" bodies with realistic examples, asks nothing
 // of any host but this one, and "Try it out" on GET /health shows a 200.
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+/** The tags the reference shows a section for (those of the document's operations) and its operations:
+ *  an /api/workflow path item that refers to its /v1 twin is that one operation (docsView). */
+async function documentListing(base) {
+  const doc = await (await fetch(`${base}/openapi.json`)).json();
+  const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+  const operations = Object.values(doc.paths).filter((item) => !item.$ref).flatMap((item) => methods.filter((m) => item[m]).map((m) => item[m]));
+  const used = new Set(operations.flatMap((operation) => operation.tags ?? []));
+  return { tags: [...used], operations: operations.reduce((n, operation) => n + Math.max(1, operation.tags?.length ?? 0), 0) };
+}
 
 export async function checkDocsInBrowser(base, browser) {
   // A fresh context (no cache, no cookies); the browser's background networking is off (browser.mjs),
@@ -41,6 +52,13 @@ export async function checkDocsInBrowser(base, browser) {
       sections.map((s) => [s.querySelector('.opblock-tag')?.getAttribute('data-tag'), s.querySelector('.opblock-tag small')?.textContent?.trim() ?? '']));
     const bare = tags.filter(([, description]) => !description).map(([tag]) => tag);
     if (bare.length) throw new Error(`/docs shows tags without a description: ${bare.join(', ')}`);
+    // Every tag section of the document is in the page, each with all its operations: not only those in
+    // view, as Swagger UI renders a long list of its own accord (docs-page.ts, operationsInFull).
+    const { tags: shownTags, operations: shownOperations } = await documentListing(base);
+    const missing = shownTags.filter((tag) => !tags.some(([shown]) => shown === tag));
+    if (missing.length) throw new Error(`/docs rendered ${tags.length} of the document's ${shownTags.length} tag sections, not: ${missing.join(', ')}`);
+    const inSections = await page.locator('.opblock-tag-section .opblock').count();
+    if (inSections !== shownOperations) throw new Error(`/docs rendered ${inSections} of the document's ${shownOperations} operations in its tag sections`);
 
     // "Try it out" on creating a client starts from a realistic body.
     const createClient = page.locator('.opblock-post', { has: page.locator('[data-path="/v1/clients"]') }).first();
@@ -69,7 +87,7 @@ export async function checkDocsInBrowser(base, browser) {
     if (stored.includes('wsk_') || stored.includes('authorized')) throw new Error(`/docs kept credentials in localStorage: ${stored}`);
     const foreign = requested.filter((url) => !url.startsWith(base) && !url.startsWith('data:') && !url.startsWith('blob:'));
     if (foreign.length) throw new Error(`/docs requested other hosts: ${foreign.join(', ')}`);
-    console.log(`e2e: /docs showed its operations after ${shownAfter} ms (budget ${budget} ms, load ${loadavg()[0].toFixed(1)}), ${operations} of them, each once, made ${requested.length} requests (all to ${base}), "Try it out" on /health showed 200; screenshot ${screenshot}`);
+    console.log(`e2e: /docs showed its operations after ${shownAfter} ms (budget ${budget} ms, load ${loadavg()[0].toFixed(1)}), ${operations} of them in all ${shownTags.length} tag sections, each once, made ${requested.length} requests (all to ${base}), "Try it out" on /health showed 200; screenshot ${screenshot}`);
   } finally {
     await context.close();
   }
