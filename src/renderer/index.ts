@@ -1,12 +1,14 @@
 // The renderer worker: the invoice PDF (and its Factur-X form) made apart from the API, which calls
 // `renderPdf` through its RENDERER service binding (src/modules/invoices/render/respond.tsx), and a received
-// PDF read (`readPdf`, src/modules/inbound-documents/read-pdf.ts). pdf-lib, fontkit, the font and the PDF
-// reader are most of what a PDF needs and nothing any other route does: here they do not weigh on the API's
+// PDF read (`readPdf`, src/modules/inbound-documents/read-pdf.ts), and a received email's MIME parsed
+// (`parseEmail`, src/modules/inbound-documents/email.ts). pdf-lib, fontkit, the font, the PDF reader and the
+// MIME parser are most of what these need and nothing any other route does: here they do not weigh on the API's
 // cold start. Its configuration is wrangler.toml in this folder.
 import { WorkerEntrypoint } from 'cloudflare:workers';
 import type { PdfReading } from '../modules/inbound-documents/reading';
-import type { PdfDocument } from './contract';
+import type { ParsedEmail, PdfDocument } from './contract';
 import { makeFacturX } from './facturx';
+import { parseEmail } from './parse-email';
 import { renderInvoicePdf } from './pdf';
 import { readPdf } from './reading/read-pdf';
 
@@ -22,5 +24,10 @@ export default class Renderer extends WorkerEntrypoint<RendererEnv> {
   /** A received PDF's embedded e-invoice (factur-x.xml, zugferd-invoice.xml, xrechnung.xml) and text, bounded (reading/). */
   readPdf(bytes: ArrayBuffer): PdfReading {
     return readPdf(new Uint8Array(bytes));
+  }
+
+  /** A received email's HTML body and attachments (parse-email.ts); the API has checked its size. */
+  parseEmail(raw: ArrayBuffer): Promise<ParsedEmail> {
+    return parseEmail(raw);
   }
 }
