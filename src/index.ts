@@ -17,7 +17,8 @@ export default {
     config(env);
     ctx.waitUntil(loadJobs().then(({ runScheduled }) => runScheduled(env)));
   },
-  // §21: mail to a workspace's inbound address (Cloudflare Email Routing); the parser loads with the first message.
+  // §21: mail to a workspace's inbound address (Cloudflare Email Routing); its module loads with the first message
+  // (the MIME parser itself is the renderer worker's).
   async email(message, env) {
     config(env);
     const { receiveEmail } = await import('./modules/inbound-documents/email');

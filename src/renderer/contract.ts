@@ -1,5 +1,6 @@
 // What the API sends the renderer worker: the document's printed form (documents/render/printed.ts, made
-// from its one document value), as plain data; and the largest received PDF it hands over to be read. A document's labels include sentences built by functions
+// from its one document value), as plain data; the largest received PDF it hands over to be read; and what the
+// renderer answers for a received email. A document's labels include sentences built by functions
 // (the emails'), and functions do not cross a service binding as functions, so only the labels' words go;
 // the one sentence the PDF builds, the page footer, the renderer takes from the locale. Imported by both
 // sides, so it imports only types.
@@ -16,3 +17,9 @@ export function pdfDocument(doc: PrintedDocument): PdfDocument {
 
 /** A received PDF larger than this is not sent to be read: the most an email brings (§21: 25 MB a message). */
 export const PDF_READING_MAX_BYTES = 25 * 1024 * 1024;
+
+/** One part of a received email (§21 "Email") as the renderer's MIME parser found it: plain data, its bytes decoded. */
+export type EmailAttachment = { filename: string | null; mimeType: string; contentId: string | null; content: ArrayBuffer };
+
+/** A received email as the API needs it: the HTML body (which inline parts it shows) and every attachment. */
+export type ParsedEmail = { html: string | null; attachments: EmailAttachment[] };

@@ -1,10 +1,12 @@
-// A received e-invoice (§21 "Reading") as the one document value (value.ts), so the page that prints our own
-// invoices (render/page.tsx) prints it too, in the reader's language: the seller and the buyer with their
+// A received e-invoice (§21 "Reading") as the e-invoice document the one document value is made from (value.ts), so
+// the page that prints our own invoices (render/page.tsx) prints it too, in the reader's language: the seller and the buyer with their
 // addresses and numbers, dates, references, lines, allowances, each tax group with its exemption reason, totals,
 // notes, payment terms and account. The XML is read with the safe reader and our rule engine's readers (CII and
 // UBL Invoice and CreditNote), and the few terms no rule reads (addresses, notes, due date, references, payment
 // terms) from the same tree. Amounts are shown in the currency's minor unit: one written with more decimals shows
-// rounded (half away from zero), and the document's validation warns of it.
+// rounded (half away from zero), and the document's validation warns of it. Run by the renderer worker
+// (src/renderer/index.ts `receivedDocument`), which answers plain data: the rule engine's readers stay out of the
+// API's bundle; the API makes the value in the reader's language (inbound-documents/view.tsx).
 import { CURRENCY_EXPONENTS } from '../../lib/currencies';
 import { divRoundHalfAwayFromZero } from '../../lib/money';
 import { isCalendarDate } from '../../lib/time';
@@ -14,7 +16,7 @@ import type { EN16931Invoice } from './einvoice/rules';
 import { readCii } from './einvoice/rules/read-cii';
 import { readUbl } from './einvoice/rules/read-ubl';
 import { all, first, textAt } from './einvoice/rules/xml-path';
-import { type DocumentValue, type EInvoiceAddress, type EInvoiceDocument, type TaxCategory, valueOfEInvoice } from './value';
+import type { EInvoiceAddress, EInvoiceDocument, TaxCategory } from './value';
 
 const CII_NS = 'urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100';
 const UBL_NS: Record<string, string> = { Invoice: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2', CreditNote: 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2' };
@@ -26,11 +28,11 @@ type Written = string | null;
 /** What a received document lacks to be shown, in a sentence. */
 export type NotShown = { error: string };
 
-/**
- * The received e-invoice `xml` as a document value in `locale`, or why it cannot be read. `issueDate` is the one the
- * document states: without a readable one the value carries a stand-in the page must not print.
- */
-export function receivedValue(xml: string, locale: string): { value: DocumentValue; issueDate: string | null } | NotShown {
+/** The received e-invoice to show; `issueDate` is the one it states: without a readable one `document` carries a stand-in the page must not print. */
+export type ReceivedDocument = { document: EInvoiceDocument; issueDate: string | null };
+
+/** The received e-invoice `xml` as the document to show, or why it cannot be read. */
+export function receivedDocument(xml: string): ReceivedDocument | NotShown {
   let root: XmlElement;
   try {
     root = readXml(xml, DEFAULT_XML_LIMITS);
@@ -42,8 +44,7 @@ export function receivedValue(xml: string, locale: string): { value: DocumentVal
   if (!cii && UBL_NS[root.local] !== root.ns) return { error: `<${root.local}> is neither a CII CrossIndustryInvoice nor a UBL Invoice or CreditNote` };
   const invoice = cii ? readCii(root) : readUbl(root);
   const extra = cii ? ciiExtras(root) : ublExtras(root);
-  const doc = documentOf(invoice, extra, root.local === 'CreditNote');
-  return { value: valueOfEInvoice(doc, locale), issueDate: dateOf(invoice.issueDate) };
+  return { document: documentOf(invoice, extra, root.local === 'CreditNote'), issueDate: dateOf(invoice.issueDate) };
 }
 
 /** The terms a person reads that the rules do not: each party's address, notes, due date, references, payment terms. */

@@ -2,24 +2,29 @@
 // PDF, XML and image attachment becomes an inbound document (`source: "email"`, `from` the sender) through the same
 // receiveDocument an upload goes through. Refused (the sender's server gets the reason): an address that is not a
 // workspace's (another domain, a made-up or rotated token), a message over 25 MB, one with more than 20 such
-// attachments. A message with none is dropped. Loaded on the first message, never by the API's requests.
-import PostalMime, { type Attachment } from 'postal-mime';
+// attachments. A message with none is dropped. Loaded on the first message, never by the API's requests. The MIME
+// parsing itself is the renderer worker's (src/renderer/parse-email.ts, through the RENDERER service binding), so
+// the parser is no part of the API's bundle and cold start; what counts as a document, and every refusal, is here.
+import type { EmailAttachment } from '../../renderer/contract';
 import { systemContext } from '../../lib/context';
 import { ApiError } from '../../errors';
 import { createDb } from '../../lib/db';
 import { databaseBinding, databaseOf, DIRECTORY, withDatabase } from '../../lib/databases';
+import { inTime } from './in-time';
 import { workspaceOfAddress } from './inbound-address';
 import { receiveDocument } from './receive';
 
 export const MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
 export const MAX_ATTACHMENTS = 20;
+// Far above the time 25 MB of MIME takes to parse: only a renderer that is stuck gets here.
+const PARSE_TIMEOUT_MS = 30_000;
 
 /** What may be a supplier's document: by declared type or file name (receiveDocument reads the bytes to be sure). */
 const DOCUMENT_TYPE = /^(application\/(pdf|xml)|text\/xml|image\/(jpeg|png|webp))$/i;
 const DOCUMENT_NAME = /\.(pdf|xml|jpe?g|png|webp)$/i;
 
 /** An attachment that is a document: not one the message's own HTML shows (`cid:`), such as a logo in a signature. */
-function documentsOf(attachments: Attachment[], html: string | undefined): Attachment[] {
+function documentsOf(attachments: EmailAttachment[], html: string | null): EmailAttachment[] {
   const shown = new Set([...(html ?? '').matchAll(/cid:([^"'\s>)]+)/gi)].map((m) => m[1]!.toLowerCase()));
   return attachments.filter((a) => {
     const contentId = a.contentId?.replace(/^<|>$/g, '').toLowerCase();
@@ -35,7 +40,11 @@ export async function receiveEmail(message: ForwardableEmailMessage, env: Env): 
   const workspace = await workspaceOfAddress(env, createDb(databaseBinding(env, DIRECTORY)), message.to);
   if (!workspace) return message.setReject('Unknown address');
   if (message.rawSize > MAX_MESSAGE_BYTES) return message.setReject('Message too large: at most 25 MB');
-  const parsed = await PostalMime.parse(message.raw, { attachmentEncoding: 'arraybuffer' });
+  const raw = await new Response(message.raw).arrayBuffer();
+  // A renderer that cannot be reached, or does not answer, fails the handler, as a parser that threw here did.
+  const parsed = await inTime(env.RENDERER.parseEmail(raw), PARSE_TIMEOUT_MS, () => {
+    throw new Error(`Parsing the email took longer than ${PARSE_TIMEOUT_MS / 1000} s.`);
+  });
   const documents = documentsOf(parsed.attachments, parsed.html);
   if (documents.length > MAX_ATTACHMENTS) return message.setReject(`Too many attachments: at most ${MAX_ATTACHMENTS} a message`);
   if (!documents.length) return log('info', 'Inbound email without documents dropped', { workspace_id: workspace.id });
@@ -43,7 +52,7 @@ export async function receiveEmail(message: ForwardableEmailMessage, env: Env): 
   for (const [index, attachment] of documents.entries()) {
     const received = await receiveDocument(ctx, {
       source: 'email',
-      bytes: new Uint8Array(attachment.content as ArrayBuffer),
+      bytes: new Uint8Array(attachment.content),
       filename: attachment.filename,
       from: message.from,
     }).catch((error: unknown) => ({ refused: error }));

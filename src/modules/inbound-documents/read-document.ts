@@ -1,21 +1,22 @@
 // Reading one received document by what it is (its sniffed type): XML as an e-invoice, a PDF for its embedded
-// e-invoice (Factur-X, ZUGFeRD, XRechnung) or else its text for the model, an image by the model. The readers
-// are loaded on first use: the rule engine, the renderer's client and the model providers cost nothing to a
-// queue batch that needs none of them. What a reader cannot read ends the document `failed`, with its reason.
+// e-invoice (Factur-X, ZUGFeRD, XRechnung) or else its text for the model, an image by the model. The XML and the
+// PDF are read by the renderer worker (read-xml-by-renderer.ts, read-pdf.ts); the readers' clients and the model
+// providers are loaded on first use, and cost nothing to a queue batch that needs none of them. What a reader
+// cannot read ends the document `failed`, with its reason.
 import type { ModelReading, PdfReading, XmlReading } from './reading';
 import type { ExtractedValue, ValidationValue } from './schemas';
 import type { InboundDocumentRow } from './serialize';
 
-/** The three readers (read-xml.ts, read-pdf.ts, model-extraction.ts), as the consumer calls them. */
+/** The three readers (read-xml-by-renderer.ts, read-pdf.ts, model-extraction.ts), as the consumer calls them. */
 export type Readers = {
-  readInboundXml: (xml: string, options?: { embeddedInPdf?: boolean }) => XmlReading | Promise<XmlReading>;
+  readInboundXml: (env: Env, xml: string, options?: { embeddedInPdf?: boolean }) => Promise<XmlReading>;
   readInboundPdf: (env: Env, bytes: ArrayBuffer) => Promise<PdfReading>;
   extractWithModel: (env: Env, input: { workspaceId: string; contentType: string; bytes?: ArrayBuffer; text?: string }) => Promise<ModelReading>;
 };
 
 /** The readers, each module imported on its first use. */
 export const lazyReaders: Readers = {
-  readInboundXml: async (xml, options) => (await import('./read-xml')).readInboundXml(xml, options),
+  readInboundXml: async (env, xml, options) => (await import('./read-xml-by-renderer')).readInboundXml(env, xml, options),
   readInboundPdf: async (env, bytes) => (await import('./read-pdf')).readInboundPdf(env, bytes),
   extractWithModel: async (env, input) => (await import('./model-extraction')).extractWithModel(env, input),
 };
@@ -59,9 +60,9 @@ const fromXml = (reading: XmlReading, format: 'cii' | 'ubl' | 'facturx'): Docume
     ? { status: 'needs_review', format, profile: reading.profile, extracted: reading.extracted, validation: reading.validation, extraction: 'xml', confidence: null }
     : failed(format === 'facturx' ? 'facturx' : null, reading.reason);
 
-async function readXml(readers: Readers, xml: string, format?: 'facturx'): Promise<DocumentReading> {
+async function readXml(readers: Readers, env: Env, xml: string, format?: 'facturx'): Promise<DocumentReading> {
   // The plain EN 16931 id taken out of a PDF reads as Factur-X's EN 16931 profile.
-  const reading = await readers.readInboundXml(xml, { embeddedInPdf: format === 'facturx' });
+  const reading = await readers.readInboundXml(env, xml, { embeddedInPdf: format === 'facturx' });
   return fromXml(reading, format ?? (reading.ok ? reading.format : 'cii'));
 }
 
@@ -101,13 +102,13 @@ async function readByModel(
 export async function readDocument(env: Env, row: InboundDocumentRow, bytes: ArrayBuffer, readers: Readers = lazyReaders): Promise<DocumentReading> {
   if (row.contentType === 'application/xml') {
     const decoded = xmlText(new Uint8Array(bytes));
-    return 'reason' in decoded ? failed(null, decoded.reason) : readXml(readers, decoded.text);
+    return 'reason' in decoded ? failed(null, decoded.reason) : readXml(readers, env, decoded.text);
   }
   if (row.contentType === 'application/pdf') {
     const pdf = await readers.readInboundPdf(env, bytes);
     if (!pdf.ok) return failed('pdf', pdf.reason);
     if (pdf.xml) {
-      const reading = await readXml(readers, pdf.xml.content, 'facturx');
+      const reading = await readXml(readers, env, pdf.xml.content, 'facturx');
       return reading.status === 'failed' ? failed('facturx', `The embedded ${pdf.xml.name}: ${reading.reason}`) : reading;
     }
     return readByModel(readers, env, row, 'pdf', { text: pdf.text });

@@ -3,7 +3,8 @@
 // EN 16931 model our rule engine judges, then into the resource's `extracted`, its `profile` (BT-24 as a name)
 // and the engine's verdict. A document that breaks the rules still reads (the verdict is shown for review);
 // only one that is not an e-invoice at all, or that the reader refuses, answers `ok: false` with the reason.
-// Loaded by the queue consumer with `await import()`, so the engine stays off the API's startup path.
+// Run by the renderer worker (src/renderer/index.ts `readXml`; the API asks through read-xml-by-renderer.ts), so the
+// engine is no part of the API's bundle.
 import { nowIso } from '../../lib/time';
 import { judgeEInvoice, readEInvoice } from '../documents/einvoice/rules';
 import { extractEInvoice } from './extract-einvoice';

@@ -1,7 +1,7 @@
 // What each reader of an inbound document answers (§21 "Processing"): the queue consumer (consumer.ts) picks the
 // reader by the format sniffed from the bytes and stores what it answers. The readers live in their own files and
-// are loaded only by the consumer: read-xml.ts (CII, UBL Invoice and CreditNote, with our EN 16931 rules),
-// read-pdf.ts (through the renderer worker: a Factur-X/ZUGFeRD/XRechnung PDF's embedded XML, else its text) and
+// are loaded only by the consumer: read-xml-by-renderer.ts (CII, UBL Invoice and CreditNote, read with our EN 16931
+// rules by read-xml.ts in the renderer worker), read-pdf.ts (through the renderer worker: a Factur-X/ZUGFeRD/XRechnung PDF's embedded XML, else its text) and
 // model-extraction.ts (a PDF's text or an image, through the configured co-pilot provider).
 import type { ExtractedValue, RuleIssueValue, ValidationValue } from './schemas';
 

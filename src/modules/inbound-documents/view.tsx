@@ -1,18 +1,19 @@
 /** @jsxImportSource hono/jsx */
 // §21 "Reading": a received e-invoice as a person reads it. Its XML (a CII or UBL file, or the one a Factur-X PDF
-// embeds) becomes the one document value (documents/from-received.ts) and is printed by the page our own invoices
-// use, in the workspace's language, with the verdict of the EN 16931 check beside it: valid, or each rule it
-// breaks, and every warning. A document that is no e-invoice (a PDF without XML, a photo) has nothing to render:
-// its file is read instead.
+// embeds) is read by the renderer worker (documents/from-received.ts, through read-xml-by-renderer.ts), becomes the
+// one document value and is printed by the page our own invoices use, in the workspace's language, with the
+// verdict of the EN 16931 check beside it: valid, or each rule it breaks, and every warning. A document that is no
+// e-invoice (a PDF without XML, a photo) has nothing to render: its file is read instead.
 import { and, eq } from 'drizzle-orm';
 import { inboundDocuments, workspaces } from '../../db/schema';
-import { invalidState, notFound } from '../../errors';
+import { ApiError, invalidState, notFound } from '../../errors';
 import { inWorkspace, type WorkspaceContext } from '../../lib/context';
-import { receivedValue } from '../documents/from-received';
 import { labelsFor } from '../documents/labels/language';
 import { formatDate, type PrintedDocument, printedDocument } from '../documents/render/printed';
+import { valueOfEInvoice } from '../documents/value';
 import type { PageExtra } from '../invoices/render/respond';
 import type { ValidationValue } from './schemas';
+import { receivedDocument } from './read-xml-by-renderer';
 import type { InboundDocumentRow } from './serialize';
 import { originalBytes } from './storage';
 
@@ -34,9 +35,12 @@ export async function receivedPage(ctx: WorkspaceContext, id: string): Promise<R
   if (!row) throw notFound('Inbound document');
   const locale = workspace?.locale ?? 'en-US';
   const xml = await eInvoiceXml(ctx, row);
-  const read = receivedValue(xml, locale);
+  const read = await receivedDocument(ctx.env, xml).catch((err: unknown) => {
+    console.error(JSON.stringify({ level: 'error', message: `Reading a received document failed: ${err instanceof Error ? err.message : String(err)}` }));
+    throw new ApiError('internal_error', 'The document could not be read. Try again; if it persists, quote the request id.');
+  });
   if ('error' in read) throw invalidState(`Inbound document ${id} cannot be shown: its XML is ${read.error}.`);
-  const doc = printedDocument(read.value);
+  const doc = printedDocument(valueOfEInvoice(read.document, locale));
   if (!read.issueDate) doc.issueDate = '—';
   const validation = row.validation ? (JSON.parse(row.validation) as ValidationValue) : null;
   return { doc, extra: { render: (nonce) => <Verdict nonce={nonce} row={row} validation={validation} locale={locale} /> } };
