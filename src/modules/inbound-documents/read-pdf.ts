@@ -10,6 +10,7 @@
 // - a renderer that does not answer at all is cut off here after READ_TIMEOUT_MS, so a queue message never waits
 //   on it for ever.
 import { PDF_READING_MAX_BYTES } from '../../renderer/contract';
+import { inTime } from './in-time';
 import type { PdfReading } from './reading';
 
 // Far above the second or so the largest file costs the reader at its ceilings: only a renderer that is stuck gets here.
@@ -21,14 +22,8 @@ const READ_TIMEOUT_MS = 30_000;
  */
 export async function readInboundPdf(env: Env, bytes: ArrayBuffer): Promise<PdfReading> {
   if (bytes.byteLength > PDF_READING_MAX_BYTES) return { ok: false, reason: `The PDF is larger than ${PDF_READING_MAX_BYTES / 1024 / 1024} MB.` };
-  // Set at once: a promise's executor runs before `new Promise` returns.
-  let timer!: ReturnType<typeof setTimeout>;
-  const timeout = new Promise<PdfReading>((resolve) => {
-    timer = setTimeout(() => resolve({ ok: false, reason: `Reading the PDF took longer than ${READ_TIMEOUT_MS / 1000} s.` }), READ_TIMEOUT_MS);
-  });
-  try {
-    return await Promise.race([env.RENDERER.readPdf(bytes), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return inTime<PdfReading>(env.RENDERER.readPdf(bytes), READ_TIMEOUT_MS, () => ({
+    ok: false,
+    reason: `Reading the PDF took longer than ${READ_TIMEOUT_MS / 1000} s.`,
+  }));
 }
