@@ -266,6 +266,9 @@ export async function documentsInReview(mf, account, count) {
       'DE811907980', 'R-${tag}-' || n, ?, ? FROM seq`).bind(account.workspaceId, account.id, at, account.workspaceId, at, at, at).run();
   const { results } = await db.prepare(`SELECT id FROM inbound_documents WHERE workspace_id = ? AND number LIKE 'R-${tag}-%' ORDER BY id`).bind(account.workspaceId).all();
   return results.map((r) => r.id);
+}
+
+/**
  * For the proposal workloads (§24): `senders` workspaces of their own (a user, its personal workspace,
  * a key each), `gigs` open gigs posted by `poster`'s workspace, and, when `perGig` is set, that many
  * submitted proposals on each gig from senders taken in turn. A workspace sends at most 20 proposals
