@@ -26,6 +26,8 @@ function minorRatio(rate: Ratio, from: string, to: string): Ratio {
 export class DayConverter {
   private readonly ratios = new Map<string, Ratio>();
   private readonly missing = new Set<string>();
+  /** The last row converted, its ratio and whether its rates were missing: a row's sums come one after another. */
+  private last: { row: DaySum; ratio: Ratio; missing: boolean } | undefined;
 
   constructor(
     readonly target: string,
@@ -36,9 +38,14 @@ export class DayConverter {
   /** `amount` (minor units of `row.currency`, dated `row.day`) in minor units of the target. */
   convert(amount: bigint, row: DaySum): bigint {
     if (row.currency === this.target || amount === 0n) return amount;
+    const last = this.last?.row === row ? this.last : (this.last = { row, ...this.ratioOf(row) });
+    if (last.missing) this.missing.add(row.day);
+    return divRoundHalfAwayFromZero(amount * last.ratio.num, last.ratio.den);
+  }
+
+  private ratioOf(row: DaySum): { ratio: Ratio; missing: boolean } {
     const from = this.rate(row.currency, row.from_rate);
     const to = this.rate(this.target, row.to_rate);
-    if (from.missing || to.missing) this.missing.add(row.day);
     // The rate in minor units of the target per minor unit of the currency, worked out once per
     // currency and pair of rates: a year's report converts thousands of sums at a few hundred.
     const key = `${row.currency}/${from.rate}/${to.rate}`;
@@ -47,7 +54,7 @@ export class DayConverter {
       ratio = minorRatio(crossRate({ [row.currency]: from.rate, [this.target]: to.rate }, row.currency, this.target), row.currency, this.target);
       this.ratios.set(key, ratio);
     }
-    return divRoundHalfAwayFromZero(amount * ratio.num, ratio.den);
+    return { ratio, missing: from.missing || to.missing };
   }
 
   /** The dates that had no rate kept on or before them, in order. */

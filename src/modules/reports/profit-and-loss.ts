@@ -19,9 +19,9 @@ import { exactFigure } from '../../lib/money';
 import { dayConverter, type DaySum } from './conversion';
 import { daySumsQueries, exactSum, readDaySums } from './day-sums';
 import { countedIn } from './records';
+import { type DayUnit, periodSumsQueries, readPeriodSums } from './period-sums';
 import { monthOf, type Period, periodKeys, quarterOf } from './period';
 import { shares } from './shares';
-import { splitPeriod } from '../dashboard/period';
 
 export type Basis = 'accrual' | 'cash';
 export type GroupBy = 'month' | 'quarter' | 'project';
@@ -31,36 +31,6 @@ export type ProfitAndLossQuery = Period & { currency?: string; basis: Basis; gro
 type Column = 'invoiced' | 'credited' | 'received' | 'received_net' | 'refunded_net' | 'spent' | 'fx_issue';
 /** What each basis reads of books_daily (`received`: for the exchange difference). */
 const DAILY: Record<Basis, Column[]> = { accrual: ['invoiced', 'credited', 'spent', 'received'], cash: ['received_net', 'refunded_net', 'spent', 'received'] };
-
-/**
- * By month or quarter, one row per currency and day: the daily sums the triggers keep (books_daily;
- * in the report's own currency, which needs no rate, one row per month), and in `fx_issue` the
- * period's payments in another currency whose invoices were issued that day, per month paid in, as
- * `month:amount` parts (books_fx_issue for whole months, the payments themselves for the days at the
- * period's ends). So a year costs a row per currency and day, however many records it holds.
- */
-function periodSums(ctx: WorkspaceContext, q: ProfitAndLossQuery, currency: SQL): SQL {
-  const ws = ctx.workspaceId;
-  const target = sql`(SELECT code FROM ${currency})`;
-  const columns = DAILY[q.basis];
-  const zeros = sql.raw(columns.map(() => '0').join(', '));
-  const parts = splitPeriod(q);
-  const edge = ([from, to]: [string, string]) =>
-    sql`SELECT i.issue_date, p.currency, ${zeros}, substr(p.paid_on, 1, 7) || ':' || sum(p.amount)
-      FROM payments p JOIN invoices i ON i.id = p.invoice_id
-      WHERE p.workspace_id = ${ws} AND p.paid_on BETWEEN ${from} AND ${to} AND p.currency <> ${target}
-      GROUP BY i.issue_date, p.currency, substr(p.paid_on, 1, 7)`;
-  return sql`SELECT day, currency, ${sql.raw(columns.map((column) => `sum(${column}) AS ${column}`).join(', '))}, group_concat(fx_part) AS fx_issue FROM (
-      SELECT CASE WHEN b.currency = ${target} THEN substr(b.day, 1, 7) || '-01' ELSE b.day END AS day, b.currency,
-        ${sql.raw(columns.map((column) => `b.${column} AS ${column}`).join(', '))}, NULL AS fx_part
-      FROM books_daily b WHERE b.workspace_id = ${ws} AND b.day BETWEEN ${q.from} AND ${q.to}
-      UNION ALL
-      SELECT f.issue_day, f.currency, ${zeros}, f.paid_month || ':' || f.amount
-      FROM books_fx_issue f WHERE f.workspace_id = ${ws} AND f.paid_month BETWEEN ${parts.months[0]} AND ${parts.months[1]} AND f.currency <> ${target}
-      UNION ALL ${edge(parts.head)}
-      UNION ALL ${edge(parts.tail)})
-    GROUP BY day, currency`;
-}
 
 /** By project: the records themselves (reports/records.ts), each with its invoice's project. */
 function byProjectSums(ctx: WorkspaceContext, q: ProfitAndLossQuery, currency: SQL): SQL {
@@ -87,11 +57,12 @@ function byProjectSums(ctx: WorkspaceContext, q: ProfitAndLossQuery, currency: S
 
 const sumsOf = (columns: Column[]) => Object.fromEntries(columns.map((column) => [column, exactSum(column)])) as Record<Column, SQL<string>>;
 
+const byProjectQueries = (ctx: WorkspaceContext, q: ProfitAndLossQuery) =>
+  daySumsQueries(ctx, q.currency, (code) => byProjectSums(ctx, q, code), { key: sql<string | null>`g.key`, ...sumsOf([...DAILY[q.basis], 'fx_issue']) });
+
 /** The report's one batch (its query plans are tested: test/reports/query-plans.test.ts). */
 export const profitAndLossQueries = (ctx: WorkspaceContext, q: ProfitAndLossQuery) =>
-  q.group_by === 'project'
-    ? daySumsQueries(ctx, q.currency, (code) => byProjectSums(ctx, q, code), { key: sql<string | null>`g.key`, ...sumsOf([...DAILY[q.basis], 'fx_issue']) })
-    : daySumsQueries(ctx, q.currency, (code) => periodSums(ctx, q, code), { ...sumsOf(DAILY[q.basis]), fx_issue: sql<string | null>`g.fx_issue` });
+  q.group_by === 'project' ? byProjectQueries(ctx, q) : periodSumsQueries(ctx, q, q.currency, DAILY[q.basis]);
 
 type Figures = { income: bigint; expenses: bigint; fx_gain_loss: bigint };
 const FIELDS = ['income', 'expenses', 'fx_gain_loss', 'profit'] as const;
@@ -121,7 +92,10 @@ type Sum = DaySum & { key?: string | null } & Partial<Record<Column, string | nu
 const byKey = ({ key: a = null }: Sum, { key: b = null }: Sum) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1);
 
 export async function profitAndLoss(ctx: WorkspaceContext, q: ProfitAndLossQuery) {
-  const { currency, first, sums } = await readDaySums(ctx, q.currency, profitAndLossQueries(ctx, q));
+  const { currency, first, sums } =
+    q.group_by === 'project'
+      ? await readDaySums(ctx, q.currency, byProjectQueries(ctx, q))
+      : await readPeriodSums(ctx, q.currency, periodSumsQueries(ctx, q, q.currency, DAILY[q.basis]), DAILY[q.basis].length).then((read) => ({ ...read, sums: read.units }));
   const converter = await dayConverter(ctx.env, currency, sums, first, 'currency');
 
   const rowKey = (key: string | null) => (q.group_by === 'quarter' ? quarterOf(`${key}-01`) : key);
@@ -154,19 +128,21 @@ export async function profitAndLoss(ctx: WorkspaceContext, q: ProfitAndLossQuery
       }
     }
   } else {
-    // A row is a currency and day: each of its sums is converted once; the payments at their issue
+    // A unit is a currency and day: each of its sums is converted once; the payments at their issue
     // day's rate are split over the months they were paid in by share, the months in order.
-    for (const sum of sums as Sum[]) {
+    const columns = DAILY[q.basis];
+    for (const unit of sums as DayUnit[]) {
       for (const { column, field, sign, foreign } of COUNTED[q.basis]) {
-        const text = sum[column];
-        if (!text || text === '0' || (foreign && sum.currency === currency)) continue;
+        if (foreign && unit.currency === currency) continue;
         if (column !== 'fx_issue') {
-          add(monthOf(sum.day), field, sign * convert(BigInt(text), sum));
+          const text = unit.fields?.[unit.at! + columns.indexOf(column)];
+          if (text && text !== '0') add(monthOf(unit.day), field, sign * convert(BigInt(text), unit));
           continue;
         }
-        const paid = text.split(',').map((part) => part.split(':') as [string, string]).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+        if (!unit.paid) continue;
+        const paid = unit.paid.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
         const amounts = paid.map(([, amount]) => BigInt(amount));
-        const converted = convert(amounts.reduce((a, b) => a + b, 0n), sum);
+        const converted = convert(amounts.reduce((a, b) => a + b, 0n), unit);
         shares(converted, amounts).forEach((part, i) => add(paid[i]![0], field, sign * part));
       }
     }
