@@ -1,11 +1,12 @@
 // The migration that keeps input tax in the expenses' monthly roll-up (§21), on a database filled through the
 // schema before it: expenses accepted from documents before it count their tax at once, whole months and cut ones
 // alike, and the new triggers keep it in step when such an expense is deleted.
-import { applyD1Migrations, reset } from 'cloudflare:test';
+import { applyD1Migrations } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/lib/crypto';
 import { call } from '../helpers/api';
+import { emptyDatabase } from '../helpers/empty-database';
 
 const MIGRATION = 'dashboard_input_tax';
 const T = '2026-10-01T09:00:00.000Z';
@@ -22,7 +23,7 @@ const expense = (id: string, amount: number, tax: number | null, incurredOn: str
     VALUES (?, ?, ?, 'software', ?, 'USD', ?, 0, ?, ?, ?, ?)`, id, user, ws, amount, incurredOn, tax === null ? null : amount - tax, tax, T, T);
 
 beforeAll(async () => {
-  await reset(); // this file starts from an empty database, not the setup file's migrated one
+  await emptyDatabase(); // this file starts from an empty database, not the setup file's migrated one
   const migrations = env.TEST_MIGRATIONS;
   expect(migrations.filter((m) => m.name.includes(MIGRATION))).toHaveLength(1);
   await applyD1Migrations(env.DB, migrations.filter((m) => !m.name.includes(MIGRATION)));

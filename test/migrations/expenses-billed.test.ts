@@ -2,12 +2,13 @@
 // release reads with `invoice_id: null`, can be billed by an invoice from time, and is released by
 // the column's ON DELETE SET NULL when that draft is deleted (the column was added in place, not
 // by rebuilding the table).
-import { applyD1Migrations, reset } from 'cloudflare:test';
+import { applyD1Migrations } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/lib/crypto';
 import { call } from '../helpers/api';
 import { createClient, createProject } from '../helpers/factories';
+import { emptyDatabase } from '../helpers/empty-database';
 
 const MIGRATION = '0020';
 const T = '2026-10-01T09:00:00.000Z';
@@ -21,7 +22,7 @@ async function run(sql: string, ...params: unknown[]) {
 }
 
 beforeAll(async () => {
-  await reset(); // this file starts from an empty database, not the setup file's migrated one
+  await emptyDatabase(); // this file starts from an empty database, not the setup file's migrated one
   const migrations = env.TEST_MIGRATIONS;
   await applyD1Migrations(env.DB, migrations.filter((m) => m.name < MIGRATION));
   await run(`INSERT INTO users (id, email, name, invoice_seq, created_at) VALUES (?, 'eve@example.com', 'Eve', 0, ?)`, user, T);

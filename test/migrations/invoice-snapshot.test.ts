@@ -1,12 +1,13 @@
 // The migration that snapshots an invoice's locale and payment instructions (§10), on a database
 // filled through the schema before it: an invoice sent before keeps what its workspace says at the
 // upgrade, from then on; a draft keeps following the workspace.
-import { applyD1Migrations, reset } from 'cloudflare:test';
+import { applyD1Migrations } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/lib/crypto';
 import { call } from '../helpers/api';
 import { putRates } from '../helpers/rates';
+import { emptyDatabase } from '../helpers/empty-database';
 
 const MIGRATION = 'invoice_document_snapshot';
 const T = '2026-10-01T09:00:00.000Z';
@@ -34,7 +35,7 @@ async function fillOldSchema() {
 }
 
 beforeAll(async () => {
-  await reset(); // this file starts from an empty database, not the setup file's migrated one
+  await emptyDatabase(); // this file starts from an empty database, not the setup file's migrated one
   const migrations = env.TEST_MIGRATIONS;
   expect(migrations.filter((m) => m.name.includes(MIGRATION))).toHaveLength(1);
   await applyD1Migrations(env.DB, migrations.filter((m) => !m.name.includes(MIGRATION)));

@@ -1,9 +1,10 @@
 // The migration that gives clients and credit notes a locale (§20), on a database filled through
 // the schema before it: a client has none of its own (it reads as the workspace's), and a credit
 // note issued before keeps reading in its invoice's language, now as its own.
-import { applyD1Migrations, reset } from 'cloudflare:test';
+import { applyD1Migrations } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { emptyDatabase } from '../helpers/empty-database';
 
 const MIGRATION = 'language_locale';
 const T = '2026-10-01T09:00:00.000Z';
@@ -29,7 +30,7 @@ async function fillOldSchema() {
 }
 
 beforeAll(async () => {
-  await reset(); // this file starts from an empty database, not the setup file's migrated one
+  await emptyDatabase(); // this file starts from an empty database, not the setup file's migrated one
   const migrations = env.TEST_MIGRATIONS;
   expect(migrations.filter((m) => m.name.includes(MIGRATION))).toHaveLength(1);
   await applyD1Migrations(env.DB, migrations.filter((m) => !m.name.includes(MIGRATION)));

@@ -2,13 +2,14 @@
 // discount and the category their rate and their invoice imply; old invoices keep every amount and
 // number and gain the breakdown of their lines; old snapshots and recurring templates still read,
 // validate against the document and issue.
-import { applyD1Migrations, reset } from 'cloudflare:test';
+import { applyD1Migrations } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/lib/crypto';
 import { issueDueInvoices } from '../../src/modules/recurring-invoices/issue';
 import { call } from '../helpers/api';
 import { putRates } from '../helpers/rates';
+import { emptyDatabase } from '../helpers/empty-database';
 
 const MIGRATION = '0015';
 const T = '2026-10-01T09:00:00.000Z';
@@ -54,7 +55,7 @@ async function fillOldSchema() {
 }
 
 beforeAll(async () => {
-  await reset(); // this file starts from an empty database, not the setup file's migrated one
+  await emptyDatabase(); // this file starts from an empty database, not the setup file's migrated one
   const migrations = env.TEST_MIGRATIONS;
   await applyD1Migrations(env.DB, migrations.filter((m) => m.name < MIGRATION));
   await fillOldSchema();

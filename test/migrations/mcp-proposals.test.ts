@@ -1,8 +1,9 @@
 // The migration that adds MCP proposals (§23), on a database filled through the schema before it:
 // one new table, nothing else touched, and a proposal goes with its workspace.
-import { applyD1Migrations, reset } from 'cloudflare:test';
+import { applyD1Migrations } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { emptyDatabase } from '../helpers/empty-database';
 
 const MIGRATION = 'mcp_proposals';
 const T = '2026-10-01T09:00:00.000Z';
@@ -14,7 +15,7 @@ async function run(sql: string, ...params: unknown[]) {
 }
 
 beforeAll(async () => {
-  await reset(); // this file starts from an empty database, not the setup file's migrated one
+  await emptyDatabase(); // this file starts from an empty database, not the setup file's migrated one
   const migrations = env.TEST_MIGRATIONS;
   expect(migrations.filter((m) => m.name.includes(MIGRATION))).toHaveLength(1);
   await applyD1Migrations(env.DB, migrations.filter((m) => !m.name.includes(MIGRATION)));

@@ -1,8 +1,9 @@
 // The migration that adds the period bundles' table (§22), on a database filled through the schema before it:
 // the records already there are left as they were, and an export can be written for a workspace made before.
-import { applyD1Migrations, reset } from 'cloudflare:test';
+import { applyD1Migrations } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { emptyDatabase } from '../helpers/empty-database';
 
 const MIGRATION = 'period_bundles';
 const T = '2026-10-01T09:00:00.000Z';
@@ -10,7 +11,7 @@ const user = 'usr_01JA0000000000000000000PB1';
 const workspace = `wsp_${user.slice(4)}`;
 
 beforeAll(async () => {
-  await reset(); // this file starts from an empty database, not the setup file's migrated one
+  await emptyDatabase(); // this file starts from an empty database, not the setup file's migrated one
   const migrations = env.TEST_MIGRATIONS;
   expect(migrations.filter((m) => m.name.includes(MIGRATION))).toHaveLength(1);
   await applyD1Migrations(env.DB, migrations.filter((m) => !m.name.includes(MIGRATION)));

@@ -1,9 +1,10 @@
 // The migration that adds proposals (§24), on a database filled through the schema before it: the
 // gigs already on the board keep every row and their search index, take proposals at once, and a
 // workspace can have one live proposal per gig (a second insert is refused by the index itself).
-import { applyD1Migrations, reset } from 'cloudflare:test';
+import { applyD1Migrations } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { emptyDatabase } from '../helpers/empty-database';
 
 // The migration under test: 0035_proposals (mcp_proposals ends alike, so it is matched whole below).
 const T = '2026-10-01T09:00:00.000Z';
@@ -30,7 +31,7 @@ const proposal = (id: string, status: string) =>
     VALUES (?, ?, ?, ?, ?, 'I bake websites.', 'Sam', 'Sam', ?, ?)`, id, gig, `wsp_${sender.slice(4)}`, sender, status, T, T);
 
 beforeAll(async () => {
-  await reset(); // this file starts from an empty database, not the setup file's migrated one
+  await emptyDatabase(); // this file starts from an empty database, not the setup file's migrated one
   const migrations = env.TEST_MIGRATIONS;
   expect(migrations.filter((m) => /^\d+_proposals(\.sql)?$/.test(m.name))).toHaveLength(1);
   await applyD1Migrations(env.DB, migrations.filter((m) => !/^\d+_proposals(\.sql)?$/.test(m.name)));

@@ -1,9 +1,10 @@
 // The migration that gives workspaces their `accounting` setting (§22), on a database filled through the
 // schema before it: a workspace made before has none (null, so the DATEV export asks for it) and keeps
 // every other setting.
-import { applyD1Migrations, reset } from 'cloudflare:test';
+import { applyD1Migrations } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { emptyDatabase } from '../helpers/empty-database';
 
 const MIGRATION = 'workspace_accounting';
 const T = '2026-10-01T09:00:00.000Z';
@@ -11,7 +12,7 @@ const user = 'usr_01JA0000000000000000000WA1';
 const workspace = `wsp_${user.slice(4)}`;
 
 beforeAll(async () => {
-  await reset(); // this file starts from an empty database, not the setup file's migrated one
+  await emptyDatabase(); // this file starts from an empty database, not the setup file's migrated one
   const migrations = env.TEST_MIGRATIONS;
   expect(migrations.filter((m) => m.name.includes(MIGRATION))).toHaveLength(1);
   await applyD1Migrations(env.DB, migrations.filter((m) => !m.name.includes(MIGRATION)));

@@ -2,12 +2,13 @@
 // workspace they own, every record keeps its id, number and amounts and moves into that
 // workspace, invoice numbering goes on from the user's old counter, every key keeps working as the
 // workspace's owner, and the old activity feed becomes events with the user as actor.
-import { applyD1Migrations, reset } from 'cloudflare:test';
+import { applyD1Migrations } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/lib/crypto';
 import { call } from '../helpers/api';
 import { putRates } from '../helpers/rates';
+import { emptyDatabase } from '../helpers/empty-database';
 
 const FIRST_WORKSPACE_MIGRATION = '0006';
 const T = '2026-10-01T09:00:00.000Z';
@@ -71,7 +72,7 @@ async function fillOldSchema() {
 const all = async <T>(sql: string, ...params: unknown[]) => (await env.DB.prepare(sql).bind(...params).all<T>()).results;
 
 beforeAll(async () => {
-  await reset(); // this file starts from an empty database, not the setup file's migrated one
+  await emptyDatabase(); // this file starts from an empty database, not the setup file's migrated one
   const migrations = env.TEST_MIGRATIONS;
   await applyD1Migrations(env.DB, migrations.filter((m) => m.name < FIRST_WORKSPACE_MIGRATION));
   await fillOldSchema();
