@@ -7,7 +7,10 @@ type Node = XmlElement | null | undefined;
 
 /** Every element reached by following `steps` from `from` (each step: all children of that name). */
 export function all(from: Node | Node[], ...steps: string[]): XmlElement[] {
-  let current = (Array.isArray(from) ? from : [from]).filter((node): node is XmlElement => Boolean(node));
+  let current: XmlElement[] = [];
+  if (Array.isArray(from)) {
+    for (const node of from) if (node) current.push(node);
+  } else if (from) current.push(from);
   // Plain loops: the readers walk every line this way, and a received document may have a thousand.
   for (const step of steps) {
     const next: XmlElement[] = [];
@@ -17,8 +20,29 @@ export function all(from: Node | Node[], ...steps: string[]): XmlElement[] {
   return current;
 }
 
-/** The first element reached by `steps`, or null. */
-export const first = (from: Node | Node[], ...steps: string[]): XmlElement | null => all(from, ...steps)[0] ?? null;
+/** The first element below `node` reached by `steps` from index `at`, in document order (`all(…)[0]`). */
+function firstBelow(node: XmlElement, steps: string[], at: number): XmlElement | null {
+  if (at === steps.length) return node;
+  const step = steps[at];
+  for (const child of node.children) {
+    if (child.local !== step) continue;
+    const found = firstBelow(child, steps, at + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
+/**
+ * The first element reached by `steps`, or null. Found depth first, stopping at the first, without the lists
+ * `all` builds: the readers ask this of every field of every line.
+ */
+export function first(from: Node | Node[], ...steps: string[]): XmlElement | null {
+  for (const node of Array.isArray(from) ? from : [from]) {
+    const found = node ? firstBelow(node, steps, 0) : null;
+    if (found) return found;
+  }
+  return null;
+}
 
 /** The text of the first element reached by `steps`, or null when there is none. */
 export const textAt = (from: Node | Node[], ...steps: string[]): string | null => {
