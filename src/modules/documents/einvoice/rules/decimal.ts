@@ -4,8 +4,12 @@
 
 export type Decimal = { units: bigint; scale: number };
 
-const TEN = 10n;
-const pow10 = (n: number) => TEN ** BigInt(n);
+// The powers of ten the amounts use, each made once: every sum, comparison and rounding of every line scales by
+// one, and a bigint power is a computation and an allocation each time.
+const POWERS_OF_TEN: bigint[] = [];
+
+/** 10ⁿ as a bigint (n ≥ 0). */
+export const pow10 = (n: number): bigint => (n < 128 ? (POWERS_OF_TEN[n] ??= 10n ** BigInt(n)) : 10n ** BigInt(n));
 
 /**
  * Digits past which a number is no amount any document means: read as not a number, because turning a
@@ -29,6 +33,7 @@ export const dec = (text: string): Decimal => parseDecimal(text)!;
 export const ZERO: Decimal = { units: 0n, scale: 0 };
 
 function align(a: Decimal, b: Decimal): [bigint, bigint, number] {
+  if (a.scale === b.scale) return [a.units, b.units, a.scale];
   const scale = Math.max(a.scale, b.scale);
   return [a.units * pow10(scale - a.scale), b.units * pow10(scale - b.scale), scale];
 }
