@@ -29,13 +29,15 @@ export class XmlReadError extends Error {
 
 const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 const XML_NS = 'http://www.w3.org/XML/1998/namespace';
+/** The attributes of every element that has none: one object for all (the tree is only ever read). */
+const NO_ATTRIBUTES: Record<string, string> = Object.freeze({});
 
 // A name is [A-Za-z_\u00C0-\uFFFF][\w.\-\u00B7\u00C0-\uFFFF]*, optionally a colon and one more such part, tested
 // by character code: a regular expression per tag was a tenth of reading a thousand-line invoice.
 const isNameStart = (c: number) => (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f || c >= 0xc0;
 const isNameChar = (c: number) => isNameStart(c) || (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x2d || c === 0xb7;
 const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
-const LT = 0x3c, GT = 0x3e, SLASH = 0x2f, BANG = 0x21, QUESTION = 0x3f, COLON = 0x3a;
+const GT = 0x3e, SLASH = 0x2f, BANG = 0x21, QUESTION = 0x3f, COLON = 0x3a, SEMICOLON = 0x3b;
 
 /** The document's root element; throws XmlReadError on anything malformed, refused or too large. */
 export function readXml(source: string, limits: XmlLimits = DEFAULT_XML_LIMITS): XmlElement {
@@ -57,18 +59,19 @@ export function readXml(source: string, limits: XmlLimits = DEFAULT_XML_LIMITS):
     if (ampersand >= 0 && ampersand < from) ampersand = source.indexOf('&', from);
     return ampersand >= 0 && ampersand < to;
   };
-  const decode = (raw: string, at: number): string =>
-    raw.replace(/&([^;&\s]{0,12});|&/g, (whole, ref: string | undefined) => {
-      if (ref === undefined) throw new XmlReadError('a bare "&" (entities must end with ";")', at);
-      if (ref.startsWith('#')) {
-        const code = ref[1] === 'x' ? Number.parseInt(ref.slice(2), 16) : Number.parseInt(ref.slice(1), 10);
-        if (!/^#(x[0-9A-Fa-f]+|[0-9]+)$/.test(ref) || !validChar(code)) throw new XmlReadError(`the character reference ${whole} is not a valid XML character`, at);
-        return String.fromCodePoint(code);
-      }
-      const value = PREDEFINED[ref];
-      if (value === undefined) throw new XmlReadError(`the entity &${ref}; is not one of XML's five predefined entities`, at);
-      return value;
-    });
+  // What /&([^;&\s]{0,12});|&/g finds, walked by hand: a received document may write an entity in every line.
+  const decode = (raw: string, at: number): string => {
+    let decoded = '';
+    let copied = 0;
+    for (let amp = raw.indexOf('&'); amp >= 0; amp = raw.indexOf('&', copied)) {
+      let end = amp + 1;
+      while (end < raw.length && end - amp <= 12 && !isReferenceEnd(raw.charCodeAt(end))) end++;
+      if (raw.charCodeAt(end) !== SEMICOLON) throw new XmlReadError('a bare "&" (entities must end with ";")', at);
+      decoded += raw.slice(copied, amp) + referenced(raw.slice(amp + 1, end), at);
+      copied = end + 1;
+    }
+    return decoded + raw.slice(copied);
+  };
   /** The characters from `start` to `end`, entities decoded (a failure is reported at `at`). */
   const textOf = (start: number, end: number, at = start): string => {
     const raw = source.slice(start, end);
@@ -166,7 +169,8 @@ export function readXml(source: string, limits: XmlLimits = DEFAULT_XML_LIMITS):
       pos++;
       const start = pos;
       const qname = readName();
-      const rawAttributes: [string, string][] = [];
+      // Name, value, name, value, …; most elements have none, and then no list is made.
+      let rawAttributes: string[] | null = null;
       for (;;) {
         const before = pos;
         skipSpace();
@@ -184,8 +188,9 @@ export function readXml(source: string, limits: XmlLimits = DEFAULT_XML_LIMITS):
         if (end < 0) fail('an unterminated attribute value');
         const valueStart = pos + 1;
         if (source.slice(valueStart, end).includes('<')) fail('"<" inside an attribute value');
-        if (rawAttributes.some(([n]) => n === name)) fail(`the attribute ${name} appears twice`);
-        rawAttributes.push([name, textOf(valueStart, end, pos).replace(/[\t\r\n]/g, ' ')]);
+        rawAttributes ??= [];
+        for (let i = 0; i < rawAttributes.length; i += 2) if (rawAttributes[i] === name) fail(`the attribute ${name} appears twice`);
+        rawAttributes.push(name, textOf(valueStart, end, pos).replace(/[\t\r\n]/g, ' '));
         pos = end + 1;
       }
       const selfClosing = source.charCodeAt(pos) === SLASH;
@@ -196,17 +201,23 @@ export function readXml(source: string, limits: XmlLimits = DEFAULT_XML_LIMITS):
       const parent = stack[stack.length - 1];
       const parentScope = parent?.scope ?? new Map<string, string>();
       let scope = parentScope;
-      for (const [name, value] of rawAttributes) {
+      for (let i = 0; rawAttributes && i < rawAttributes.length; i += 2) {
+        const name = rawAttributes[i]!;
+        const value = rawAttributes[i + 1]!;
         if (name === 'xmlns' || name.startsWith('xmlns:')) {
           if (scope === parentScope) scope = new Map(parentScope);
           scope.set(name === 'xmlns' ? '' : name.slice(6), value);
         }
       }
       const { ns, local } = resolveElement(qname, scope);
-      const attributes: Record<string, string> = {};
-      for (const [name, value] of rawAttributes) {
-        if (name.includes(':') && !name.startsWith('xmlns:')) resolve(name, scope, true);
-        attributes[name] = value;
+      let attributes = NO_ATTRIBUTES;
+      if (rawAttributes) {
+        attributes = {};
+        for (let i = 0; i < rawAttributes.length; i += 2) {
+          const name = rawAttributes[i]!;
+          if (name.includes(':') && !name.startsWith('xmlns:')) resolve(name, scope, true);
+          attributes[name] = rawAttributes[i + 1]!;
+        }
       }
       const element: XmlElement = { ns, local, attributes, children: [], text: '' };
       if (parent) parent.element.children.push(element);
@@ -218,6 +229,25 @@ export function readXml(source: string, limits: XmlLimits = DEFAULT_XML_LIMITS):
   if (stack.length > 0) fail(`<${stack.at(-1)!.qname}> is never closed`);
   if (!root) fail('no root element');
   return root!;
+}
+
+/** What an entity or character reference `ref` (between "&" and ";") stands for; throws when it is not allowed. */
+function referenced(ref: string, at: number): string {
+  if (ref.startsWith('#')) {
+    const code = ref[1] === 'x' ? Number.parseInt(ref.slice(2), 16) : Number.parseInt(ref.slice(1), 10);
+    if (!/^#(x[0-9A-Fa-f]+|[0-9]+)$/.test(ref) || !validChar(code)) throw new XmlReadError(`the character reference &${ref}; is not a valid XML character`, at);
+    return String.fromCodePoint(code);
+  }
+  const value = PREDEFINED[ref];
+  if (value === undefined) throw new XmlReadError(`the entity &${ref}; is not one of XML's five predefined entities`, at);
+  return value;
+}
+
+/** ";", "&" or a character JavaScript's \s matches: where a reference's name stops. */
+function isReferenceEnd(c: number): boolean {
+  if (c === SEMICOLON || c === 0x26) return true;
+  if (c < 0x80) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  return /\s/.test(String.fromCharCode(c));
 }
 
 function validChar(code: number): boolean {
