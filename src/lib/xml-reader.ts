@@ -238,7 +238,8 @@ function referenced(ref: string, at: number): string {
     if (!/^#(x[0-9A-Fa-f]+|[0-9]+)$/.test(ref) || !validChar(code)) throw new XmlReadError(`the character reference &${ref}; is not a valid XML character`, at);
     return String.fromCodePoint(code);
   }
-  const value = PREDEFINED[ref];
+  // Own names only: `constructor` or `toString` would otherwise find what every object inherits.
+  const value = Object.hasOwn(PREDEFINED, ref) ? PREDEFINED[ref] : undefined;
   if (value === undefined) throw new XmlReadError(`the entity &${ref}; is not one of XML's five predefined entities`, at);
   return value;
 }
