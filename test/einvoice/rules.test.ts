@@ -67,6 +67,9 @@ describe('the XML reader', () => {
     expect(readXml('<a>&lt;&amp;&#233;&#x20AC;</a>').text).toBe('<&é€');
     refuses('<a>&nbsp;</a>', /predefined/);
     refuses('<a>&#0;</a>', /not a valid XML character/);
+    // Names an object inherits are no entities either (they once decoded to a function's source text).
+    refuses('<a>&constructor;</a>', /predefined/);
+    refuses('<a b="&toString;"/>', /predefined/);
   });
 
   it('stops at its ceilings of depth, elements and size', () => {

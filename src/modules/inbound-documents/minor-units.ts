@@ -1,11 +1,9 @@
 // A received e-invoice's amounts, written as decimals, in integer minor units of its currency (§1, §21): exact
 // (bigint, never a float), rounded half away from zero when the document writes more decimals than the currency
 // has, and told so (`exact: false`), so the reader can warn that the stored value differs from the document.
-import type { Decimal } from '../documents/einvoice/rules/decimal';
+import { type Decimal, pow10 } from '../documents/einvoice/rules/decimal';
 
 export type MinorUnits = { minor: number; exact: boolean } | { minor: null; exact: false; tooLarge: true };
-
-const pow10 = (n: number) => 10n ** BigInt(n);
 
 /** num / den rounded half away from zero (den > 0). */
 function roundHalfAway(num: bigint, den: bigint): { value: bigint; exact: boolean } {

@@ -4,8 +4,12 @@
 
 export type Decimal = { units: bigint; scale: number };
 
-const TEN = 10n;
-const pow10 = (n: number) => TEN ** BigInt(n);
+// The powers of ten the amounts use, each made once: every sum, comparison and rounding of every line scales by
+// one, and a bigint power is a computation and an allocation each time.
+const POWERS_OF_TEN: bigint[] = [];
+
+/** 10ⁿ as a bigint (n ≥ 0). */
+export const pow10 = (n: number): bigint => (n < 128 ? (POWERS_OF_TEN[n] ??= 10n ** BigInt(n)) : 10n ** BigInt(n));
 
 /**
  * Digits past which a number is no amount any document means: read as not a number, because turning a
@@ -13,22 +17,44 @@ const pow10 = (n: number) => TEN ** BigInt(n);
  */
 const MAX_DIGITS = 60;
 
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
+
 /** xs:decimal lexical form ("-12.50", "+3", ".5"), or null when it is not one (or has more than 60 digits). */
 export function parseDecimal(text: string | null | undefined): Decimal | null {
   if (text == null) return null;
   const trimmed = text.trim();
   if (trimmed.length > MAX_DIGITS + 2) return null;
-  const match = /^([+-]?)(\d*)(?:\.(\d*))?$/.exec(trimmed);
-  if (!match || (match[2] === '' && (match[3] ?? '') === '')) return null;
-  const fraction = match[3] ?? '';
-  const units = BigInt(`${match[2] || '0'}${fraction}`);
-  return { units: match[1] === '-' ? -units : units, scale: fraction.length };
+  // [+-]? digits* ("." digits*)?, with a digit somewhere; read by character code, as every amount of every line is.
+  let at = 0;
+  const sign = trimmed.charCodeAt(0);
+  if (sign === 0x2b || sign === 0x2d) at++;
+  const integerStart = at;
+  while (isDigit(trimmed.charCodeAt(at))) at++;
+  const integerEnd = at;
+  let fractionStart = at;
+  if (trimmed.charCodeAt(at) === 0x2e) {
+    fractionStart = ++at;
+    while (isDigit(trimmed.charCodeAt(at))) at++;
+  }
+  const fractionEnd = at;
+  if (at !== trimmed.length || (integerEnd === integerStart && fractionEnd === fractionStart)) return null;
+  const digits = integerEnd - integerStart + fractionEnd - fractionStart;
+  let units: bigint;
+  if (digits <= 15) {
+    // Exact as a double (below 2^53), so summed digit by digit without a string for BigInt to parse.
+    let value = 0;
+    for (let i = integerStart; i < integerEnd; i++) value = value * 10 + trimmed.charCodeAt(i) - 0x30;
+    for (let i = fractionStart; i < fractionEnd; i++) value = value * 10 + trimmed.charCodeAt(i) - 0x30;
+    units = BigInt(value);
+  } else units = BigInt(`${trimmed.slice(integerStart, integerEnd) || '0'}${trimmed.slice(fractionStart, fractionEnd)}`);
+  return { units: sign === 0x2d ? -units : units, scale: fractionEnd - fractionStart };
 }
 
 export const dec = (text: string): Decimal => parseDecimal(text)!;
 export const ZERO: Decimal = { units: 0n, scale: 0 };
 
 function align(a: Decimal, b: Decimal): [bigint, bigint, number] {
+  if (a.scale === b.scale) return [a.units, b.units, a.scale];
   const scale = Math.max(a.scale, b.scale);
   return [a.units * pow10(scale - a.scale), b.units * pow10(scale - b.scale), scale];
 }

@@ -142,15 +142,23 @@ export function readUbl(root: XmlElement): Invoice {
       };
     }),
     lines: [...all(root, 'InvoiceLine'), ...all(root, 'CreditNoteLine')].map(line),
-    amountElements: amountElements(root, false),
+    amountElements: amountElements(root),
   };
 }
 
-/** UBL-DT-01's context: every element named …Amount but …PriceAmount, outside a price's allowance. */
-function amountElements(node: XmlElement, inPriceAllowance: boolean): string[] {
-  return node.children.flatMap((child) => {
-    const own = child.local.endsWith('Amount') && !child.local.endsWith('PriceAmount') && !inPriceAllowance ? [child.text] : [];
-    const below = inPriceAllowance || (node.local === 'Price' && child.local === 'AllowanceCharge');
-    return [...own, ...amountElements(child, below)];
-  });
+/**
+ * UBL-DT-01's context: every element named …Amount but …PriceAmount, outside a price's allowance, in document
+ * order. Gathered into one array in a single walk: a received document may have a thousand lines, and arrays
+ * spread into their parents' at every level cost the document's size times its depth.
+ */
+function amountElements(root: XmlElement): string[] {
+  const found: string[] = [];
+  const walk = (node: XmlElement, inPriceAllowance: boolean): void => {
+    for (const child of node.children) {
+      if (!inPriceAllowance && child.local.endsWith('Amount') && !child.local.endsWith('PriceAmount')) found.push(child.text);
+      walk(child, inPriceAllowance || (node.local === 'Price' && child.local === 'AllowanceCharge'));
+    }
+  };
+  walk(root, false);
+  return found;
 }
