@@ -8,7 +8,7 @@ import { unzipSync } from 'fflate';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { call, errorPaths, expectError, open } from '../helpers/api';
 import { addMember, createClient, createProject, createUser, type TestUser } from '../helpers/factories';
-import { sweepStrandedExports } from '../../src/modules/exports/bundle/sweep';
+import { sweepExpiredExports, sweepStrandedExports } from '../../src/modules/exports/bundle/sweep';
 import { deliver } from '../helpers/worker';
 import { workspaceOn } from '../scaling/helpers';
 
@@ -59,6 +59,12 @@ function csv(text: string): Record<string, string>[] {
   }
   const [headings, ...data] = rows;
   return data.map((r) => Object.fromEntries(headings!.map((h, i) => [h, r[i]!])));
+}
+
+/** The server's own link, past its 24 hours: a 410 in the error envelope. */
+async function expectLinkExpired(url: string) {
+  const res = await open(url);
+  expectError({ status: res.status, headers: res.headers, body: await res.json() }, 410, 'link_expired');
 }
 
 const sum = (rows: Record<string, string>[], column: string) => rows.reduce((total, r) => total + Number(r[column]), 0);
@@ -238,7 +244,7 @@ describe('POST /v1/exports and GET /v1/exports/{id}', () => {
     expect(errorPaths(await call('POST', '/v1/exports', { key: owner.key, body: { from: today, to: today, kinds: ['time', 'time'] } }))).toEqual(['kinds']);
   });
 
-  it('is for admins; another workspace\'s export is a 404, and so is a link that was changed or has expired', async () => {
+  it('is for admins; another workspace\'s export is a 404, and so is a link that was changed; one that expired is a 410', async () => {
     const member = await addMember(owner.key, 'member');
     const viewer = await addMember(owner.key, 'viewer');
     expectError(await call('POST', '/v1/exports', { key: member.key, body: { from: today, to: today } }), 403, 'forbidden');
@@ -253,7 +259,7 @@ describe('POST /v1/exports and GET /v1/exports/{id}', () => {
     expect((await open(`${url.origin}${url.pathname}`)).status).toBe(404);
     vi.useFakeTimers({ now: Date.now() + 24 * 3600_000 + 1000, toFake: ['Date'] });
     try {
-      expect((await open(url.href)).status).toBe(404);
+      await expectLinkExpired(url.href);
     } finally {
       vi.useRealTimers();
     }
@@ -318,5 +324,32 @@ describe('POST /v1/exports and GET /v1/exports/{id}', () => {
     const { res, bytes } = await download(done.download_url);
     expect(res.status).toBe(200);
     expect(Object.keys(unzipSync(bytes))).toContain(`invoices/${draft.body.number}.pdf`);
+  });
+
+  // Last: the sweep expires every bundle of this file.
+  it('is kept 24 hours from when it was ready: then it says expired, its link is a 410, and the cron removes its file once', async () => {
+    const done = await bundle(owner.key, { from: today, to: today, kinds: ['time'] });
+    const { file_key: key } = (await env.DB.prepare('SELECT file_key FROM exports WHERE id = ?').bind(done.id).first<{ file_key: string }>())!;
+    expect(await env.FILES.head(key)).not.toBeNull();
+    expect(Date.parse(done.expires_at)).toBe(Math.floor(Date.parse(done.completed_at) / 1000) * 1000 + 24 * 3600_000);
+    // The same link each time it is asked for, until then.
+    expect((await call('GET', `/v1/exports/${done.id}`, { key: owner.key })).body.download_url).toBe(done.download_url);
+    expect(await sweepExpiredExports(env, Date.parse(done.expires_at) - 60_000)).toBe(0);
+    expect(await env.FILES.head(key)).not.toBeNull();
+
+    const later = Date.parse(done.expires_at) + 1000;
+    vi.useFakeTimers({ now: later, toFake: ['Date'] });
+    try {
+      // Expired from the end of its link, before the cron has come by.
+      expect((await call('GET', `/v1/exports/${done.id}`, { key: owner.key })).body).toMatchObject({ status: 'expired', download_url: null, expires_at: done.expires_at });
+      await expectLinkExpired(done.download_url);
+      expect(await sweepExpiredExports(env, later)).toBeGreaterThanOrEqual(1);
+      expect(await env.FILES.head(key)).toBeNull();
+      expect(await sweepExpiredExports(env, later)).toBe(0);
+      expect((await call('GET', `/v1/exports/${done.id}`, { key: owner.key })).body).toMatchObject({ status: 'expired', size: done.size, download_url: null, expires_at: done.expires_at });
+      await expectLinkExpired(done.download_url);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

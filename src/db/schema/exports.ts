@@ -11,7 +11,8 @@ export const exportJobs = sqliteTable(
     id: text('id').primaryKey(),
     workspaceId: workspaceColumn(),
     userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-    status: text('status', { enum: ['queued', 'running', 'ready', 'failed'] }).notNull(),
+    /** `expired`: ready once, its file removed 24 hours later (bundle/sweep.ts). */
+    status: text('status', { enum: ['queued', 'running', 'ready', 'failed', 'expired'] }).notNull(),
     periodFrom: text('period_from').notNull(),
     periodTo: text('period_to').notNull(),
     /** JSON array of what it holds: invoices, credit_notes, expenses, payments, time. */

@@ -8,7 +8,7 @@ import { newId } from '../../../lib/ids';
 import { nowIso } from '../../../lib/time';
 import { assertBundlePeriod } from '../period';
 import { EXPORT_KINDS, type ExportKind } from '../schemas';
-import { downloadLink } from './download';
+import { downloadLink, expiryOf } from './download';
 import { exportMessage } from './message';
 
 export type ExportRow = typeof exportJobs.$inferSelect;
@@ -42,18 +42,21 @@ export async function getExport(ctx: WorkspaceContext, id: string): Promise<Expo
   return row;
 }
 
-/** The export as the API shows it: a ready one with a link valid 24 h from now. */
-export async function serializeExport(env: Env, row: ExportRow, origin: string) {
-  const link = row.status === 'ready' ? await downloadLink(env, origin, row.id) : null;
+/** The export as the API shows it: a ready one with its link, valid 24 h from when it was ready; then expired. */
+export async function serializeExport(env: Env, row: ExportRow, origin: string, now = Date.now()) {
+  // Expired from the moment its link is, though the cron removes its file a little later.
+  const kept = row.completedAt !== null && (row.status === 'ready' || row.status === 'expired');
+  const status = kept && expiryOf(row.completedAt!) * 1000 <= now ? 'expired' : row.status;
+  const link = status === 'ready' ? await downloadLink(env, origin, row.id, row.completedAt!) : null;
   return {
     id: row.id,
-    status: row.status,
+    status,
     from: row.periodFrom,
     to: row.periodTo,
     kinds: JSON.parse(row.kinds) as ExportKind[],
     size: row.size,
     download_url: link?.url ?? null,
-    expires_at: link?.expiresAt ?? null,
+    expires_at: kept ? new Date(expiryOf(row.completedAt!) * 1000).toISOString() : null,
     failure_reason: row.failureReason,
     created_at: row.createdAt,
     completed_at: row.completedAt,

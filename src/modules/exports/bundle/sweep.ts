@@ -1,9 +1,12 @@
 // The cron's net under the bundle queue (§22): an export whose message was lost would wait forever, so one still
 // queued a while after it was last touched, or running under a lease that ran out (its job died), is sent again.
 // Its claim (job.ts) makes a second message for one harmless. One past its deliveries is marked failed.
-import { and, eq, lt, or } from 'drizzle-orm';
+// And a bundle is kept 24 hours from when it was ready (download.ts): then its file is removed and it is expired.
+import { and, eq, inArray, isNotNull, lt, lte, or } from 'drizzle-orm';
 import { exportJobs } from '../../../db/schema';
 import { createDb } from '../../../lib/db';
+import { nowIso } from '../../../lib/time';
+import { DOWNLOAD_TTL_SECONDS } from './download';
 import { EXPORT_MAX_RETRIES, exportMessage } from './message';
 import { failExport } from './job';
 
@@ -24,4 +27,25 @@ export async function sweepStrandedExports(env: Env, now = Date.now()): Promise<
     else await env.EXPORTS_QUEUE.send(exportMessage(row.id, env));
   }
   return stranded.length;
+}
+
+/**
+ * Removes the files of bundles ready more than 24 hours ago, at most PER_RUN a run (the next run carries on), and
+ * marks them expired. The file goes first: a run that stops between the two leaves a bundle the next run removes
+ * again, harmlessly, never a ready bundle without its file. (A job that died mid-upload leaves a multipart upload
+ * open, no object: R2 aborts those 7 days after they began, by the bucket's default lifecycle rule.)
+ */
+export async function sweepExpiredExports(env: Env, now = Date.now()): Promise<number> {
+  const db = createDb(env.DB);
+  const readyBefore = new Date(now - DOWNLOAD_TTL_SECONDS * 1000).toISOString();
+  const expired = await db
+    .select({ id: exportJobs.id, fileKey: exportJobs.fileKey })
+    .from(exportJobs)
+    .where(and(eq(exportJobs.status, 'ready'), lte(exportJobs.completedAt, readyBefore), isNotNull(exportJobs.fileKey)))
+    .limit(PER_RUN);
+  if (!expired.length) return 0;
+  await env.FILES.delete(expired.map((row) => row.fileKey!));
+  const ids = expired.map((row) => row.id);
+  await db.update(exportJobs).set({ status: 'expired', fileKey: null, updatedAt: nowIso() }).where(and(inArray(exportJobs.id, ids), eq(exportJobs.status, 'ready')));
+  return expired.length;
 }
