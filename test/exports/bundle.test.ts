@@ -8,6 +8,7 @@ import { unzipSync } from 'fflate';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { call, errorPaths, expectError, open } from '../helpers/api';
 import { addMember, createClient, createProject, createUser, type TestUser } from '../helpers/factories';
+import { bundleLimits } from '../../src/modules/exports/bundle/bounds';
 import { sweepExpiredExports, sweepStrandedExports } from '../../src/modules/exports/bundle/sweep';
 import { deliver } from '../helpers/worker';
 import { workspaceOn } from '../scaling/helpers';
@@ -324,6 +325,41 @@ describe('POST /v1/exports and GET /v1/exports/{id}', () => {
     const { res, bytes } = await download(done.download_url);
     expect(res.status).toBe(200);
     expect(Object.keys(unzipSync(bytes))).toContain(`invoices/${draft.body.number}.pdf`);
+  });
+
+  it('refuses a period with more documents than a bundle holds, naming both, and its job fails saying so rather than write more', async () => {
+    const documents = bundleLimits.documents;
+    bundleLimits.documents = 4; // the period holds five: three invoices, a credit note and a received original
+    try {
+      const refused = await call('POST', '/v1/exports', { key: owner.key, body: { from: today, to: today } });
+      expectError(refused, 422, 'validation_failed');
+      expect(refused.body.error.details).toEqual([{ path: 'to', message: 'The period holds 5 documents; a bundle holds at most 4. Ask for a shorter period.' }]);
+      // Without the documents it fits.
+      const send = vi.spyOn(env.EXPORTS_QUEUE, 'send').mockResolvedValue(undefined as never);
+      expect((await call('POST', '/v1/exports', { key: owner.key, body: { from: today, to: today, kinds: ['invoices', 'payments'] } })).status).toBe(202);
+      send.mockRestore();
+    } finally {
+      bundleLimits.documents = documents;
+    }
+
+    const sent: unknown[] = [];
+    const send = vi.spyOn(env.EXPORTS_QUEUE, 'send').mockImplementation(async (message) => void sent.push(message) as never);
+    const created = await call('POST', '/v1/exports', { key: owner.key, body: { from: today, to: today } });
+    send.mockRestore();
+    expect(created.status).toBe(202);
+    bundleLimits.documents = 4; // as if documents came in after it was asked for
+    const upload = vi.spyOn(env.FILES, 'createMultipartUpload');
+    try {
+      const result = await deliver('workspace-exports', [{ id: 'm1', body: sent[0], attempts: 1 }]);
+      expect(result.explicitAcks).toEqual(['m1']); // not tried again: it would fail again
+    } finally {
+      bundleLimits.documents = documents;
+    }
+    expect(upload).not.toHaveBeenCalled();
+    upload.mockRestore();
+    expect((await call('GET', `/v1/exports/${created.body.id}`, { key: owner.key })).body).toMatchObject({
+      status: 'failed', download_url: null, failure_reason: 'The period holds 5 documents; a bundle holds at most 4. Ask for a shorter period.',
+    });
   });
 
   // Last: the sweep expires every bundle of this file.

@@ -38,7 +38,7 @@ export const exportRoutes = createRouter().openapi(
     defineRoute({
       method: 'post', path: '/exports', operationId: 'createExport', tags, access: 'user', role: 'admin',
       summary: 'Ask for a period bundle',
-      description: 'A ZIP made by a queue job: the sent invoices\' and credit notes\' PDFs and XML, received originals, and a CSV per kind (UTF-8; amounts as decimals and minor units). At most 366 days (422 on `to`).',
+      description: 'A ZIP made by a queue job: the sent invoices\' and credit notes\' PDFs and XML, received originals, and a CSV per kind (UTF-8; amounts as decimals and minor units). At most 366 days and 5,000 documents (422 on `to`).',
       request: { body: jsonBody(S.CreateExportBody) },
       responses: { 202: jsonContent(S.Export, 'Queued.') },
     }),

@@ -7,6 +7,7 @@ import { systemContext } from '../../../lib/context';
 import { createDb } from '../../../lib/db';
 import { nowIso } from '../../../lib/time';
 import type { ExportKind } from '../schemas';
+import { BundleTooLarge, checkBundleFits } from './bounds';
 import { csvFiles } from './csv-files';
 import { addCreditNotes, addInvoices, addReceived } from './documents';
 import { ZipUpload } from './zip-upload';
@@ -37,6 +38,7 @@ export async function runExport(env: Env, id: string, now = new Date()): Promise
   const key = `exports/${row.workspaceId}/${row.id}-${randomHex()}.zip`;
   let zip: ZipUpload | undefined;
   try {
+    await checkBundleFits(ctx, period, kinds);
     const upload = await env.FILES.createMultipartUpload(key, {
       httpMetadata: { contentType: 'application/zip', contentDisposition: `attachment; filename="export_${period.from}_${period.to}.zip"` },
     });
@@ -54,6 +56,8 @@ export async function runExport(env: Env, id: string, now = new Date()): Promise
       .where(and(eq(exportJobs.id, row.id), eq(exportJobs.status, 'running')));
   } catch (err) {
     await zip?.abort();
+    // Too large to write, now or on any later delivery: failed at once, saying why.
+    if (err instanceof BundleTooLarge) return failExport(env, row.id, err.message);
     // Released, so the message's next delivery claims it again at once rather than wait out the lease.
     await db.update(exportJobs).set({ status: 'queued', leaseUntil: null, updatedAt: nowIso() }).where(and(eq(exportJobs.id, row.id), eq(exportJobs.status, 'running')));
     throw err;

@@ -8,6 +8,7 @@ import { newId } from '../../../lib/ids';
 import { nowIso } from '../../../lib/time';
 import { assertBundlePeriod } from '../period';
 import { EXPORT_KINDS, type ExportKind } from '../schemas';
+import { assertBundleFits } from './bounds';
 import { downloadLink, expiryOf } from './download';
 import { exportMessage } from './message';
 
@@ -15,9 +16,10 @@ export type ExportRow = typeof exportJobs.$inferSelect;
 
 export async function requestExport(ctx: ServiceContext, input: { from: string; to: string; kinds?: ExportKind[] }, origin: string): Promise<ExportRow> {
   assertBundlePeriod(input);
-  const now = nowIso();
   // In the order the API lists them, whatever order they were sent in.
   const kinds = EXPORT_KINDS.filter((kind) => !input.kinds || input.kinds.includes(kind));
+  await assertBundleFits(ctx, input, kinds);
+  const now = nowIso();
   const row: ExportRow = {
     id: newId('export'), workspaceId: ctx.workspaceId, userId: ctx.userId, status: 'queued', periodFrom: input.from, periodTo: input.to,
     kinds: JSON.stringify(kinds), origin, fileKey: null, size: null, attempts: 0, leaseUntil: null, failureReason: null, completedAt: null,
