@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { call, errorPaths, expectError, open } from '../helpers/api';
 import { addMember, createClient, createProject, createUser, type TestUser } from '../helpers/factories';
 import { bundleLimits } from '../../src/modules/exports/bundle/bounds';
-import { sweepExpiredExports, sweepStrandedExports } from '../../src/modules/exports/bundle/sweep';
+import { abortLeftUploads, sweepExpiredExports, sweepStrandedExports } from '../../src/modules/exports/bundle/sweep';
 import { deliver } from '../helpers/worker';
 import { workspaceOn } from '../scaling/helpers';
 
@@ -360,6 +360,36 @@ describe('POST /v1/exports and GET /v1/exports/{id}', () => {
     expect((await call('GET', `/v1/exports/${created.body.id}`, { key: owner.key })).body).toMatchObject({
       status: 'failed', download_url: null, failure_reason: 'The period holds 5 documents; a bundle holds at most 4. Ask for a shorter period.',
     });
+  });
+
+  it('aborts the upload a job that died left open: the delivery that takes the job up again does, and the cron once it failed', async () => {
+    const queued = async () => {
+      const send = vi.spyOn(env.EXPORTS_QUEUE, 'send').mockResolvedValue(undefined as never);
+      const created = await call('POST', '/v1/exports', { key: owner.key, body: { from: today, to: today, kinds: ['time'] } });
+      send.mockRestore();
+      return created.body.id as string;
+    };
+    /** Whether the upload still takes parts (R2 refuses them once it is aborted). */
+    const open = (upload: R2MultipartUpload) => env.FILES.resumeMultipartUpload(upload.key, upload.uploadId).uploadPart(1, new Uint8Array(8)).then(() => true, () => false);
+    // A job that died writing: running under a lease that ran out, its upload open.
+    const dying = await queued();
+    const left = await env.FILES.createMultipartUpload(`exports/left-${dying}.zip`);
+    await env.DB.prepare("UPDATE exports SET status = 'running', attempts = 1, lease_until = ?, file_key = ?, upload_id = ? WHERE id = ?")
+      .bind(new Date(Date.now() - 60_000).toISOString(), left.key, left.uploadId, dying).run();
+    expect(await open(left)).toBe(true);
+    await deliver('workspace-exports', [{ id: 'm1', body: { export_id: dying }, attempts: 2 }]);
+    expect((await call('GET', `/v1/exports/${dying}`, { key: owner.key })).body.status).toBe('ready');
+    expect(await open(left)).toBe(false);
+    expect(await env.DB.prepare('SELECT upload_id FROM exports WHERE id = ?').bind(dying).first()).toEqual({ upload_id: null });
+
+    // One that failed after its last delivery with its upload open: the cron aborts it, once.
+    const failed = await queued();
+    const stuck = await env.FILES.createMultipartUpload(`exports/stuck-${failed}.zip`);
+    await env.DB.prepare("UPDATE exports SET status = 'failed', file_key = ?, upload_id = ? WHERE id = ?").bind(stuck.key, stuck.uploadId, failed).run();
+    expect(await abortLeftUploads(env)).toBe(1);
+    expect(await open(stuck)).toBe(false);
+    expect(await abortLeftUploads(env)).toBe(0);
+    expect((await call('GET', `/v1/exports/${failed}`, { key: owner.key })).body).toMatchObject({ status: 'failed', download_url: null });
   });
 
   // Last: the sweep expires every bundle of this file.

@@ -19,7 +19,10 @@ export const exportJobs = sqliteTable(
     kinds: text('kinds').notNull(),
     /** Where the documents' links point (the origin of the request that asked for it). */
     origin: text('origin').notNull(),
+    /** The object's key: of the ZIP once ready, of the multipart upload being written while running. */
     fileKey: text('file_key'),
+    /** The multipart upload a job writes to, until it is completed or aborted: one left open by a job that died is aborted (sweep.ts). */
+    uploadId: text('upload_id'),
     size: integer('size'),
     attempts: integer('attempts').notNull().default(0),
     leaseUntil: text('lease_until'),

@@ -22,7 +22,7 @@ export async function requestExport(ctx: ServiceContext, input: { from: string; 
   const now = nowIso();
   const row: ExportRow = {
     id: newId('export'), workspaceId: ctx.workspaceId, userId: ctx.userId, status: 'queued', periodFrom: input.from, periodTo: input.to,
-    kinds: JSON.stringify(kinds), origin, fileKey: null, size: null, attempts: 0, leaseUntil: null, failureReason: null, completedAt: null,
+    kinds: JSON.stringify(kinds), origin, fileKey: null, uploadId: null, size: null, attempts: 0, leaseUntil: null, failureReason: null, completedAt: null,
     createdAt: now, updatedAt: now,
   };
   await ctx.db.insert(exportJobs).values(row);
