@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { call, errorPaths, expectError, open } from '../helpers/api';
 import { addMember, createClient, createProject, createUser, type TestUser } from '../helpers/factories';
 import { bundleLimits } from '../../src/modules/exports/bundle/bounds';
+import { zipLimits } from '../../src/modules/exports/bundle/zip-upload';
 import { abortLeftUploads, sweepExpiredExports, sweepStrandedExports } from '../../src/modules/exports/bundle/sweep';
 import { deliver } from '../helpers/worker';
 import { workspaceOn } from '../scaling/helpers';
@@ -360,6 +361,28 @@ describe('POST /v1/exports and GET /v1/exports/{id}', () => {
     expect((await call('GET', `/v1/exports/${created.body.id}`, { key: owner.key })).body).toMatchObject({
       status: 'failed', download_url: null, failure_reason: 'The period holds 5 documents; a bundle holds at most 4. Ask for a shorter period.',
     });
+  });
+
+  it('stops short of what a ZIP without ZIP64 holds, failing the job with the reason rather than writing a broken file', async () => {
+    const limits = { ...zipLimits };
+    const run = async () => {
+      const sent: unknown[] = [];
+      const send = vi.spyOn(env.EXPORTS_QUEUE, 'send').mockImplementation(async (message) => void sent.push(message) as never);
+      const created = await call('POST', '/v1/exports', { key: owner.key, body: { from: today, to: today } });
+      send.mockRestore();
+      const result = await deliver('workspace-exports', [{ id: 'm1', body: sent[0], attempts: 1 }]);
+      expect(result.explicitAcks).toEqual(['m1']); // not tried again: it would fail again
+      return (await call('GET', `/v1/exports/${created.body.id}`, { key: owner.key })).body;
+    };
+    try {
+      zipLimits.entries = 6; // five CSVs and the first PDF
+      expect(await run()).toMatchObject({ status: 'failed', download_url: null, size: null, failure_reason: 'A bundle holds at most 6 files; ask for a shorter period.' });
+      zipLimits.entries = limits.entries;
+      zipLimits.bytes = 1_000;
+      expect(await run()).toMatchObject({ status: 'failed', download_url: null, failure_reason: 'The bundle would be larger than 4 GB, more than a ZIP holds; ask for a shorter period.' });
+    } finally {
+      Object.assign(zipLimits, limits);
+    }
   });
 
   it('aborts the upload a job that died left open: the delivery that takes the job up again does, and the cron once it failed', async () => {

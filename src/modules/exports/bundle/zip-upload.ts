@@ -13,8 +13,7 @@ export const PART_SIZE = 5 * 1024 * 1024;
  * central directory's are 32 bits. The writer stops before either, leaving room for the central directory
  * (46 bytes and a name per entry).
  */
-export const ZIP_MAX_ENTRIES = 65_535;
-export const ZIP_MAX_BYTES = 2 ** 32 - 1 - 64 * 1024 * 1024;
+export const zipLimits = { entries: 65_535, bytes: 2 ** 32 - 1 - 64 * 1024 * 1024 }; // an object, so that a test can lower it
 
 export class ZipUpload {
   /** Bytes written so far: once finished, the ZIP's size. */
@@ -69,7 +68,7 @@ export class ZipUpload {
   }
 
   private entry(name: string, deflate: boolean): ZipDeflate | ZipPassThrough {
-    if (++this.entries > ZIP_MAX_ENTRIES) throw new BundleTooLarge(`A bundle holds at most ${ZIP_MAX_ENTRIES.toLocaleString('en-US')} files; ask for a shorter period.`);
+    if (++this.entries > zipLimits.entries) throw new BundleTooLarge(`A bundle holds at most ${zipLimits.entries.toLocaleString('en-US')} files; ask for a shorter period.`);
     const entry = deflate ? new ZipDeflate(name, { level: 6 }) : new ZipPassThrough(name);
     entry.mtime = this.mtime;
     this.zip.add(entry);
@@ -79,7 +78,7 @@ export class ZipUpload {
   /** Moves what the Zip wrote into parts, uploading each one as it fills. */
   private async flush(): Promise<void> {
     if (this.failure) throw this.failure;
-    if (this.size > ZIP_MAX_BYTES) throw new BundleTooLarge('The bundle would be larger than 4 GB, more than a ZIP holds; ask for a shorter period.');
+    if (this.size > zipLimits.bytes) throw new BundleTooLarge('The bundle would be larger than 4 GB, more than a ZIP holds; ask for a shorter period.');
     const chunks = this.pending;
     this.pending = [];
     for (const chunk of chunks) {
