@@ -23,7 +23,7 @@ import { sweepStrandedDocuments } from './modules/inbound-documents/sweep';
 import { finishPendingAccepts } from './modules/proposals/accept-records';
 import { sweepProposalEmails } from './modules/proposals/email';
 import { expireProposals } from './modules/mcp/proposals/expiry';
-import { sweepStrandedExports } from './modules/exports/bundle/sweep';
+import { abortLeftUploads, sweepExpiredExports, sweepStrandedExports } from './modules/exports/bundle/sweep';
 
 export type CronTask = { name: string; run: (env: Env) => Promise<void> };
 
@@ -54,6 +54,7 @@ export const databaseCronTasks: CronTask[] = [
   { name: 'sweep-stranded-documents', run: async (env) => void (await sweepStrandedDocuments(env)) },
   { name: 'expire-mcp-proposals', run: async (env) => void (await expireProposals(env)) },
   { name: 'sweep-stranded-exports', run: async (env) => void (await sweepStrandedExports(env)) },
+  { name: 'remove-expired-exports', run: async (env) => void (await sweepExpiredExports(env), await abortLeftUploads(env)) },
 ];
 
 export async function runCron(rootEnv: Env, budget = new QueryBudget(CRON_QUERY_BUDGET)): Promise<void> {

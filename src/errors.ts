@@ -18,6 +18,7 @@ export const ERROR_STATUS = {
   payouts_not_configured: 409,
   invitation_used: 409,
   invitation_expired: 410,
+  link_expired: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   validation_failed: 422,

@@ -8,7 +8,9 @@ import { unzipSync } from 'fflate';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { call, errorPaths, expectError, open } from '../helpers/api';
 import { addMember, createClient, createProject, createUser, type TestUser } from '../helpers/factories';
-import { sweepStrandedExports } from '../../src/modules/exports/bundle/sweep';
+import { bundleLimits } from '../../src/modules/exports/bundle/bounds';
+import { zipLimits } from '../../src/modules/exports/bundle/zip-upload';
+import { abortLeftUploads, sweepExpiredExports, sweepStrandedExports } from '../../src/modules/exports/bundle/sweep';
 import { deliver } from '../helpers/worker';
 import { workspaceOn } from '../scaling/helpers';
 
@@ -59,6 +61,12 @@ function csv(text: string): Record<string, string>[] {
   }
   const [headings, ...data] = rows;
   return data.map((r) => Object.fromEntries(headings!.map((h, i) => [h, r[i]!])));
+}
+
+/** The server's own link, past its 24 hours: a 410 in the error envelope. */
+async function expectLinkExpired(url: string) {
+  const res = await open(url);
+  expectError({ status: res.status, headers: res.headers, body: await res.json() }, 410, 'link_expired');
 }
 
 const sum = (rows: Record<string, string>[], column: string) => rows.reduce((total, r) => total + Number(r[column]), 0);
@@ -238,7 +246,7 @@ describe('POST /v1/exports and GET /v1/exports/{id}', () => {
     expect(errorPaths(await call('POST', '/v1/exports', { key: owner.key, body: { from: today, to: today, kinds: ['time', 'time'] } }))).toEqual(['kinds']);
   });
 
-  it('is for admins; another workspace\'s export is a 404, and so is a link that was changed or has expired', async () => {
+  it('is for admins; another workspace\'s export is a 404, and so is a link that was changed; one that expired is a 410', async () => {
     const member = await addMember(owner.key, 'member');
     const viewer = await addMember(owner.key, 'viewer');
     expectError(await call('POST', '/v1/exports', { key: member.key, body: { from: today, to: today } }), 403, 'forbidden');
@@ -253,7 +261,7 @@ describe('POST /v1/exports and GET /v1/exports/{id}', () => {
     expect((await open(`${url.origin}${url.pathname}`)).status).toBe(404);
     vi.useFakeTimers({ now: Date.now() + 24 * 3600_000 + 1000, toFake: ['Date'] });
     try {
-      expect((await open(url.href)).status).toBe(404);
+      await expectLinkExpired(url.href);
     } finally {
       vi.useRealTimers();
     }
@@ -318,5 +326,119 @@ describe('POST /v1/exports and GET /v1/exports/{id}', () => {
     const { res, bytes } = await download(done.download_url);
     expect(res.status).toBe(200);
     expect(Object.keys(unzipSync(bytes))).toContain(`invoices/${draft.body.number}.pdf`);
+  });
+
+  it('refuses a period with more documents than a bundle holds, naming both, and its job fails saying so rather than write more', async () => {
+    const documents = bundleLimits.documents;
+    bundleLimits.documents = 4; // the period holds five: three invoices, a credit note and a received original
+    try {
+      const refused = await call('POST', '/v1/exports', { key: owner.key, body: { from: today, to: today } });
+      expectError(refused, 422, 'validation_failed');
+      expect(refused.body.error.details).toEqual([{ path: 'to', message: 'The period holds 5 documents; a bundle holds at most 4. Ask for a shorter period.' }]);
+      // Without the documents it fits.
+      const send = vi.spyOn(env.EXPORTS_QUEUE, 'send').mockResolvedValue(undefined as never);
+      expect((await call('POST', '/v1/exports', { key: owner.key, body: { from: today, to: today, kinds: ['invoices', 'payments'] } })).status).toBe(202);
+      send.mockRestore();
+    } finally {
+      bundleLimits.documents = documents;
+    }
+
+    const sent: unknown[] = [];
+    const send = vi.spyOn(env.EXPORTS_QUEUE, 'send').mockImplementation(async (message) => void sent.push(message) as never);
+    const created = await call('POST', '/v1/exports', { key: owner.key, body: { from: today, to: today } });
+    send.mockRestore();
+    expect(created.status).toBe(202);
+    bundleLimits.documents = 4; // as if documents came in after it was asked for
+    const upload = vi.spyOn(env.FILES, 'createMultipartUpload');
+    try {
+      const result = await deliver('workspace-exports', [{ id: 'm1', body: sent[0], attempts: 1 }]);
+      expect(result.explicitAcks).toEqual(['m1']); // not tried again: it would fail again
+    } finally {
+      bundleLimits.documents = documents;
+    }
+    expect(upload).not.toHaveBeenCalled();
+    upload.mockRestore();
+    expect((await call('GET', `/v1/exports/${created.body.id}`, { key: owner.key })).body).toMatchObject({
+      status: 'failed', download_url: null, failure_reason: 'The period holds 5 documents; a bundle holds at most 4. Ask for a shorter period.',
+    });
+  });
+
+  it('stops short of what a ZIP without ZIP64 holds, failing the job with the reason rather than writing a broken file', async () => {
+    const limits = { ...zipLimits };
+    const run = async () => {
+      const sent: unknown[] = [];
+      const send = vi.spyOn(env.EXPORTS_QUEUE, 'send').mockImplementation(async (message) => void sent.push(message) as never);
+      const created = await call('POST', '/v1/exports', { key: owner.key, body: { from: today, to: today } });
+      send.mockRestore();
+      const result = await deliver('workspace-exports', [{ id: 'm1', body: sent[0], attempts: 1 }]);
+      expect(result.explicitAcks).toEqual(['m1']); // not tried again: it would fail again
+      return (await call('GET', `/v1/exports/${created.body.id}`, { key: owner.key })).body;
+    };
+    try {
+      zipLimits.entries = 6; // five CSVs and the first PDF
+      expect(await run()).toMatchObject({ status: 'failed', download_url: null, size: null, failure_reason: 'A bundle holds at most 6 files; ask for a shorter period.' });
+      zipLimits.entries = limits.entries;
+      zipLimits.bytes = 1_000;
+      expect(await run()).toMatchObject({ status: 'failed', download_url: null, failure_reason: 'The bundle would be larger than 4 GB, more than a ZIP holds; ask for a shorter period.' });
+    } finally {
+      Object.assign(zipLimits, limits);
+    }
+  });
+
+  it('aborts the upload a job that died left open: the delivery that takes the job up again does, and the cron once it failed', async () => {
+    const queued = async () => {
+      const send = vi.spyOn(env.EXPORTS_QUEUE, 'send').mockResolvedValue(undefined as never);
+      const created = await call('POST', '/v1/exports', { key: owner.key, body: { from: today, to: today, kinds: ['time'] } });
+      send.mockRestore();
+      return created.body.id as string;
+    };
+    /** Whether the upload still takes parts (R2 refuses them once it is aborted). */
+    const open = (upload: R2MultipartUpload) => env.FILES.resumeMultipartUpload(upload.key, upload.uploadId).uploadPart(1, new Uint8Array(8)).then(() => true, () => false);
+    // A job that died writing: running under a lease that ran out, its upload open.
+    const dying = await queued();
+    const left = await env.FILES.createMultipartUpload(`exports/left-${dying}.zip`);
+    await env.DB.prepare("UPDATE exports SET status = 'running', attempts = 1, lease_until = ?, file_key = ?, upload_id = ? WHERE id = ?")
+      .bind(new Date(Date.now() - 60_000).toISOString(), left.key, left.uploadId, dying).run();
+    expect(await open(left)).toBe(true);
+    await deliver('workspace-exports', [{ id: 'm1', body: { export_id: dying }, attempts: 2 }]);
+    expect((await call('GET', `/v1/exports/${dying}`, { key: owner.key })).body.status).toBe('ready');
+    expect(await open(left)).toBe(false);
+    expect(await env.DB.prepare('SELECT upload_id FROM exports WHERE id = ?').bind(dying).first()).toEqual({ upload_id: null });
+
+    // One that failed after its last delivery with its upload open: the cron aborts it, once.
+    const failed = await queued();
+    const stuck = await env.FILES.createMultipartUpload(`exports/stuck-${failed}.zip`);
+    await env.DB.prepare("UPDATE exports SET status = 'failed', file_key = ?, upload_id = ? WHERE id = ?").bind(stuck.key, stuck.uploadId, failed).run();
+    expect(await abortLeftUploads(env)).toBe(1);
+    expect(await open(stuck)).toBe(false);
+    expect(await abortLeftUploads(env)).toBe(0);
+    expect((await call('GET', `/v1/exports/${failed}`, { key: owner.key })).body).toMatchObject({ status: 'failed', download_url: null });
+  });
+
+  // Last: the sweep expires every bundle of this file.
+  it('is kept 24 hours from when it was ready: then it says expired, its link is a 410, and the cron removes its file once', async () => {
+    const done = await bundle(owner.key, { from: today, to: today, kinds: ['time'] });
+    const { file_key: key } = (await env.DB.prepare('SELECT file_key FROM exports WHERE id = ?').bind(done.id).first<{ file_key: string }>())!;
+    expect(await env.FILES.head(key)).not.toBeNull();
+    expect(Date.parse(done.expires_at)).toBe(Math.floor(Date.parse(done.completed_at) / 1000) * 1000 + 24 * 3600_000);
+    // The same link each time it is asked for, until then.
+    expect((await call('GET', `/v1/exports/${done.id}`, { key: owner.key })).body.download_url).toBe(done.download_url);
+    expect(await sweepExpiredExports(env, Date.parse(done.expires_at) - 60_000)).toBe(0);
+    expect(await env.FILES.head(key)).not.toBeNull();
+
+    const later = Date.parse(done.expires_at) + 1000;
+    vi.useFakeTimers({ now: later, toFake: ['Date'] });
+    try {
+      // Expired from the end of its link, before the cron has come by.
+      expect((await call('GET', `/v1/exports/${done.id}`, { key: owner.key })).body).toMatchObject({ status: 'expired', download_url: null, expires_at: done.expires_at });
+      await expectLinkExpired(done.download_url);
+      expect(await sweepExpiredExports(env, later)).toBeGreaterThanOrEqual(1);
+      expect(await env.FILES.head(key)).toBeNull();
+      expect(await sweepExpiredExports(env, later)).toBe(0);
+      expect((await call('GET', `/v1/exports/${done.id}`, { key: owner.key })).body).toMatchObject({ status: 'expired', size: done.size, download_url: null, expires_at: done.expires_at });
+      await expectLinkExpired(done.download_url);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -11,14 +11,18 @@ export const exportJobs = sqliteTable(
     id: text('id').primaryKey(),
     workspaceId: workspaceColumn(),
     userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-    status: text('status', { enum: ['queued', 'running', 'ready', 'failed'] }).notNull(),
+    /** `expired`: ready once, its file removed 24 hours later (bundle/sweep.ts). */
+    status: text('status', { enum: ['queued', 'running', 'ready', 'failed', 'expired'] }).notNull(),
     periodFrom: text('period_from').notNull(),
     periodTo: text('period_to').notNull(),
     /** JSON array of what it holds: invoices, credit_notes, expenses, payments, time. */
     kinds: text('kinds').notNull(),
     /** Where the documents' links point (the origin of the request that asked for it). */
     origin: text('origin').notNull(),
+    /** The object's key: of the ZIP once ready, of the multipart upload being written while running. */
     fileKey: text('file_key'),
+    /** The multipart upload a job writes to, until it is completed or aborted: one left open by a job that died is aborted (sweep.ts). */
+    uploadId: text('upload_id'),
     size: integer('size'),
     attempts: integer('attempts').notNull().default(0),
     leaseUntil: text('lease_until'),

@@ -13,15 +13,20 @@ export const exportRoutes = createRouter().openapi(
   defineRoute({
     method: 'get', path: '/exports/datev', operationId: 'exportDatev', tags, access: 'user', role: 'admin',
     summary: 'The period as a DATEV Buchungsstapel',
-    description: 'EXTF 700, category 21, version 13; Windows-1252, CRLF. A booking per document and tax rate, payment, refund and void, on the accounts of `accounting` (422 while it lacks the consultant or client number). Within one fiscal and calendar year (422 on `to`).',
+    description: 'EXTF 700, category 21, version 13; Windows-1252, CRLF. A booking per document and tax rate, payment, refund and void, on the accounts of `accounting` (422 while it lacks the consultant or client number). Within one fiscal and calendar year (422 on `to`). Over 99,997 bookings (DATEV\'s limit a file): a ZIP of EXTF files, one per month (a full month split by days).',
     request: { query: S.DatevQuery },
-    responses: { 200: { description: 'EXTF_Buchungsstapel_<from>_<to>.csv', content: { 'text/csv': { schema: { type: 'string', format: 'binary' } } } } },
+    responses: {
+      200: {
+        description: 'EXTF_Buchungsstapel_<from>_<to>.csv, or .zip of EXTF_Buchungsstapel_<from>_<to>_<n>.csv',
+        content: { 'text/csv': { schema: { type: 'string', format: 'binary' } }, 'application/zip': { schema: { type: 'string', format: 'binary' } } },
+      },
+    },
   }),
   async (c) => {
-    const { stream, filename } = await datevExport(c.get('ctx'), c.req.valid('query'));
+    const { stream, filename, contentType } = await datevExport(c.get('ctx'), c.req.valid('query'));
     return new Response(stream, {
       headers: {
-        'Content-Type': 'text/csv; charset=windows-1252',
+        'Content-Type': contentType,
         'Content-Disposition': `attachment; filename="${filename}"`,
         'Cache-Control': 'no-store',
         'X-Content-Type-Options': 'nosniff',
@@ -33,7 +38,7 @@ export const exportRoutes = createRouter().openapi(
     defineRoute({
       method: 'post', path: '/exports', operationId: 'createExport', tags, access: 'user', role: 'admin',
       summary: 'Ask for a period bundle',
-      description: 'A ZIP made by a queue job: the sent invoices\' and credit notes\' PDFs and XML, received originals, and a CSV per kind (UTF-8; amounts as decimals and minor units). At most 366 days (422 on `to`).',
+      description: 'A ZIP made by a queue job: the sent invoices\' and credit notes\' PDFs and XML, received originals, and a CSV per kind (UTF-8; amounts as decimals and minor units). At most 366 days and 5,000 documents (422 on `to`).',
       request: { body: jsonBody(S.CreateExportBody) },
       responses: { 202: jsonContent(S.Export, 'Queued.') },
     }),

@@ -20,7 +20,7 @@ export const CreateExportBody = z
   })
   .openapi('CreateExport');
 
-export const EXPORT_STATUSES = ['queued', 'running', 'ready', 'failed'] as const;
+export const EXPORT_STATUSES = ['queued', 'running', 'ready', 'failed', 'expired'] as const;
 
 export const Export = z
   .object({
@@ -30,7 +30,7 @@ export const Export = z
     to: z.string(),
     kinds: z.array(z.enum(EXPORT_KINDS)),
     size: z.number().int().nullable(),
-    download_url: z.string().nullable().openapi({ description: 'Valid 24 h.' }),
+    download_url: z.string().nullable().openapi({ description: 'Valid 24 h from completed_at; then `expired`, the file removed.' }),
     expires_at: timestampSchema.nullable(),
     failure_reason: z.string().nullable(),
     created_at: timestampSchema,

@@ -3,9 +3,17 @@
 // part but the last of one size and at least 5 MiB; so what is held at a time is one part and the entry being
 // written. Entries are written one after another (fflate buffers an entry added before the last one ended).
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
+import { BundleTooLarge } from './bounds';
 
 /** R2's smallest part (but the last): 5 MiB. */
 export const PART_SIZE = 5 * 1024 * 1024;
+
+/**
+ * Without ZIP64 (which fflate does not write) a ZIP holds at most 65,535 entries and 4 GiB: an entry's offset and the
+ * central directory's are 32 bits. The writer stops before either, leaving room for the central directory
+ * (46 bytes and a name per entry).
+ */
+export const zipLimits = { entries: 65_535, bytes: 2 ** 32 - 1 - 64 * 1024 * 1024 }; // an object, so that a test can lower it
 
 export class ZipUpload {
   /** Bytes written so far: once finished, the ZIP's size. */
@@ -16,6 +24,7 @@ export class ZipUpload {
   private part = new Uint8Array(PART_SIZE);
   private filled = 0;
   private readonly parts: R2UploadedPart[] = [];
+  private entries = 0;
 
   constructor(private readonly upload: R2MultipartUpload, private readonly mtime: Date) {
     this.zip = new Zip((err, chunk) => {
@@ -59,6 +68,7 @@ export class ZipUpload {
   }
 
   private entry(name: string, deflate: boolean): ZipDeflate | ZipPassThrough {
+    if (++this.entries > zipLimits.entries) throw new BundleTooLarge(`A bundle holds at most ${zipLimits.entries.toLocaleString('en-US')} files; ask for a shorter period.`);
     const entry = deflate ? new ZipDeflate(name, { level: 6 }) : new ZipPassThrough(name);
     entry.mtime = this.mtime;
     this.zip.add(entry);
@@ -68,6 +78,7 @@ export class ZipUpload {
   /** Moves what the Zip wrote into parts, uploading each one as it fills. */
   private async flush(): Promise<void> {
     if (this.failure) throw this.failure;
+    if (this.size > zipLimits.bytes) throw new BundleTooLarge('The bundle would be larger than 4 GB, more than a ZIP holds; ask for a shorter period.');
     const chunks = this.pending;
     this.pending = [];
     for (const chunk of chunks) {

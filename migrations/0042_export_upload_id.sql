@@ -1,0 +1,1 @@
+ALTER TABLE `exports` ADD `upload_id` text;
