@@ -1,8 +1,9 @@
 // The migration that keeps a bundle's multipart upload on its row (§22), on a database filled through the schema
 // before it: the exports already there keep their status and file, with no upload, and an upload can be kept.
-import { applyD1Migrations, reset } from 'cloudflare:test';
+import { applyD1Migrations } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { emptyDatabase } from '../helpers/empty-database';
 
 const MIGRATION = 'export_upload_id';
 const T = '2026-11-01T09:00:00.000Z';
@@ -10,7 +11,7 @@ const user = 'usr_01JA0000000000000000000UP1';
 const workspace = `wsp_${user.slice(4)}`;
 
 beforeAll(async () => {
-  await reset(); // this file starts from an empty database, not the setup file's migrated one
+  await emptyDatabase(); // this file starts from an empty database, not the setup file's migrated one
   const migrations = env.TEST_MIGRATIONS;
   expect(migrations.filter((m) => m.name.includes(MIGRATION))).toHaveLength(1);
   await applyD1Migrations(env.DB, migrations.filter((m) => !m.name.includes(MIGRATION)));
