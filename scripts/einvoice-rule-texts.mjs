@@ -1,12 +1,13 @@
 // Writes src/modules/documents/einvoice/rules/rule-texts.ts: the id and text of every EN 16931 business rule our
 // own rule engine checks, as the official validation artefacts state them (the compiled Schematron in
-// ../shared/einvoice/EN16931-{CII,UBL}-validation.xslt), so a failure names the rule in CEN's own words.
-// Run it again when the artefacts change: `node scripts/einvoice-rule-texts.mjs [folder of the artefacts]`.
+// EN16931-{CII,UBL}-validation.xslt beside the `validate` script), so a failure names the rule in CEN's own words.
+// Run it again when the artefacts change: `node scripts/einvoice-rule-texts.mjs <folder of the artefacts>` (else the
+// folder of EINVOICE_VALIDATE's script).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const folder = process.argv[2] ?? [path.resolve(root, '../shared/einvoice')].find((f) => existsSync(f));
+const folder = process.argv[2] ?? [process.env.EINVOICE_VALIDATE && path.dirname(process.env.EINVOICE_VALIDATE)].find((f) => f && existsSync(f));
 if (!folder) throw new Error('the EN 16931 artefacts were not found: pass their folder');
 // The families the engine implements (see rules/index.ts); code lists (BR-CL) and the syntax rules are not among
 // them, but for UBL-DT-01 (two decimals in every UBL amount), which the decimal rules check beside BR-DEC, and the

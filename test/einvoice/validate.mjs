@@ -2,8 +2,8 @@
 // the API's own invoices and credit notes, and the CII pulled back out of a Factur-X PDF with pdfdetach) must be
 // valid by our own EN 16931 rules (src/modules/documents/einvoice/rules/), and every mutated file of the corpus
 // (test/einvoice/corpus.ts) must fail exactly the rules the official validator failed on it, as recorded in
-// official-verdicts.json. Where the official validation artefacts are installed (EINVOICE_VALIDATE, else
-// ../shared/einvoice/validate beside the checkout, when present: CEN Schematron for both syntaxes and
+// official-verdicts.json. Where the official validation artefacts are installed (EINVOICE_VALIDATE names their
+// `validate` script; .ci/run sets it when CI has them: CEN Schematron for both syntaxes and
 // the CII D16B XSD, run by Java and Saxon), all the files go through them too, in one call (official-validator.mjs
 // compiles each stylesheet once for them all): the produced ones must pass with no fatal rule, the mutated ones must
 // fail as recorded, so the record cannot drift. Without them the check says so in one line and passes on our own
@@ -32,18 +32,14 @@ import { validateOfficially } from './official-validator.mjs';
 import { creditNoteEInvoiceXml } from '../../src/modules/credit-notes/einvoice.ts';
 import { plannedContent } from '../../src/modules/credit-notes/service.ts';
 
-// EINVOICE_VALIDATE names the validator (and only it: point it at nothing to run as a fresh clone would); else the
-// artefacts beside the checkout (../shared/einvoice/validate) when they are there. Without either, our own rules
-// and the recorded verdicts are the check.
-const root = path.resolve(import.meta.dirname, '../..');
-const candidates = process.env.EINVOICE_VALIDATE !== undefined
-  ? [process.env.EINVOICE_VALIDATE]
-  : [path.resolve(root, '../shared/einvoice/validate')];
-const validator = candidates.find((candidate) => Boolean(candidate && existsSync(candidate)));
+// EINVOICE_VALIDATE names the validator; unset, empty or pointing at nothing, our own rules and the recorded
+// verdicts are the check, as on a fresh clone.
+const candidate = process.env.EINVOICE_VALIDATE ?? '';
+const validator = candidate && existsSync(candidate) ? candidate : undefined;
 const record = process.argv.includes('--record');
 const verdictsFile = path.join(import.meta.dirname, 'official-verdicts.json');
 if (record && !validator) {
-  console.error(`E-invoice check: --record needs the official validator (not found at ${candidates.join(' or ')}).`);
+  console.error(`E-invoice check: --record needs the official validator (EINVOICE_VALIDATE: ${candidate || 'not set'}).`);
   process.exit(1);
 }
 const hasPoppler = ['pdfdetach', 'pdfinfo', 'pdffonts'].every((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0);
@@ -134,7 +130,7 @@ try {
   console.log(`Our EN 16931 rules: ${files.length} produced e-invoices valid; ${mutated.length} mutated ones checked against the recorded official verdicts.`);
 
   if (!validator) {
-    console.log(`Official EN 16931 validator not found (${candidates.filter(Boolean).join(' or ') || 'EINVOICE_VALIDATE is empty'}): checked with our own rules only. Set EINVOICE_VALIDATE to its validate script to run it too.`);
+    console.log(`Official EN 16931 validator not found (EINVOICE_VALIDATE: ${candidate || 'not set'}): checked with our own rules only. Set EINVOICE_VALIDATE to its validate script to run it too.`);
   } else {
     // A canary: a document whose totals do not add up must be caught, so a validator that checks nothing
     // (or a report this script misreads) cannot pass for a clean run.
@@ -163,7 +159,7 @@ try {
     if (!new RegExp(`^\\d+ fatal, \\d+ warnings in ${total} files$`, 'm').test(output)) fail(`the validator did not check all ${total} files`);
     if (record) {
       const entries = Object.fromEntries(mutated.map(({ file }) => [file, byFile[file] ?? { fatal: [], warnings: [] }]));
-      writeFileSync(verdictsFile, `${JSON.stringify({ about: 'The official EN 16931 validator\'s verdict (CEN artefacts 1.3.16, ../shared/einvoice/validate) on each mutated file of test/einvoice/corpus.ts: the rule ids it failed. Written by `npm run test:einvoice -- --record`.', files: entries }, null, 2)}\n`);
+      writeFileSync(verdictsFile, `${JSON.stringify({ about: 'The official EN 16931 validator\'s verdict (CEN artefacts 1.3.16) on each mutated file of test/einvoice/corpus.ts: the rule ids it failed. Written by `npm run test:einvoice -- --record`.', files: entries }, null, 2)}\n`);
       console.log(`Recorded the official verdicts of ${mutated.length} mutated files in ${path.relative(root, verdictsFile)}.`);
       for (const { file } of mutated) {
         const official = byFile[file]?.fatal ?? [];
