@@ -12,7 +12,9 @@ import { Extracted } from '../../src/modules/inbound-documents/schemas';
 import { inOneWindow } from '../helpers/rate-windows';
 import { type FakeModelServer, fakeModelServer, fakeWorkersAi } from './fake-model-server';
 
-const openai = { ...env, AI_PROVIDER: 'openai', AI_API_KEY: 'sk-test-model-key', AI_MODEL: 'test-vision-model', AI_TIMEOUT_MS: '200' } as Env;
+// A limit far above what a busy machine needs for an answer; the tests of a server that is too slow set a short one.
+const openai = { ...env, AI_PROVIDER: 'openai', AI_API_KEY: 'sk-test-model-key', AI_MODEL: 'test-vision-model', AI_TIMEOUT_MS: '10000' } as Env;
+const impatient = { ...openai, AI_TIMEOUT_MS: '200' } as Env;
 const workspace = () => `wsp_${crypto.randomUUID().replace(/-/g, '')}`;
 
 // A real PNG (1×1, one red pixel): what a phone's photo is, smaller.
@@ -239,9 +241,9 @@ describe('a model that lets the document down', () => {
 
   it('a server that does not answer within AI_TIMEOUT_MS, before or during its answer: tried again later', async () => {
     server.mode = 'slow';
-    expectRetryLater(await extractWithModel(openai, image()), /unreachable \(TimeoutError\)/);
+    expectRetryLater(await extractWithModel(impatient, image()), /unreachable \(TimeoutError\)/);
     server.mode = 'stalls';
-    expectRetryLater(await extractWithModel(openai, image()), /stopped answering \(TimeoutError\)/);
+    expectRetryLater(await extractWithModel(impatient, image()), /stopped answering \(TimeoutError\)/);
   });
 
   it('a server that is down, busy or broken: tried again later, and the reason never shows the key', async () => {
@@ -262,12 +264,20 @@ describe('a model that lets the document down', () => {
 
 describe('the limit', () => {
   it(`reads ${MODEL_EXTRACTIONS_PER_MINUTE} documents a minute per workspace; the next is to be retried when the minute ends`, { timeout: 90_000 }, async () => {
-    const busy = workspace();
-    await inOneWindow(MODEL_EXTRACTIONS_PER_MINUTE + 2);
-    for (let i = 0; i < MODEL_EXTRACTIONS_PER_MINUTE; i++) expect((await extractWithModel(openai, image(busy))).ok, `extraction ${i + 1}`).toBe(true);
-    const refused = await extractWithModel(openai, pdf(PDF_TEXT, busy));
+    // The limiter counts per minute on the clock: should a slow machine carry the calls into the next minute,
+    // they are made again, from a fresh workspace, in the one after.
+    let refused: Awaited<ReturnType<typeof extractWithModel>> | undefined;
+    for (let attempt = 0; attempt < 2 && !refused; attempt++) {
+      const busy = workspace();
+      await inOneWindow();
+      const minute = Math.floor(Date.now() / 60_000);
+      server.requests.length = 0;
+      for (let i = 0; i < MODEL_EXTRACTIONS_PER_MINUTE; i++) expect((await extractWithModel(openai, image(busy))).ok, `extraction ${i + 1}`).toBe(true);
+      const answer = await extractWithModel(openai, pdf(PDF_TEXT, busy));
+      if (Math.floor(Date.now() / 60_000) === minute || attempt === 1) refused = answer;
+    }
     expect(refused).toMatchObject({ ok: false, reason: 'At most 10 documents a minute per workspace are read by the model.' });
-    const retryAfter = 'retryAfter' in refused ? refused.retryAfter : 0;
+    const retryAfter = refused && 'retryAfter' in refused ? refused.retryAfter : 0;
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
     // The model was not asked for the eleventh, and another workspace is read as before.
@@ -285,7 +295,7 @@ describe('the limit', () => {
 });
 
 describe('Workers AI', () => {
-  const withAi = (ai: Ai) => ({ ...env, AI_PROVIDER: 'workers-ai', AI_TIMEOUT_MS: '200', AI: ai }) as unknown as Env;
+  const withAi = (ai: Ai, timeoutMs = 10_000) => ({ ...env, AI_PROVIDER: 'workers-ai', AI_TIMEOUT_MS: String(timeoutMs), AI: ai }) as unknown as Env;
 
   it("asks the vision model in JSON mode with the photo as a data URL, and reads its raw answer", async () => {
     const workers = fakeWorkersAi();
@@ -310,7 +320,7 @@ describe('Workers AI', () => {
     expectNothingRead(await extractWithModel(withAi(workers.ai), image()), 'MODEL-UNUSABLE', /Workers AI answered 200 with more than 1 MB/);
     expect(workers.huge.read()).toBeLessThan(1024 * 1024 + 128 * 1024);
     workers.mode = 'slow';
-    expectRetryLater(await extractWithModel(withAi(workers.ai), image()), /Workers AI did not answer \(TimeoutError\)/);
+    expectRetryLater(await extractWithModel(withAi(workers.ai, 200), image()), /Workers AI did not answer \(TimeoutError\)/);
     workers.mode = 'busy';
     expectRetryLater(await extractWithModel(withAi(workers.ai), image()), /Workers AI answered 429/);
   });
