@@ -146,7 +146,7 @@ beforeAll(async () => {
   ready = await bundle(owner.key);
   const { bytes } = await download(ready.download_url);
   entries = unzipSync(bytes);
-});
+}, 120_000); // a whole set of books through the worker: room beyond the 30 s of a hook on a busy machine
 
 describe('POST /v1/exports and GET /v1/exports/{id}', () => {
   it('is ready once the job ran, with its size and a link valid 24 hours', async () => {

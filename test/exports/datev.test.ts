@@ -82,7 +82,7 @@ beforeAll(async () => {
     .bind('R-2026/17', JSON.stringify([{ category: 'S', rate: 19, taxable_amount: 10_000, tax_amount: 1_900 }]), office.body.id).run();
 
   numbers = { twoRates: twoRates.number, reverse: reverse.number, dollars: dollars.number, voided: voided.number, credit: credit.body.number };
-});
+}, 120_000); // a whole set of books through the worker: room beyond the 30 s of a hook on a busy machine
 
 describe('GET /v1/exports/datev', () => {
   it('is a Windows-1252 file with CR LF line ends, named as DATEV\'s import looks for it', async () => {

@@ -128,6 +128,7 @@ describe('amounts in minor units', () => {
 
   it('divides a price stated per a base quantity (BT-149) down to one unit', () => {
     const xml = twoRatesCii.replace(/(<ram:NetPriceProductTradePrice><ram:ChargeAmount>)14\.50<\/ram:ChargeAmount>/, '$11450.00</ram:ChargeAmount><ram:BasisQuantity unitCode="C62">100</ram:BasisQuantity>');
+    expect(xml).toContain('<ram:BasisQuantity unitCode="C62">100</ram:BasisQuantity>');
     const reading = read(xml);
     expect(reading.extracted.lines[1]).toMatchObject({ quantity: 12, unit_amount: 1450, amount: 17_400 });
     expect(reading.validation.warnings).toEqual([]);

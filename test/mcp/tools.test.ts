@@ -168,6 +168,7 @@ describe('MCP tools', () => {
     const deleted = await client.callTool({ name: 'deleteInvoice', arguments: { id: invoice.id } });
     expect(deleted.isError).toBeFalsy();
     expect(textOf(deleted)).toEqual([expect.stringMatching(/^Delete .*: done\.$/)]);
+    expect((await call('GET', `/v1/invoices/${invoice.id}`, { key: people.owner.key })).status).toBe(404);
     await client.close();
   });
 });

@@ -142,9 +142,9 @@ describe('accepting a proposal', () => {
     expectError(await call('POST', `/v1/gigs/${otherGig.id}/proposals/${sent.id}/accept`, { key: poster.key }), 404, 'not_found');
     await call('PATCH', `/v1/gigs/${gig.id}`, { key: poster.key, body: { status: 'closed' } });
     expect(expectError(await call('POST', `/v1/gigs/${gig.id}/proposals/${sent.id}/accept`, { key: poster.key }), 409, 'invalid_state').message).toMatch(/closed/);
-    await call('PATCH', `/v1/gigs/${gig.id}`, { key: poster.key, body: { status: 'open' } });
-    await call('POST', `/v1/gigs/${gig.id}/proposals/${sent.id}/decline`, { key: poster.key, body: {} });
-    expectError(await call('POST', `/v1/gigs/${gig.id}/proposals/${sent.id}/accept`, { key: poster.key }), 409, 'invalid_state');
+    expect((await call('PATCH', `/v1/gigs/${gig.id}`, { key: poster.key, body: { status: 'open' } })).status).toBe(200);
+    expect((await call('POST', `/v1/gigs/${gig.id}/proposals/${sent.id}/decline`, { key: poster.key, body: {} })).status).toBe(200);
+    expect(expectError(await call('POST', `/v1/gigs/${gig.id}/proposals/${sent.id}/accept`, { key: poster.key }), 409, 'invalid_state').message).not.toMatch(/closed/);
     expect((await call('GET', '/v1/clients', { key: sender.key })).body.data).toEqual([]);
   });
 

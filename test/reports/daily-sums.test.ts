@@ -61,6 +61,7 @@ describe('the profit and loss\'s daily sums', () => {
     const { daily, fx } = await keptAndRecomputed();
     expect(daily.kept.length).toBeGreaterThan(3);
     expect(daily.kept).toEqual(daily.recomputed);
+    expect(fx.kept.length).toBeGreaterThan(0);
     expect(fx.kept).toEqual(fx.recomputed);
   });
 });

@@ -78,7 +78,7 @@ beforeAll(async () => {
   expect((await call('POST', '/api/workflow/expenses', { key: k, body: { category: 'travel', amount: 11_900, currency: 'EUR', incurred_on: day(-48) } })).status).toBe(201);
   await receivedExpense(k, { amount: 23_800, currency: 'EUR', incurred_on: day(-20) }, [{ category: 'S', rate: 19, taxable_amount: 20_000, tax_amount: 3_800 }]);
   await receivedExpense(k, { amount: 10_700, currency: 'USD', incurred_on: day(-5) }, [{ category: 'S', rate: 7, taxable_amount: 10_000, tax_amount: 700 }]);
-});
+}, 120_000); // a whole set of books through the worker: room beyond the 30 s of a hook on a busy machine
 
 const get = async (path: string) => {
   const res = await call('GET', path, { key: owner.key });
