@@ -22,10 +22,14 @@ export async function datevExport(ctx: WorkspaceContext, period: Period): Promis
   if (setting?.client_number == null) missing.push({ path: 'accounting.client_number', message: 'Set the client number (Mandantennummer) in the workspace\'s accounting setting.' });
   if (!setting || missing.length) throw new ApiError('validation_failed', 'The DATEV export needs the workspace\'s accounting setting (PATCH /api/workspace).', missing);
   assertDatevPeriod(period, setting.fiscal_year_start);
-  const toBase = await toBaseIn(ctx, workspace.defaultCurrency, period);
+  // The rates and the count of bookings read the same period apart: both batches are sent at once.
+  const [toBase, perDay] = await Promise.all([
+    toBaseIn(ctx, workspace.defaultCurrency, period),
+    bookingsPerDayAtMost(ctx, period, (instant) => todayIn(ctx.timeZone, new Date(instant))),
+  ]);
   const datev = { ...setting, consultant_number: setting.consultant_number!, client_number: setting.client_number! };
   const limit = bookingsPerFile();
-  const files = planFiles(period, await bookingsPerDayAtMost(ctx, period, (instant) => todayIn(ctx.timeZone, new Date(instant))), limit);
+  const files = planFiles(period, perDay, limit);
   if (!files) return { stream: datevStream(ctx, period, datev, workspace.defaultCurrency, toBase), filename: datevFileName(period), contentType: 'text/csv; charset=windows-1252' };
   const now = new Date();
   return {
