@@ -35,7 +35,7 @@ class Warnings {
 }
 
 /** The JSON object in what a model wrote: its text (bare or in a Markdown code fence) or an object a binding parsed. */
-export function answerObject(content: unknown): Record<string, unknown> | null {
+function answerObject(content: unknown): Record<string, unknown> | null {
   let value = content;
   if (typeof value === 'string') {
     try {

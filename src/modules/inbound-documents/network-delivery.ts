@@ -17,7 +17,7 @@ import { findNetworkRecipient } from './network-recipient';
 import { receiveDocument } from './receive';
 
 /** Who the receiver's events name as the actor. */
-export const NETWORK_JOB = 'network delivery';
+const NETWORK_JOB = 'network delivery';
 
 export async function deliverOverNetwork(ctx: WorkspaceContext, sent: SentDocument): Promise<void> {
   const peppolId = sent.buyer?.peppol_id;

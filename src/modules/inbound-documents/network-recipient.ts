@@ -14,7 +14,7 @@ export type NetworkRecipient = { workspaceId: string; database: string; timeZone
 /** The sent document's buyer as its snapshot states it. */
 export type Buyer = { peppolId: string; vatId: string | null };
 
-export const issuerPeppolKey = sql`lower(json_extract(${workspaces.issuer}, '$.peppol_id'))`;
+const issuerPeppolKey = sql`lower(json_extract(${workspaces.issuer}, '$.peppol_id'))`;
 
 /** The workspaces other than the sender's whose issuer claims `peppolId`: at most two are read, enough to see a tie. */
 export function claimsOf(directory: ReturnType<typeof createDb>, peppolId: string, senderWorkspaceId: string) {

@@ -79,7 +79,7 @@ export class ReadLater extends Error {
 }
 
 /** A model's reading as the document stores it; its warnings are kept even when nothing was read, so a person sees why. */
-export function fromModel(format: 'pdf' | 'image', reading: Extract<ModelReading, { ok: true }>): DocumentReading {
+function fromModel(format: 'pdf' | 'image', reading: Extract<ModelReading, { ok: true }>): DocumentReading {
   const validation: ValidationValue | null = reading.extracted || reading.warnings.length
     ? { valid: true, checked_at: new Date().toISOString(), errors: [], warnings: reading.warnings }
     : null;

@@ -81,4 +81,3 @@ export const VatReport = z
   })
   .openapi('VatReport');
 
-export type ProfitAndLossInput = z.infer<typeof ProfitAndLossQuery>;

@@ -5,7 +5,7 @@
 import { z } from '@hono/zod-openapi';
 import { EXPENSE_CATEGORIES } from '../../db/schema/expenses';
 
-export const ACCOUNTING_CHARTS = ['SKR03', 'SKR04'] as const;
+const ACCOUNTING_CHARTS = ['SKR03', 'SKR04'] as const;
 export type AccountingChart = (typeof ACCOUNTING_CHARTS)[number];
 
 /**
@@ -15,7 +15,7 @@ export type AccountingChart = (typeof ACCOUNTING_CHARTS)[number];
  * another EU country), `reverse_charge_domestic` (AE to a buyer at home, § 13b UStG), `export` (G) and
  * `outside_scope` (O).
  */
-export const REVENUE_ACCOUNT_KEYS = [
+const REVENUE_ACCOUNT_KEYS = [
   'standard', 'reduced', 'other_rate', 'exempt', 'small_business', 'intra_community_supply', 'reverse_charge', 'reverse_charge_domestic', 'export', 'outside_scope',
 ] as const;
 export type RevenueAccountKey = (typeof REVENUE_ACCOUNT_KEYS)[number];
@@ -33,7 +33,7 @@ export type AccountingValue = {
   bank_account: string | null;
 };
 
-export const DEFAULT_FISCAL_YEAR_START = '01-01';
+const DEFAULT_FISCAL_YEAR_START = '01-01';
 
 // DATEV's own limits (the EXTF header, fields 11 and 12): consultant 1001–9999999, client 1–99999.
 const consultantNumber = z.number().int().min(1001).max(9_999_999);
@@ -43,7 +43,7 @@ const clientNumber = z.number().int().min(1).max(99_999);
 const accountNumber = z.string().regex(/^\d{4,5}$/, 'Use an account number of 4 digits (5 for a personal account).');
 
 /** `MM-DD` of a day every year has (no 29 February). */
-export function isMonthDay(value: string): boolean {
+function isMonthDay(value: string): boolean {
   const match = /^(\d{2})-(\d{2})$/.exec(value);
   if (!match) return false;
   const date = new Date(Date.UTC(2025, Number(match[1]) - 1, Number(match[2])));

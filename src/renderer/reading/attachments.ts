@@ -8,7 +8,7 @@ import { PdfDict, PdfRef, PdfString, type PdfValue } from './objects';
 import { textString, utf16 } from './text-strings';
 
 /** In order of preference, when a file carries more than one. */
-export const E_INVOICE_NAMES = ['factur-x.xml', 'zugferd-invoice.xml', 'xrechnung.xml'] as const;
+const E_INVOICE_NAMES = ['factur-x.xml', 'zugferd-invoice.xml', 'xrechnung.xml'] as const;
 
 export type EmbeddedXml = { name: string; content: string };
 
