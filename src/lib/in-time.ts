@@ -1,5 +1,5 @@
-// A call to the renderer worker bounded in time: a renderer that does not answer at all must not hold a queue
-// message or an email for ever (read-pdf.ts's reason, shared by the other readers that live there).
+// A call to another worker (the renderer) bounded in time: one that does not answer at all must not hold a queue
+// message, an email or a request for ever.
 
 /** `call`'s answer, or after `ms` what `late` answers (or throws). */
 export async function inTime<T>(call: Promise<T>, ms: number, late: () => T): Promise<T> {

@@ -18,6 +18,14 @@ export function pdfDocument(doc: PrintedDocument): PdfDocument {
 /** A received PDF larger than this is not sent to be read: the most an email brings (§21: 25 MB a message). */
 export const PDF_READING_MAX_BYTES = 25 * 1024 * 1024;
 
+/**
+ * How long the API waits for the renderer's answer (a PDF made, a PDF, XML or email read): far above what the
+ * largest takes (a long invoice's PDF took 15 s at the slowest, ten at a time on a loaded machine; 25 MB of MIME
+ * or a hostile file a second or so), so only a renderer that is stuck gets here. A Worker's default CPU limit is
+ * 30 s too.
+ */
+export const RENDERER_TIMEOUT_MS = 30_000;
+
 /** One part of a received email (§21 "Email") as the renderer's MIME parser found it: plain data, its bytes decoded. */
 export type EmailAttachment = { filename: string | null; mimeType: string; contentId: string | null; content: ArrayBuffer };
 

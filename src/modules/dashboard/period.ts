@@ -10,7 +10,8 @@ const NOTHING: [string, string] = ['9999-12-31', '0000-01-01'];
 const NO_MONTHS: [string, string] = ['9999-12', '0000-01'];
 
 const monthOf = (date: string) => date.slice(0, 7);
-const firstOfNextMonth = (date: string) => {
+/** The first day of the month after `date`'s. */
+export const firstOfNextMonth = (date: string) => {
   const [y, m] = date.split('-').map(Number) as [number, number];
   return m === 12 ? `${y + 1}-01-01` : `${y}-${String(m + 1).padStart(2, '0')}-01`;
 };

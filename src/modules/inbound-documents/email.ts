@@ -5,19 +5,17 @@
 // attachments. A message with none is dropped. Loaded on the first message, never by the API's requests. The MIME
 // parsing itself is the renderer worker's (src/renderer/parse-email.ts, through the RENDERER service binding), so
 // the parser is no part of the API's bundle and cold start; what counts as a document, and every refusal, is here.
-import type { EmailAttachment } from '../../renderer/contract';
+import { type EmailAttachment, RENDERER_TIMEOUT_MS } from '../../renderer/contract';
 import { systemContext } from '../../lib/context';
 import { ApiError } from '../../errors';
 import { createDb } from '../../lib/db';
 import { databaseBinding, databaseOf, DIRECTORY, withDatabase } from '../../lib/databases';
-import { inTime } from './in-time';
+import { inTime } from '../../lib/in-time';
 import { workspaceOfAddress } from './inbound-address';
 import { receiveDocument } from './receive';
 
-export const MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
-export const MAX_ATTACHMENTS = 20;
-// Far above the time 25 MB of MIME takes to parse: only a renderer that is stuck gets here.
-const PARSE_TIMEOUT_MS = 30_000;
+const MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
+const MAX_ATTACHMENTS = 20;
 
 /** What may be a supplier's document: by declared type or file name (receiveDocument reads the bytes to be sure). */
 const DOCUMENT_TYPE = /^(application\/(pdf|xml)|text\/xml|image\/(jpeg|png|webp))$/i;
@@ -42,8 +40,8 @@ export async function receiveEmail(message: ForwardableEmailMessage, env: Env): 
   if (message.rawSize > MAX_MESSAGE_BYTES) return message.setReject('Message too large: at most 25 MB');
   const raw = await new Response(message.raw).arrayBuffer();
   // A renderer that cannot be reached, or does not answer, fails the handler, as a parser that threw here did.
-  const parsed = await inTime(env.RENDERER.parseEmail(raw), PARSE_TIMEOUT_MS, () => {
-    throw new Error(`Parsing the email took longer than ${PARSE_TIMEOUT_MS / 1000} s.`);
+  const parsed = await inTime(env.RENDERER.parseEmail(raw), RENDERER_TIMEOUT_MS, () => {
+    throw new Error(`Parsing the email took longer than ${RENDERER_TIMEOUT_MS / 1000} s.`);
   });
   const documents = documentsOf(parsed.attachments, parsed.html);
   if (documents.length > MAX_ATTACHMENTS) return message.setReject(`Too many attachments: at most ${MAX_ATTACHMENTS} a message`);

@@ -1,20 +1,14 @@
 // A received e-invoice's amounts, written as decimals, in integer minor units of its currency (§1, §21): exact
 // (bigint, never a float), rounded half away from zero when the document writes more decimals than the currency
 // has, and told so (`exact: false`), so the reader can warn that the stored value differs from the document.
+import { divRoundHalfAwayFromZero } from '../../lib/money';
 import { type Decimal, pow10 } from '../documents/einvoice/rules/decimal';
 
 export type MinorUnits = { minor: number; exact: boolean } | { minor: null; exact: false; tooLarge: true };
 
-/** num / den rounded half away from zero (den > 0). */
-function roundHalfAway(num: bigint, den: bigint): { value: bigint; exact: boolean } {
-  const negative = num < 0n;
-  const n = negative ? -num : num;
-  const quotient = (n * 2n + den) / (den * 2n);
-  return { value: negative ? -quotient : quotient, exact: n % den === 0n };
-}
-
 function fromRatio(num: bigint, den: bigint): MinorUnits {
-  const { value, exact } = roundHalfAway(num, den);
+  const value = divRoundHalfAwayFromZero(num, den);
+  const exact = num % den === 0n;
   const max = BigInt(Number.MAX_SAFE_INTEGER);
   if (value > max || value < -max) return { minor: null, exact: false, tooLarge: true };
   return { minor: Number(value), exact };
@@ -27,8 +21,5 @@ export function toMinorUnits(amount: Decimal, exponent: number): MinorUnits {
 
 /** `price` ÷ `baseQuantity` (a price per 10 or per 1000 units, BT-149) in minor units per one unit. */
 export function unitPriceInMinorUnits(price: Decimal, baseQuantity: Decimal, exponent: number): MinorUnits {
-  let num = price.units * pow10(exponent + baseQuantity.scale);
-  let den = baseQuantity.units * pow10(price.scale);
-  if (den < 0n) [num, den] = [-num, -den];
-  return fromRatio(num, den);
+  return fromRatio(price.units * pow10(exponent + baseQuantity.scale), baseQuantity.units * pow10(price.scale));
 }

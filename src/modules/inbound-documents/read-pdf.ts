@@ -7,14 +7,12 @@
 //   pages; 10 MB at most out of any one stream), since a Worker cannot time its own CPU; a compression bomb, an
 //   encrypted file or a hostile one answers `{ok: false, reason}` in well under a second, and its work runs in the
 //   renderer's isolate, not in the one answering the API's requests;
-// - a renderer that does not answer at all is cut off here after READ_TIMEOUT_MS, so a queue message never waits
+// - a renderer that does not answer at all is cut off here after RENDERER_TIMEOUT_MS, so a queue message never waits
 //   on it for ever.
-import { PDF_READING_MAX_BYTES } from '../../renderer/contract';
-import { inTime } from './in-time';
+import { PDF_READING_MAX_BYTES, RENDERER_TIMEOUT_MS } from '../../renderer/contract';
+import { inTime } from '../../lib/in-time';
 import type { PdfReading } from './reading';
 
-// Far above the second or so the largest file costs the reader at its ceilings: only a renderer that is stuck gets here.
-const READ_TIMEOUT_MS = 30_000;
 
 /**
  * The PDF read. A file that cannot be read (not a PDF, encrypted, past a ceiling) answers `ok: false` with the reason
@@ -22,8 +20,8 @@ const READ_TIMEOUT_MS = 30_000;
  */
 export async function readInboundPdf(env: Env, bytes: ArrayBuffer): Promise<PdfReading> {
   if (bytes.byteLength > PDF_READING_MAX_BYTES) return { ok: false, reason: `The PDF is larger than ${PDF_READING_MAX_BYTES / 1024 / 1024} MB.` };
-  return inTime<PdfReading>(env.RENDERER.readPdf(bytes), READ_TIMEOUT_MS, () => ({
+  return inTime<PdfReading>(env.RENDERER.readPdf(bytes), RENDERER_TIMEOUT_MS, () => ({
     ok: false,
-    reason: `Reading the PDF took longer than ${READ_TIMEOUT_MS / 1000} s.`,
+    reason: `Reading the PDF took longer than ${RENDERER_TIMEOUT_MS / 1000} s.`,
   }));
 }

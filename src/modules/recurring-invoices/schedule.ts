@@ -61,7 +61,4 @@ export function todayIn(timeZone: string, now = Date.now()): string {
 }
 
 /** The moment `day` begins in a time zone, as a UTC ISO timestamp: when that day's period is due. */
-export function startOfDayIn(day: string, timeZone: string): string {
-  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
-  return new Date(new TZDate(year, month - 1, date, timeZone).getTime()).toISOString();
-}
+export { startOfDayIn } from '../../lib/time';

@@ -12,10 +12,9 @@
 import { sql } from 'drizzle-orm';
 import type { WorkspaceContext } from '../../lib/context';
 import { exactFigure } from '../../lib/money';
-import { addDays } from '../../lib/time';
+import { addDays, startOfDayIn } from '../../lib/time';
 import { dayConverter } from './conversion';
 import { daySumsQueries, exactSum, readDaySums } from './day-sums';
-import { startOfDayIn } from './period';
 import { convertedShares } from './shares';
 
 export const AGE_BUCKETS = ['current', 'd1_30', 'd31_60', 'd61_90', 'over_90'] as const;

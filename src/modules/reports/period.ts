@@ -2,6 +2,7 @@
 // report's cost has a bound (its rows are read per day; see profit-and-loss.ts).
 import { invalidField } from '../../errors';
 import { addDays } from '../../lib/time';
+import { firstOfNextMonth } from '../dashboard/period';
 
 export type Period = { from: string; to: string };
 
@@ -25,34 +26,9 @@ export const quarterOf = (day: string) => `${day.slice(0, 4)}-Q${Math.floor((Num
 /** Every month (`2026-03`) or quarter (`2026-Q1`) the period touches, in order. */
 export function periodKeys(period: Period, keyOf: (day: string) => string): string[] {
   const keys: string[] = [];
-  for (let month = `${period.from.slice(0, 7)}-01`; month <= period.to; month = nextMonth(month)) {
+  for (let month = `${period.from.slice(0, 7)}-01`; month <= period.to; month = firstOfNextMonth(month)) {
     const key = keyOf(month);
     if (keys.at(-1) !== key) keys.push(key);
   }
   return keys;
-}
-
-function nextMonth(firstOfMonth: string): string {
-  const [y, m] = firstOfMonth.split('-').map(Number) as [number, number];
-  return m === 12 ? `${y + 1}-01-01` : `${y}-${String(m + 1).padStart(2, '0')}-01`;
-}
-
-/**
- * The first instant (UTC, RFC 3339) of calendar day `date` in `timeZone`: the timestamp a stored
- * time (voided_at) is compared with to say on which side of a day it falls there. Zones are whole
- * minutes from UTC, between −12 h and +14 h, and a day's start is found among those minutes.
- */
-export function startOfDayIn(date: string, timeZone: string): string {
-  const utcMidnight = Date.parse(`${date}T00:00:00Z`);
-  if (timeZone === 'UTC') return new Date(utcMidnight).toISOString();
-  const format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-  const dayAt = (minute: number) => format.format(new Date(minute * 60_000));
-  let low = utcMidnight / 60_000 - 14 * 60 - 1; // still the day before there
-  let high = utcMidnight / 60_000 + 12 * 60; // already `date` there
-  while (high - low > 1) {
-    const mid = Math.floor((low + high) / 2);
-    if (dayAt(mid) >= date) high = mid;
-    else low = mid;
-  }
-  return new Date(high * 60_000).toISOString();
 }

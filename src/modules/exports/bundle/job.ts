@@ -6,6 +6,7 @@
 import { and, eq, lte, or, sql } from 'drizzle-orm';
 import { exportJobs, workspaces } from '../../../db/schema';
 import { systemContext } from '../../../lib/context';
+import { randomToken } from '../../../lib/crypto';
 import { createDb } from '../../../lib/db';
 import { nowIso } from '../../../lib/time';
 import type { ExportKind } from '../schemas';
@@ -20,8 +21,6 @@ export const EXPORTS_JOB = 'exports';
 
 // A queue consumer may run 15 minutes; a claim older than that belongs to a job that is no longer running.
 const LEASE_MS = 15 * 60_000;
-
-const randomHex = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 
 /** Writes the export's ZIP if it is this delivery's to write. */
 export async function runExport(env: Env, id: string, now = new Date()): Promise<void> {
@@ -39,7 +38,7 @@ export async function runExport(env: Env, id: string, now = new Date()): Promise
   const period = { from: row.periodFrom, to: row.periodTo };
   const kinds = JSON.parse(row.kinds) as ExportKind[];
   // Unguessable, as a storage key must be (PLATFORM.md): nobody reaches it but the worker.
-  const key = `exports/${row.workspaceId}/${row.id}-${randomHex()}.zip`;
+  const key = `exports/${row.workspaceId}/${row.id}-${randomToken(16)}.zip`;
   let zip: ZipUpload | undefined;
   try {
     await checkBundleFits(ctx, period, kinds);

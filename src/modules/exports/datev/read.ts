@@ -1,5 +1,6 @@
 // What the DATEV export reads of each kind of record in a period, a page at a time (pages.ts).
 import type { WorkspaceContext } from '../../../lib/context';
+import { addDays } from '../../../lib/time';
 import { keyset, type Period, walk } from '../pages';
 import type { DocumentRecord, ExpenseRecord, MoneyRecord, TaxGroup } from './records';
 
@@ -42,7 +43,7 @@ const VOIDS = `SELECT i.voided_at, i.id, i.number, i.currency, i.subtotal, i.tax
 
 /** Invoices voided in the period, dated by the day of their void in the workspace's time zone. */
 export async function* voidsIn(ctx: WorkspaceContext, period: Period, dayOf: (instant: string) => string): AsyncGenerator<DocumentRecord[]> {
-  const wide = { from: shiftDay(period.from, -1), to: `${shiftDay(period.to, 1)}T23:59:59.999Z` };
+  const wide = { from: addDays(period.from, -1), to: `${addDays(period.to, 1)}T23:59:59.999Z` };
   for await (const rows of walk(ctx, VOIDS, wide)) {
     const voided = rows
       .map((r) => ({
@@ -101,10 +102,4 @@ export async function* expensesIn(ctx: WorkspaceContext, period: Period): AsyncG
       breakdown: parseGroups(r[8]),
     }));
   }
-}
-
-function shiftDay(date: string, days: number): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
 }

@@ -4,7 +4,8 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../../env';
 import { ApiError } from '../../../errors';
-import { pdfDocument } from '../../../renderer/contract';
+import { inTime } from '../../../lib/in-time';
+import { pdfDocument, RENDERER_TIMEOUT_MS } from '../../../renderer/contract';
 import type { PrintedDocument } from '../../documents/render/printed';
 import { InvoicePage, NotFoundPage, pageCsp } from '../../documents/render/page';
 
@@ -47,21 +48,9 @@ export async function pdfResponse(c: Context<AppEnv>, doc: PrintedDocument, cii:
   });
 }
 
-// Far above a 100-line invoice's few dozen milliseconds of CPU, and above the 15 s a long one took here at the
-// slowest, ten at a time on a loaded machine: only a renderer that is stuck reaches it. A Worker's default CPU
-// limit is 30 s too.
-const RENDER_TIMEOUT_MS = 30_000;
-
-/** The PDF of a printed document from the renderer worker, or an error once it has not answered in RENDER_TIMEOUT_MS (the period bundle renders many in a row). */
-export async function renderPdf(renderer: Env['RENDERER'], doc: PrintedDocument, cii: string | null): Promise<Uint8Array> {
-  // Set at once: a promise's executor runs before `new Promise` returns.
-  let timer!: ReturnType<typeof setTimeout>;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${RENDER_TIMEOUT_MS} ms`)), RENDER_TIMEOUT_MS);
+/** The PDF of a printed document from the renderer worker, or an error once it has not answered in RENDERER_TIMEOUT_MS (the period bundle renders many in a row). */
+export function renderPdf(renderer: Env['RENDERER'], doc: PrintedDocument, cii: string | null): Promise<Uint8Array> {
+  return inTime(renderer.renderPdf(pdfDocument(doc), cii), RENDERER_TIMEOUT_MS, () => {
+    throw new Error(`no answer within ${RENDERER_TIMEOUT_MS} ms`);
   });
-  try {
-    return await Promise.race([renderer.renderPdf(pdfDocument(doc), cii), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -1,6 +1,7 @@
 // What a proposal says, one sentence per operation in each language the documents speak (§20):
 // the amount with its currency, the client (or a transfer's recipient) and the document's number.
 // The workspace's locale picks the language; a language not here reads in English.
+import { type Language, languageOf } from '../../documents/labels/language';
 import type { ProposedOperation } from './needs-a-yes';
 
 /** The facts a sentence names: `amount` already formatted in the locale, `number` the document's (or what stands for it). */
@@ -92,15 +93,8 @@ const pt: Sentences = {
   draft: 'rascunho',
 };
 
-const BY_LANGUAGE: Record<string, Sentences> = { en, de, fr, es, it, nl, pt };
+// Typed by the documents' languages: one added there and not here does not compile.
+const BY_LANGUAGE: Record<Language, Sentences> = { en, de, fr, es, it, nl, pt };
 
-/** The sentences of the language `locale` reads in. */
-export function sentencesFor(locale: string): Sentences {
-  let language = 'en';
-  try {
-    language = new Intl.Locale(locale).language;
-  } catch {
-    // a locale Intl cannot read is English
-  }
-  return BY_LANGUAGE[language] ?? en;
-}
+/** The sentences of the language `locale` reads in (as its documents do: labels/language.ts). */
+export const sentencesFor = (locale: string): Sentences => BY_LANGUAGE[languageOf(locale)];
