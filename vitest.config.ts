@@ -74,7 +74,7 @@ export default defineConfig(async () => {
               'hono', 'hono/cors', 'hono/factory', 'hono/html', 'hono/http-exception', 'hono/jsx', 'hono/jsx/jsx-runtime', 'hono/jsx/jsx-dev-runtime',
               'hono/request', 'hono/secure-headers', 'hono/utils/http-status', '@hono/zod-openapi', 'zod',
               'drizzle-orm', 'drizzle-orm/batch', 'drizzle-orm/d1', 'drizzle-orm/sqlite-core',
-              'date-fns', '@date-fns/tz', 'ipaddr.js', 'standardwebhooks', 'fast-check', '@cfworker/json-schema',
+              'date-fns', 'ipaddr.js', 'standardwebhooks', 'fast-check', '@cfworker/json-schema',
             ],
           },
         },

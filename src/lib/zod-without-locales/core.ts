@@ -1,5 +1,5 @@
-// Everything zod 4's core exports (node_modules/zod/v4/core/index.js), but `locales`: `z.core` is
-// this namespace, and the core's own would bring every language back.
+// Everything zod 4's core exports (node_modules/zod/v4/core/index.js), but `locales` and `compile`:
+// `z.core` is this namespace, and the core's own would bring every language back (see index.ts).
 export * from '../../../node_modules/zod/v4/core/core.js';
 export * from '../../../node_modules/zod/v4/core/parse.js';
 export * from '../../../node_modules/zod/v4/core/errors.js';
@@ -12,7 +12,6 @@ export { toZod } from '../../../node_modules/zod/v4/core/util.js';
 export * as regexes from '../../../node_modules/zod/v4/core/regexes.js';
 export * from '../../../node_modules/zod/v4/core/registries.js';
 export * from '../../../node_modules/zod/v4/core/doc.js';
-export * from '../../../node_modules/zod/v4/core/compile.js';
 export * from '../../../node_modules/zod/v4/core/api.js';
 export * from '../../../node_modules/zod/v4/core/to-json-schema.js';
 export { toJSONSchema } from '../../../node_modules/zod/v4/core/json-schema-processors.js';

@@ -1,4 +1,5 @@
-// Everything zod 4's `zod` entry exports (node_modules/zod/v4/classic/external.js), but `locales`:
+// Everything zod 4's `zod` entry exports (node_modules/zod/v4/classic/external.js), but `locales`,
+// `compile` and `fromJSONSchema` (see index.ts):
 // the same modules, re-exported from the same files, so `z` behaves as zod's own.
 export * as core from './core';
 export * from '../../../node_modules/zod/v4/classic/schemas.js';
@@ -8,10 +9,9 @@ export * from '../../../node_modules/zod/v4/classic/parse.js';
 export * from '../../../node_modules/zod/v4/classic/compat.js';
 export {
   globalRegistry, registry, config, memoizer, $output, $input, $brand, clone, regexes, treeifyError, prettifyError, formatError, flattenError,
-  TimePrecision, util, NEVER, INVALID, toZod, compile, withParser, ZodCompileAsyncError, ZodCompileUnsupportedError, getDiscriminatedOption,
+  TimePrecision, util, NEVER, INVALID, toZod, getDiscriminatedOption,
 } from './core';
 export { toJSONSchema } from '../../../node_modules/zod/v4/core/json-schema-processors.js';
-export { fromJSONSchema } from '../../../node_modules/zod/v4/classic/from-json-schema.js';
 export { deepPartial } from '../../../node_modules/zod/v4/classic/deep-partial.js';
 export { input, output } from '../../../node_modules/zod/v4/classic/in-out.js';
 export { ZodISODateTime, ZodISODate, ZodISOTime, ZodISODuration } from '../../../node_modules/zod/v4/classic/iso.js';

@@ -1,10 +1,9 @@
 // When a recurring invoice issues (§12). The n-th issue date is start_date + n × interval, always
 // computed from start_date (never from the date before), with date-fns clamping the day to the end
 // of a shorter month: Jan 31 monthly gives Feb 28 (29), Mar 31, Apr 30. Dates are calendar dates;
-// "today" is judged in the schedule's IANA time zone with @date-fns/tz. The API's `upcoming` and
+// "today" is judged in the schedule's IANA time zone (lib/time). The API's `upcoming` and
 // `next_issue_date` and the cron all use these functions.
-import { TZDate } from '@date-fns/tz';
-import { addMonths, addWeeks, addYears, format } from 'date-fns';
+import { addMonths, addWeeks, addYears } from 'date-fns';
 import { LATEST_DATE } from '../../lib/schemas';
 import { addDays } from '../../lib/time';
 
@@ -55,10 +54,5 @@ export function firstPeriodOnOrAfter(schedule: Schedule, day: string, from = 0):
   return n;
 }
 
-/** Today's date in an IANA time zone. */
-export function todayIn(timeZone: string, now = Date.now()): string {
-  return format(new TZDate(now, timeZone), 'yyyy-MM-dd');
-}
-
-/** The moment `day` begins in a time zone, as a UTC ISO timestamp: when that day's period is due. */
-export { startOfDayIn } from '../../lib/time';
+/** Today in a time zone; the moment `day` begins there, as a UTC ISO timestamp: when that day's period is due. */
+export { startOfDayIn, todayIn } from '../../lib/time';
