@@ -9,7 +9,7 @@ export * from '../../../node_modules/zod/v4/classic/parse.js';
 export * from '../../../node_modules/zod/v4/classic/compat.js';
 export {
   globalRegistry, registry, config, memoizer, $output, $input, $brand, clone, regexes, treeifyError, prettifyError, formatError, flattenError,
-  TimePrecision, util, NEVER, INVALID, toZod, getDiscriminatedOption,
+  TimePrecision, util, NEVER, toZod, getDiscriminatedOption,
 } from './core';
 export { toJSONSchema } from '../../../node_modules/zod/v4/core/json-schema-processors.js';
 export { deepPartial } from '../../../node_modules/zod/v4/classic/deep-partial.js';
