@@ -1,5 +1,6 @@
 // The app: shared middleware, the one error envelope, the two listings, and the pages around them.
 import { Hono } from 'hono';
+import { TrieRouter } from 'hono/router/trie-router';
 import { config } from './config';
 import { DOCS_CSP, docsInitScript, docsPage } from './docs-page';
 import type { AppEnv } from './env';
@@ -17,7 +18,10 @@ import { claimDeliveriesWithWrites } from './modules/webhooks/claim-with-writes'
 // strict: false, so a path with a trailing slash is the same path without it (§1): routing, the
 // 405 check and everything that reads c.req.path see it without the slash. A plain Hono: the app's
 // own routes take no input, and the operations' schemas are built with their routers, on first use.
-export const app = new Hono<AppEnv>({ strict: false });
+// Its routes are a few pages and one catch-all per module prefix, which a trie matches at once as they
+// are added; Hono's default router compiles them all into one regular expression on the first
+// request, some 10 ms of a cold start's CPU for no faster match here.
+export const app = new Hono<AppEnv>({ strict: false, router: new TrieRouter() });
 
 app.use('*', requestId);
 app.use('*', securityHeaders);

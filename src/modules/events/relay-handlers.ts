@@ -9,7 +9,8 @@ import type { Db } from '../../lib/db';
 type UserRow = typeof users.$inferSelect;
 
 export type RelayHandlers = {
-  mirrorUser: (db: Db, user: UserRow) => BatchItem<'sqlite'>;
+  /** Loads the statement's maker (its module, and the tables it writes, load on the first relay that copies someone). */
+  mirrorUser: () => Promise<(db: Db, user: UserRow) => BatchItem<'sqlite'>>;
   dispatchDeliveries: (env: Env) => Promise<void>;
 };
 

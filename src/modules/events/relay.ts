@@ -27,9 +27,10 @@ export async function relayEvents(directory: Db, target: Db, workspaceId: string
     // same batch as the event, so a failure leaves both for the next relay.
     const joined = rows.filter((row) => row.type === 'member.added').map((row) => (JSON.parse(row.data) as MemberEventData).object.user.id);
     const people = joined.length ? await directory.select().from(users).where(inArray(users.id, joined)) : [];
+    const mirrorUser = people.length ? await relayHandler('mirrorUser')() : undefined;
     // One statement per row: ten columns each, under D1's 100 bound parameters.
     const [first, ...rest] = [
-      ...people.map((person) => relayHandler('mirrorUser')(target, person)),
+      ...people.map((person) => mirrorUser!(target, person)),
       ...rows.map((row) => target.insert(events).values(row).onConflictDoNothing()),
     ];
     await target.batch([first!, ...rest]);

@@ -4,7 +4,7 @@
 // (records reference users.id as their maker). The directory stays the truth for who may do what;
 // the copies exist for the foreign keys and the settings a record's batch reads. Every write here is
 // an upsert or an INSERT OR IGNORE, so repeating one (a retry, the next settings change) is harmless.
-// The two tables' own file, not the whole schema: this module is registered at start (register.ts).
+// The two tables' own file, not the whole schema.
 import { users, workspaces } from '../../db/schema/workspaces';
 import type { Db } from '../../lib/db';
 import type { WorkspaceRow } from './settings';
