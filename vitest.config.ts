@@ -72,7 +72,7 @@ export default defineConfig(async () => {
             enabled: true,
             include: [
               'hono', 'hono/cors', 'hono/factory', 'hono/html', 'hono/http-exception', 'hono/jsx', 'hono/jsx/jsx-runtime', 'hono/jsx/jsx-dev-runtime',
-              'hono/request', 'hono/secure-headers', 'hono/utils/http-status', '@hono/zod-openapi', 'zod',
+              'hono/request', 'hono/router/trie-router', 'hono/secure-headers', 'hono/utils/http-status', '@hono/zod-openapi', 'zod',
               'drizzle-orm', 'drizzle-orm/batch', 'drizzle-orm/d1', 'drizzle-orm/sqlite-core',
               'date-fns', 'ipaddr.js', 'standardwebhooks', 'fast-check', '@cfworker/json-schema',
             ],
