@@ -16,8 +16,9 @@
 //   (the annotation "operazione non imponibile"), the Belastingdienst's instruction for intra-community
 //   supplies ("artikel 138, lid 1, Richtlijn 2006/112", in any language) and CIVA art. 36.º n.º 5 e).
 // - G: Directive art. 146. Worded after § 4 Nr. 1a UStG ("Ausfuhrlieferung"), RD 1619/2012 art. 6.1 j)
-//   (as for K: "exportación exenta"), D.P.R. 633/1972 art. 21 c. 6 b) ("operazione non imponibile"); nl "uitvoer",
-//   the usual Dutch term (no source checked).
+//   (as for K: "exportación exenta"), D.P.R. 633/1972 art. 21 c. 6 b) ("operazione non imponibile"); nl, the
+//   Dutch text of the Directive, whose Title IX, Chapter 6, holding art. 146, is headed "Vrijstellingen bij uitvoer"
+//   (https://eur-lex.europa.eu/legal-content/NL/TXT/?uri=CELEX:32006L0112).
 // - O: en, the VATEX code list's text of VATEX-EU-O ("Not subject to VAT"); it, D.P.R. 633/1972 art. 21
 //   c. 6-bis b) ("operazione non soggetta", for supplies deemed made outside the EU); pt, the tax
 //   authority's code M99 ("não sujeito"); de, the Umsatzsteuer-Voranmeldung's line Kz 45 "Übrige nicht
@@ -25,12 +26,21 @@
 //   reproduces it: Gnucash/gnucash libgnucash/tax/us/txf-de_DE.scm); es, the AEAT's own words in its
 //   VERI*FACTU list L9 (CalificacionOperacion N1 "Operación No Sujeta artículo 7, 14, otros", N2
 //   "Operación No Sujeta por Reglas de localización"), without the reason, which varies (invopop/gobl
-//   addons/es/verifactu/extensions.go). fr and nl: NO SOURCE found; the usual terms, unchecked.
+//   addons/es/verifactu/extensions.go); fr and nl, the Directive's own words for a transaction outside its scope,
+//   the negation of art. 2 (1) ("Sont soumises à la TVA les opérations suivantes", "De volgende handelingen zijn aan
+//   de BTW onderworpen") as art. 3 (1) words it ("ne sont pas soumises à la TVA les opérations suivantes", "zijn de
+//   volgende handelingen niet aan BTW onderworpen"; https://eur-lex.europa.eu/legal-content/FR/TXT/?uri=CELEX:32006L0112
+//   and .../NL/TXT/?uri=CELEX:32006L0112), "btw" in the lower case the Dutch notes here use throughout.
 // - Z: no law asks for a mention (a zero rate is no exemption). en, the name of code Z in UNTDID 5305,
 //   the EN 16931 category list ("Zero rated goods"; stephanstapel/ZUGFeRD-csharp ZUGFeRD/TaxCategoryCodes.cs);
 //   de, the BMF's name of the 0 % rate of § 12 Abs. 3 UStG ("Nullsteuersatz": BMF-Schreiben of 27.02.2023,
 //   III C 2 - S 7220/22/10002 :010, BStBl 2023 I S. 351, https://datenbank.nwb.de/Dokument/Anzeige/Doi/GAAAJ-32171;
-//   UStAE 12.18). fr, es, it, nl and pt: NO SOURCE found; the usual terms, unchecked.
+//   UStAE 12.18); es, the Spanish name of the 0 % rate ("tipo del 0 por ciento", Real Decreto-ley 20/2022 art. 72,
+//   BOE of 28.12.2022; "tipo del 0 %" in the DGT's binding ruling V0111-23, as quoted by
+//   https://aptta.org/el-iva-al-cero-por-ciento-y-la-prorrata/). The Directive names no zero rate (it speaks of an
+//   "exemption with deductibility of the VAT paid at the preceding stage"). fr, it, nl and pt: NO SOURCE found; the
+//   usual terms, unchecked (the Wet op de omzetbelasting 1968, art. 9 (2) b, says the tax is "nihil", as
+//   statengeneraal/laws-markdown wet/wet/op/de/omzetbelasting/1968/BWBR0002629/README.md reproduces it).
 // - E: art. 226 (11) "any other reference indicating that the supply is exempt"; it, D.P.R. 633/1972
 //   art. 21 c. 6 c) ("operazione esente"); es, RD 1619/2012 art. 6.1 j) ("indicación de que la operación
 //   está exenta"). The exempting article varies (Directive art. 132, 135, ...), so none is named.
@@ -70,10 +80,10 @@ export const TAX_NOTES: Readonly<Record<Exclude<TaxCategory, 'S'>, Notes>> = {
   },
   O: {
     en: 'Not subject to VAT', de: 'Nicht steuerbar', fr: 'Non soumis à la TVA', es: 'Operación no sujeta', it: 'Operazione non soggetta',
-    nl: 'Niet onderworpen aan btw', pt: 'Não sujeito a IVA',
+    nl: 'Niet aan btw onderworpen', pt: 'Não sujeito a IVA',
   },
   Z: {
-    en: 'Zero-rated', de: 'Nullsteuersatz', fr: 'Taux zéro', es: 'Tipo cero', it: 'Aliquota zero', nl: 'Nultarief', pt: 'Taxa zero',
+    en: 'Zero-rated', de: 'Nullsteuersatz', fr: 'Taux zéro', es: 'Tipo del 0 %', it: 'Aliquota zero', nl: 'Nultarief', pt: 'Taxa zero',
   },
   E: {
     en: 'Exempt from VAT', de: 'Steuerfrei', fr: 'Exonéré de TVA', es: 'Exento de IVA', it: 'Operazione esente', nl: 'Vrijgesteld van btw',

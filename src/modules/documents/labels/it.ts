@@ -123,10 +123,11 @@ export const it: Labels = {
   // The legal mentions (§20): the parties' numbers under their own names, the date or period of supply,
   // the payment account and reference, the tax breakdown.
   // The numbers' labels: the register's number in the words of c.c. art. 2250 ("numero d'iscrizione" in
-  // the "registro delle imprese"). "P. IVA" (the usual short form of "partita IVA") and "Codice fiscale"
-  // are the usual terms; no source was checked for them.
+  // the "registro delle imprese"); the VAT and tax numbers in the words of D.P.R. 633/1972 art. 21 c. 2, which
+  // asks an invoice for the "numero di partita IVA" of the supplier (d) and of the customer, or else its
+  // "codice fiscale" (f) (https://www.normattiva.it/uri-res/N2Ls?urn:nir:presidente.repubblica:decreto:1972-10-26;633~art21).
   legal: {
-    vatId: 'P. IVA',
+    vatId: 'Partita IVA',
     taxNumber: 'Codice fiscale',
     registrationId: 'N. registro imprese',
     peppolId: 'ID Peppol',

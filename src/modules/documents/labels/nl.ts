@@ -124,11 +124,13 @@ export const nl: Labels = {
   // the payment account and reference, the tax breakdown.
   // The numbers' labels: btw-id, short for the btw-identificatienummer the Belastingdienst asks an
   // invoice to carry; the register's number in the words of the Handelsregisterwet 2007, art. 27 (the number "in
-  // het handelsregister"), which suits a foreign register as well as the KvK's. "Fiscaal nummer" follows
-  // no source found.
+  // het handelsregister"), which suits a foreign register as well as the KvK's; the tax number in the words of
+  // the Dutch text of the VAT Directive, art. 239, which names the number an invoice carries in place of a VAT
+  // number "het zogenaamde fiscaal registratienummer, zoals gedefinieerd door de betrokken lidstaten" (whatever
+  // the issuer's country calls it; https://eur-lex.europa.eu/legal-content/NL/TXT/?uri=CELEX:32006L0112).
   legal: {
     vatId: 'Btw-id',
-    taxNumber: 'Fiscaal nummer',
+    taxNumber: 'Fiscaal registratienummer',
     registrationId: 'Handelsregisternummer',
     peppolId: 'Peppol-ID',
     buyerReference: 'Referentie koper',
