@@ -5,7 +5,6 @@ export const de: Labels = {
   common: {
     from: 'Von',
     billTo: 'Rechnungsempfänger',
-    taxId: 'USt-IdNr.',
     issued: 'Datum',
     due: 'Fällig',
     description: 'Beschreibung',

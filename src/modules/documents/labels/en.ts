@@ -8,7 +8,6 @@ export const en = {
   common: {
     from: 'From',
     billTo: 'Bill to',
-    taxId: 'Tax ID',
     issued: 'Issued',
     due: 'Due',
     description: 'Description',

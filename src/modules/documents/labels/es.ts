@@ -5,7 +5,6 @@ export const es: Labels = {
   common: {
     from: 'De',
     billTo: 'Facturar a',
-    taxId: 'NIF',
     issued: 'Fecha de emisión',
     due: 'Vencimiento',
     description: 'Descripción',

@@ -5,7 +5,6 @@ export const fr: Labels = {
   common: {
     from: 'De',
     billTo: 'Facturé à',
-    taxId: 'N° TVA',
     issued: "Date d'émission",
     due: 'Échéance',
     description: 'Description',

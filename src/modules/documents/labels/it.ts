@@ -5,7 +5,6 @@ export const it: Labels = {
   common: {
     from: 'Da',
     billTo: 'Fatturare a',
-    taxId: 'P. IVA',
     issued: 'Data di emissione',
     due: 'Scadenza',
     description: 'Descrizione',

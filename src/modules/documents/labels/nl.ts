@@ -5,7 +5,6 @@ export const nl: Labels = {
   common: {
     from: 'Van',
     billTo: 'Factuur aan',
-    taxId: 'Btw-nr.',
     issued: 'Datum',
     due: 'Vervaldatum',
     description: 'Omschrijving',

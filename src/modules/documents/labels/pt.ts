@@ -5,7 +5,6 @@ export const pt: Labels = {
   common: {
     from: 'De',
     billTo: 'Faturar a',
-    taxId: 'NIF',
     issued: 'Data de emissão',
     due: 'Vencimento',
     description: 'Descrição',
