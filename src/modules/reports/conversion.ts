@@ -23,11 +23,32 @@ function minorRatio(rate: Ratio, from: string, to: string): Ratio {
   return shift >= 0 ? { num: rate.num * 10n ** BigInt(shift), den: rate.den } : { num: rate.num, den: rate.den * 10n ** BigInt(-shift) };
 }
 
+/** A day's ratio, and the same as a double for the quick path of `convert`. */
+export type DayRatio = Ratio & { approx: number };
+
+/**
+ * `amount × ratio` rounded half away from zero, exactly. Most sums are worked out in doubles: the
+ * double product is within a relative 2^-50 of the exact one (the ratio's three roundings and the
+ * product's), so when its fraction is further than that from one half, both round alike. Only a
+ * product at a tie or past 2^48 goes through BigInt.
+ */
+export function applyRatio(amount: bigint, ratio: DayRatio): bigint {
+  const value = Number(amount);
+  const product = Math.abs(value * ratio.approx);
+  const fraction = product - Math.floor(product);
+  if (Number.isSafeInteger(value) && product < 2 ** 48 && Math.abs(fraction - 0.5) > product * 2 ** -48 + 2 ** -40) {
+    const rounded = Math.floor(product) + (fraction > 0.5 ? 1 : 0);
+    return BigInt(value < 0 ? -rounded : rounded);
+  }
+  return divRoundHalfAwayFromZero(amount * ratio.num, ratio.den);
+}
+
 export class DayConverter {
-  private readonly ratios = new Map<string, Ratio>();
+  /** Ratios by currency and the two rates' values: a year's report converts thousands of sums at a few hundred. */
+  private readonly ratios = new Map<string, Map<number, Map<number, DayRatio>>>();
   private readonly missing = new Set<string>();
   /** The last row converted, its ratio and whether its rates were missing: a row's sums come one after another. */
-  private last: { row: DaySum; ratio: Ratio; missing: boolean } | undefined;
+  private last: { row: DaySum; ratio: DayRatio; missing: boolean } | undefined;
 
   constructor(
     readonly target: string,
@@ -40,19 +61,23 @@ export class DayConverter {
     if (row.currency === this.target || amount === 0n) return amount;
     const last = this.last?.row === row ? this.last : (this.last = { row, ...this.ratioOf(row) });
     if (last.missing) this.missing.add(row.day);
-    return divRoundHalfAwayFromZero(amount * last.ratio.num, last.ratio.den);
+    return applyRatio(amount, last.ratio);
   }
 
-  private ratioOf(row: DaySum): { ratio: Ratio; missing: boolean } {
+  private ratioOf(row: DaySum): { ratio: DayRatio; missing: boolean } {
     const from = this.rate(row.currency, row.from_rate);
     const to = this.rate(this.target, row.to_rate);
     // The rate in minor units of the target per minor unit of the currency, worked out once per
-    // currency and pair of rates: a year's report converts thousands of sums at a few hundred.
-    const key = `${row.currency}/${from.rate}/${to.rate}`;
-    let ratio = this.ratios.get(key);
+    // currency and pair of rates.
+    let byFrom = this.ratios.get(row.currency);
+    if (!byFrom) this.ratios.set(row.currency, (byFrom = new Map()));
+    let byTo = byFrom.get(from.rate);
+    if (!byTo) byFrom.set(from.rate, (byTo = new Map()));
+    let ratio = byTo.get(to.rate);
     if (!ratio) {
-      ratio = minorRatio(crossRate({ [row.currency]: from.rate, [this.target]: to.rate }, row.currency, this.target), row.currency, this.target);
-      this.ratios.set(key, ratio);
+      const exact = minorRatio(crossRate({ [row.currency]: from.rate, [this.target]: to.rate }, row.currency, this.target), row.currency, this.target);
+      ratio = { ...exact, approx: Number(exact.num) / Number(exact.den) };
+      byTo.set(to.rate, ratio);
     }
     return { ratio, missing: from.missing || to.missing };
   }

@@ -83,7 +83,7 @@ export const periodSumsQueries = (ctx: WorkspaceContext, period: Period, asked: 
 export type DayUnit = DaySum & { fields?: string[]; at?: number; paid?: [month: string, amount: string][] };
 
 /** The nearest rate at or before `day` among one currency's rates (days in order), as D1 would hand it over. */
-function rateAt(kept: { days: string[]; rates: string[] } | undefined, day: string): number | null {
+function rateAt(kept: { days: string[]; rates: number[] } | undefined, day: string): number | null {
   if (!kept) return null;
   let low = 0;
   let high = kept.days.length; // the first day after `day` is in [low, high]
@@ -92,7 +92,7 @@ function rateAt(kept: { days: string[]; rates: string[] } | undefined, day: stri
     if (kept.days[mid]! <= day) low = mid + 1;
     else high = mid;
   }
-  return low === 0 ? null : Number(kept.rates[low - 1]);
+  return low === 0 ? null : kept.rates[low - 1]!;
 }
 
 /** A text's comma-separated fields: one split for the whole text, read in steps of an entry's width. */
@@ -114,14 +114,14 @@ export async function readPeriodSums(ctx: WorkspaceContext, asked: string | unde
   const currency = (workspace!.results[0] as { code: string } | undefined)?.code ?? asked ?? 'USD';
   const { daily, fx, rates } = (texts!.results[0] ?? {}) as { daily: string | null; fx: string | null; rates: string | null };
 
-  const kept = new Map<string, { days: string[]; rates: string[] }>();
+  const kept = new Map<string, { days: string[]; rates: number[] }>();
   const r = fieldsOf(rates);
   for (let i = 0; i < r.length; i += 3) {
     const code = r[i]!;
     let list = kept.get(code);
     if (!list) kept.set(code, (list = { days: [], rates: [] }));
     list.days.push(r[i + 1]!);
-    list.rates.push(r[i + 2]!);
+    list.rates.push(Number(r[i + 2]!));
   }
   for (const list of kept.values()) {
     // group_concat keeps the order the index gives; should it not, put the days in order.
@@ -140,18 +140,20 @@ export async function readPeriodSums(ctx: WorkspaceContext, asked: string | unde
     const [day, code] = [d[i]!, d[i + 1]!];
     units.push({ currency: code, day, from_rate: foreign(code, day, 'from'), to_rate: foreign(code, day, 'to'), fields: d, at: i + DAILY_KEY });
   }
-  const byIssueDay = new Map<string, DayUnit>();
+  // By currency, then issue day: a day's payments of one currency are one unit.
+  const byIssueDay = new Map<string, Map<string, DayUnit>>();
   const f = fieldsOf(fx);
   for (let i = 0; i < f.length; i += FX_WIDTH) {
     const [day, code] = [f[i]!, f[i + 1]!];
-    const key = code + day;
-    let paid = byIssueDay.get(key);
+    let days = byIssueDay.get(code);
+    if (!days) byIssueDay.set(code, (days = new Map()));
+    let paid = days.get(day);
     if (!paid) {
       // Only a day before the period carries its rates: the list of rates starts at the period.
       const early = day < queries.period.from;
       const [from_rate, to_rate] = early ? [keptRate(code, f[i + 4]!), keptRate(currency, f[i + 5]!)] : [foreign(code, day, 'from'), foreign(code, day, 'to')];
       paid = { currency: code, day, from_rate, to_rate, paid: [] };
-      byIssueDay.set(key, paid);
+      days.set(day, paid);
       units.push(paid);
     }
     paid.paid!.push([f[i + 2]!, f[i + 3]!]);

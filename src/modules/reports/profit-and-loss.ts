@@ -102,9 +102,10 @@ export async function profitAndLoss(ctx: WorkspaceContext, q: ProfitAndLossQuery
   const groups = new Map<string | null, Figures>();
   if (q.group_by !== 'project') for (const key of periodKeys(q, q.group_by === 'month' ? monthOf : quarterOf)) groups.set(key, { income: 0n, expenses: 0n, fx_gain_loss: 0n });
   const add = (key: string | null, field: keyof Figures, amount: bigint) => {
-    const figures = groups.get(rowKey(key)) ?? { income: 0n, expenses: 0n, fx_gain_loss: 0n };
-    figures[field] += amount;
-    groups.set(rowKey(key), figures);
+    const row = rowKey(key);
+    const figures = groups.get(row);
+    if (figures) figures[field] += amount;
+    else groups.set(row, { income: 0n, expenses: 0n, fx_gain_loss: 0n, [field]: amount });
   };
   const convert = (amount: bigint, sum: Sum) => converter.convert(amount, sum);
   if (q.group_by === 'project') {
@@ -130,12 +131,12 @@ export async function profitAndLoss(ctx: WorkspaceContext, q: ProfitAndLossQuery
   } else {
     // A unit is a currency and day: each of its sums is converted once; the payments at their issue
     // day's rate are split over the months they were paid in by share, the months in order.
-    const columns = DAILY[q.basis];
+    const counted = COUNTED[q.basis].map((count) => ({ ...count, index: DAILY[q.basis].indexOf(count.column) }));
     for (const unit of sums as DayUnit[]) {
-      for (const { column, field, sign, foreign } of COUNTED[q.basis]) {
+      for (const { column, field, sign, foreign, index } of counted) {
         if (foreign && unit.currency === currency) continue;
         if (column !== 'fx_issue') {
-          const text = unit.fields?.[unit.at! + columns.indexOf(column)];
+          const text = unit.fields?.[unit.at! + index];
           if (text && text !== '0') add(monthOf(unit.day), field, sign * convert(BigInt(text), unit));
           continue;
         }
