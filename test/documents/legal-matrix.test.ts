@@ -79,8 +79,8 @@ const NOTES: Record<'AE' | 'K' | 'G' | 'smallBusiness', Record<Language, string>
 /** The issuer's numbers as each language labels them (§20 "Parties"). */
 const NUMBER_LABELS: Record<Language, [vatId: string, taxNumber: string, registrationId: string]> = {
   de: ['USt-IdNr.', 'Steuernummer', 'Registernummer'], fr: ['N° TVA', 'N° fiscal', 'Immatriculation'], en: ['VAT No.', 'Tax ID', 'Registration No.'],
-  es: ['NIF-IVA', 'NIF', 'N.º de registro'], it: ['Partita IVA', 'Codice fiscale', 'N. registro imprese'], nl: ['Btw-id', 'Fiscaal registratienummer', 'Handelsregisternummer'],
-  pt: ['N.º IVA', 'NIF', 'N.º de matrícula'],
+  es: ['NIF-IVA', 'NIF', 'Inscripción en el Registro Mercantil'], it: ['Partita IVA', 'Codice fiscale', 'N. registro imprese'], nl: ['Btw-id', 'Fiscaal registratienummer', 'Handelsregisternummer'],
+  pt: ['N.º de identificação para efeitos de IVA', 'NIF', 'N.º de matrícula'],
 };
 
 const CLIENTS = {

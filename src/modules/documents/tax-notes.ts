@@ -38,9 +38,20 @@
 //   UStAE 12.18); es, the Spanish name of the 0 % rate ("tipo del 0 por ciento", Real Decreto-ley 20/2022 art. 72,
 //   BOE of 28.12.2022; "tipo del 0 %" in the DGT's binding ruling V0111-23, as quoted by
 //   https://aptta.org/el-iva-al-cero-por-ciento-y-la-prorrata/). The Directive names no zero rate (it speaks of an
-//   "exemption with deductibility of the VAT paid at the preceding stage"). fr, it, nl and pt: NO SOURCE found; the
-//   usual terms, unchecked (the Wet op de omzetbelasting 1968, art. 9 (2) b, says the tax is "nihil", as
-//   statengeneraal/laws-markdown wet/wet/op/de/omzetbelasting/1968/BWBR0002629/README.md reproduces it).
+//   "exemption with deductibility of the VAT paid at the preceding stage"), so where a national authority names the
+//   rate its name is taken: fr, the name the French tax code and its administration give the 0 % rate ("La taxe sur
+//   la valeur ajoutée est perçue au taux de 0 %", CGI art. 278 ter as worded by loi n° 2020-1721 art. 46; "Le taux de
+//   0 % est applicable", BOFiP BOI-TVA-LIQ-30-10-55-20220209 § 5, https://bofip.impots.gouv.fr/bofip/12331-PGP.html/identifiant%3DBOI-TVA-LIQ-30-10-55-20220209);
+//   nl, the Belastingdienst's name ("U hanteert het 0%-tarief als u bijvoorbeeld goederen levert aan het buitenland",
+//   "Goederen met 0% btw", https://www.belastingdienst.nl/wps/wcm/connect/bldcontentnl/belastingdienst/zakelijk/btw/tarieven_en_vrijstellingen/goederen_0_btw/),
+//   the short name beating the Wet OB 1968's "nihil" (art. 9 (2) b); pt, the name Portuguese law gives an exemption
+//   with deduction ("isenção de Imposto sobre o Valor Acrescentado (IVA) com direito à dedução (taxa zero)", Lei
+//   n.º 17/2023 of 14 April, art. 1.º, Diário da República 1.ª série n.º 74, as https://vlex.pt/vid/lei-n-17-2023-943207224
+//   and https://agricultura.azores.gov.pt/noticias/lei-n-o-17-2023-de-14-de-abril-procede-a-aplicacao-transitoria-de-isencao-de-iva-a-certos-produtos-alimentares
+//   reproduce it); it, Italian law names no zero rate either, so the words it zero-rates a supply with: "sono esenti
+//   dall'imposta sul valore aggiunto, con diritto alla detrazione dell'imposta" (D.L. 19 maggio 2020, n. 34, art. 124
+//   c. 2, as robertolofaro/decretorilancio Titolo06/Titolo06_Art124.txt reproduces it), in the singular of a note.
+//   The Italian, French, Dutch and Portuguese texts of the Directive's art. 110 were not found in a readable copy.
 // - E: art. 226 (11) "any other reference indicating that the supply is exempt"; it, D.P.R. 633/1972
 //   art. 21 c. 6 c) ("operazione esente"); es, RD 1619/2012 art. 6.1 j) ("indicación de que la operación
 //   está exenta"). The exempting article varies (Directive art. 132, 135, ...), so none is named.
@@ -83,7 +94,8 @@ export const TAX_NOTES: Readonly<Record<Exclude<TaxCategory, 'S'>, Notes>> = {
     nl: 'Niet aan btw onderworpen', pt: 'Não sujeito a IVA',
   },
   Z: {
-    en: 'Zero-rated', de: 'Nullsteuersatz', fr: 'Taux zéro', es: 'Tipo del 0 %', it: 'Aliquota zero', nl: 'Nultarief', pt: 'Taxa zero',
+    en: 'Zero-rated', de: 'Nullsteuersatz', fr: 'Taux de 0 %', es: 'Tipo del 0 %',
+    it: "Esente dall'imposta sul valore aggiunto, con diritto alla detrazione dell'imposta", nl: '0%-tarief', pt: 'Taxa zero',
   },
   E: {
     en: 'Exempt from VAT', de: 'Steuerfrei', fr: 'Exonéré de TVA', es: 'Exento de IVA', it: 'Operazione esente', nl: 'Vrijgesteld van btw',

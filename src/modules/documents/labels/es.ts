@@ -122,12 +122,15 @@ export const es: Labels = {
   // The legal mentions (§20): the parties' numbers under their own names, the date or period of supply,
   // the payment account and reference, the tax breakdown.
   // The numbers' labels: NIF, the tax number an invoice carries (RD 1619/2012, art. 6.1 d); NIF-IVA, the
-  // tax agency's name of the NIF for VAT purposes, ES and the NIF (RD 1065/2007, art. 25). "N.º de
-  // registro" follows no source found (the Reglamento del Registro Mercantil's wording was not checked).
+  // tax agency's name of the NIF for VAT purposes, ES and the NIF (RD 1065/2007, art. 25); the register's data
+  // in the words of the Código de Comercio, art. 24.1, which asks a company's "documentación, correspondencia,
+  // notas de pedido y facturas" for "los datos identificadores de su inscripción en el Registro Mercantil"
+  // (https://www.boe.es/buscar/act.php?id=BOE-A-1885-6627, as legalize-dev/legalize-es es/2c/BOE-A-1885-6627.md
+  // reproduces it; the Reglamento del Registro Mercantil's art. 24 is on the registry's own books).
   legal: {
     vatId: 'NIF-IVA',
     taxNumber: 'NIF',
-    registrationId: 'N.º de registro',
+    registrationId: 'Inscripción en el Registro Mercantil',
     peppolId: 'ID Peppol',
     buyerReference: 'Referencia del comprador',
     purchaseOrder: 'Pedido',

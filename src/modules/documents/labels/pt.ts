@@ -123,9 +123,13 @@ export const pt: Labels = {
   // the payment account and reference, the tax breakdown.
   // The numbers' labels: NIF, the "número de identificação fiscal" (CIVA, art. 36.º, n.º 5 a)); the
   // register's number in the words of the Código das Sociedades Comerciais, art. 171.º ("número de
-  // matrícula" at the conservatória do registo comercial). "N.º IVA" follows no source found.
+  // matrícula" at the conservatória do registo comercial); the VAT number in the words of Portuguese law, "o número
+  // de identificação para efeitos de IVA" (the VAT special schemes of Lei n.º 47/2020, as the bill printed them in
+  // the Diário da Assembleia da República, II série A, n.º 131, 3.8.2020, pp. 52 and 55, the registration article:
+  // "o número de identificação para efeitos de IVA em território nacional";
+  // https://debates.parlamento.pt/catalogo/r3/dar/s2a/14/01/131/2020-08-03/55), "número" shortened as above.
   legal: {
-    vatId: 'N.º IVA',
+    vatId: 'N.º de identificação para efeitos de IVA',
     taxNumber: 'NIF',
     registrationId: 'N.º de matrícula',
     peppolId: 'ID Peppol',
