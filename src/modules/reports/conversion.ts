@@ -29,8 +29,8 @@ export type DayRatio = Ratio & { approx: number };
 /**
  * `amount × ratio` rounded half away from zero, exactly. Most sums are worked out in doubles: the
  * double product is within a relative 2^-50 of the exact one (the ratio's three roundings and the
- * product's), so when its fraction is further than that from one half, both round alike. Only a
- * product at a tie or past 2^48 goes through BigInt.
+ * product's), so when its fraction lies further than four times that from one half, both round
+ * alike. A product at or near a tie, or past 2^48, goes through BigInt.
  */
 export function applyRatio(amount: bigint, ratio: DayRatio): bigint {
   const value = Number(amount);
