@@ -12,7 +12,14 @@ import { readAtMost } from '../lib/bounded-read';
 export const MAX_BODY_BYTES = 100 * 1024;
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
-const tooLarge = () => new ApiError('payload_too_large', `The body is over ${MAX_BODY_BYTES / 1024} KB.`);
+export const tooLarge = () => new ApiError('payload_too_large', `The body is over ${MAX_BODY_BYTES / 1024} KB.`);
+
+/** 415 unless the request declares its body JSON (application/json, or a `+json` type). */
+export function requireJsonMediaType(contentType: string | undefined, what = 'body'): void {
+  if (!JSON_MEDIA_TYPE.test((contentType ?? '').split(';')[0]!.trim())) {
+    throw new ApiError('unsupported_media_type', `Send the ${what} as JSON with Content-Type: application/json.`);
+  }
+}
 
 export const readJsonBody = createMiddleware<AppEnv>(async (c, next) => {
   if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS') return next();
@@ -24,10 +31,7 @@ export const readJsonBody = createMiddleware<AppEnv>(async (c, next) => {
   if (bytes === null) throw tooLarge();
 
   if (bytes.length > 0) {
-    const mediaType = (c.req.header('Content-Type') ?? '').split(';')[0]!.trim();
-    if (!JSON_MEDIA_TYPE.test(mediaType)) {
-      throw new ApiError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
-    }
+    requireJsonMediaType(c.req.header('Content-Type'));
     try {
       JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes));
     } catch {

@@ -14,7 +14,7 @@ import { ApiError } from '../../errors';
 import { keyPrincipal } from '../../middleware/auth';
 import { DIRECTORY } from '../../lib/databases';
 import { createDb } from '../../lib/db';
-import { MAX_BODY_BYTES } from '../../middleware/json-body';
+import { MAX_BODY_BYTES, requireJsonMediaType, tooLarge } from '../../middleware/json-body';
 import { readAtMost } from '../../lib/bounded-read';
 import { apiRateLimit } from '../../middleware/rate-limit';
 import { type McpCall, type McpHost, mcpCall, requestContext } from './call';
@@ -54,8 +54,6 @@ const METHODS: Record<string, Handler> = {
   'prompts/get': async (_call, params) => getPrompt(params),
 };
 
-const tooLarge = () => new ApiError('payload_too_large', `The body is over ${MAX_BODY_BYTES / 1024} KB.`);
-
 /**
  * The POSTed message, read once: over 100 KB is a 413 and a body not declared JSON a 415, as on every
  * route; text that is not JSON is JSON-RPC's parse error (400).
@@ -63,9 +61,7 @@ const tooLarge = () => new ApiError('payload_too_large', `The body is over ${MAX
 async function readMessage(c: Context<AppEnv>): Promise<unknown> {
   const length = c.req.header('Content-Length');
   if (Number(length ?? '0') > MAX_BODY_BYTES) throw tooLarge();
-  if (!/^application\/json$/i.test((c.req.header('Content-Type') ?? '').split(';')[0]!.trim())) {
-    throw new ApiError('unsupported_media_type', 'Send the message as JSON with Content-Type: application/json.');
-  }
+  requireJsonMediaType(c.req.header('Content-Type'), 'message');
   // With a length the runtime holds the body to it; without one, it is read up to the limit.
   const bytes = length !== undefined ? new Uint8Array(await c.req.raw.arrayBuffer()) : await readAtMost(c.req.raw.body, MAX_BODY_BYTES);
   if (bytes === null) throw tooLarge();
