@@ -137,6 +137,7 @@ const BOOK_FILES = { invoices: ['invoices.csv', invoicesCsv], credit_notes: ['cr
 /** The bundle's CSVs of `kinds`, each a file name and its bytes as they are made; the reports' rows read once for all. */
 export async function csvFiles(ctx: WorkspaceContext, period: Period, kinds: ExportKind[]): Promise<{ name: string; bytes: AsyncIterable<Uint8Array> }[]> {
   const booked = kinds.filter((kind): kind is keyof typeof BOOK_FILES => kind in BOOK_FILES);
-  const books: Books | null = booked.length ? { rows: await bookRows(ctx, period), parties: await partiesOf(ctx, period) } : null;
+  // The rows and who they name are two reads of the period, made side by side.
+  const books: Books | null = booked.length ? await Promise.all([bookRows(ctx, period), partiesOf(ctx, period)]).then(([rows, parties]) => ({ rows, parties })) : null;
   return kinds.map((kind) => (kind === 'time' ? { name: 'time_entries.csv', bytes: timeCsv(ctx, period) } : { name: BOOK_FILES[kind][0], bytes: BOOK_FILES[kind][1](books!) }));
 }
