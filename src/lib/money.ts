@@ -55,6 +55,9 @@ export function toScaledInteger(value: number | string, decimals: number): numbe
   return result;
 }
 
+/** Whether a quantity, rate or percentage has at most 3 decimal places (what the API stores them to). */
+export const threeDecimals = (value: number) => toScaledInteger(value, 3) !== null;
+
 /** The inverse: 1500 with 3 decimals → 1.5. Exact for the magnitudes we accept. */
 export function fromScaledInteger(scaled: number, decimals: number): number {
   return Number(formatScaled(BigInt(scaled), decimals));

@@ -4,7 +4,8 @@
 import { z } from '@hono/zod-openapi';
 import { isValidIban, normalizeIban } from './iban';
 
-const compact = (v: string) => v.replace(/[\s.-]/g, '').toUpperCase();
+/** A VAT id as stored and compared: upper case, without the spaces, dots and dashes it may be typed with. */
+export const compactVatId = (v: string) => v.replace(/[\s.-]/g, '').toUpperCase();
 
 /** Two letters (the country prefix, EL for Greece) and 2–13 letters or digits. */
 export const VAT_ID_PATTERN = /^[A-Z]{2}[A-Z0-9]{2,13}$/;
@@ -16,7 +17,7 @@ export const vatIdSchema = z
   .string()
   .trim()
   .regex(VAT_ID_TYPED, 'A VAT id is two letters and 2 to 13 letters or digits, such as DE123456789.')
-  .transform(compact)
+  .transform(compactVatId)
   .openapi({ description: 'VAT identifier: two letters and 2–13 letters or digits (spaces, dots and dashes are dropped).', example: 'DE123456789' });
 
 /** "<4-digit scheme>:<id>", e.g. 0088:5790000435975 (GLN) or 9930:DE123456789. */
@@ -37,5 +38,5 @@ export const bicSchema = z
   .string()
   .trim()
   .regex(/^[A-Za-z]{6}[A-Za-z0-9]{2}(?:[A-Za-z0-9]{3})?$/, 'A BIC is 8 or 11 letters and digits, such as COBADEFFXXX.')
-  .transform(compact)
+  .transform((bic) => bic.toUpperCase())
   .openapi({ description: 'BIC (SWIFT code), 8 or 11 characters.', example: 'COBADEFFXXX' });

@@ -1,7 +1,7 @@
 // Credit notes (§17): the request that issues one and the record as the API returns it.
 import { z } from '@hono/zod-openapi';
 import { TAX_CATEGORIES } from '../documents/totals';
-import { lineAmount, MAX_MINOR_AMOUNT, toScaledInteger } from '../../lib/money';
+import { lineAmount, MAX_MINOR_AMOUNT, threeDecimals, toScaledInteger } from '../../lib/money';
 import { localeSchema } from '../../lib/locale';
 import { idSchema, longText, minorAmount, oneOf, pageOf, timestampSchema } from '../../lib/schemas';
 import { DEFAULT_UNIT } from '../../lib/units';
@@ -9,7 +9,6 @@ import { DocumentLine, MAX_LINE_ITEMS, TaxBreakdownEntry, unitSchema } from '../
 
 export const CREDIT_NOTE_REASONS = ['duplicate', 'order_change', 'product_unsatisfactory', 'other'] as const;
 
-const threeDecimals = (v: number) => toScaledInteger(v, 3) !== null;
 const quantity = z.number().gt(0).max(1_000_000).refine(threeDecimals, { message: 'At most 3 decimals.' });
 
 /** A line that credits a line of the invoice: its description, unit, price, discount and tax, for `quantity`. */

@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import { workspaces } from '../../db/schema';
 import { createDb } from '../../lib/db';
 import { databaseBinding, databaseOf, DIRECTORY } from '../../lib/databases';
+import { compactVatId } from '../../lib/party-ids';
 import { issuerOf } from '../workspaces/settings';
 
 export type NetworkRecipient = { workspaceId: string; database: string; timeZone: string };
@@ -33,14 +34,12 @@ export async function findNetworkRecipient(env: Env, buyer: Buyer, senderWorkspa
   }
   const [claim] = claims as [(typeof claims)[number]];
   const issuerVatId = issuerOf(claim).vat_id;
-  if (buyer.vatId && issuerVatId && compact(buyer.vatId) !== compact(issuerVatId)) {
+  if (buyer.vatId && issuerVatId && compactVatId(buyer.vatId) !== compactVatId(issuerVatId)) {
     warn('the workspace claiming the Peppol id states another VAT id than the client; not delivered', buyer, senderWorkspaceId);
     return null;
   }
   return { workspaceId: claim.id, database: databaseOf(claim), timeZone: claim.timeZone };
 }
-
-const compact = (vatId: string) => vatId.replace(/[\s.-]/g, '').toUpperCase();
 
 function warn(message: string, buyer: Buyer, senderWorkspaceId: string) {
   console.warn(JSON.stringify({ level: 'warn', message, peppol_id: buyer.peppolId, workspace_id: senderWorkspaceId }));

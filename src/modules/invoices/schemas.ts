@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { TAX_CATEGORIES, VATEX_PATTERN } from '../documents/totals';
-import { lineAmount, MAX_MINOR_AMOUNT, toScaledInteger } from '../../lib/money';
+import { lineAmount, MAX_MINOR_AMOUNT, threeDecimals, toScaledInteger } from '../../lib/money';
 import { currencySchema, dateSchema, FieldIssue, emailSchema, idSchema, listQuery, longText, minorAmount, moneyNumber, oneOf, pageOf, text, timestampSchema } from '../../lib/schemas';
 import { DEFAULT_UNIT, UNIT_CODES } from '../../lib/units';
 import { Address } from '../../lib/address';
@@ -13,7 +13,6 @@ export const InvoiceStatus = z.enum(['draft', 'open', 'paid', 'void']);
 export const InvoiceAction = z.enum(['update', 'delete', 'send', 'record_payment', 'void']);
 export const MAX_LINE_ITEMS = 100;
 
-const threeDecimals = (v: number) => toScaledInteger(v, 3) !== null;
 
 const quantity = z
   .number()

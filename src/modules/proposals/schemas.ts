@@ -1,6 +1,6 @@
 // Proposals (§24): what a sender writes, and the proposal as both its workspaces read it.
 import { z } from '@hono/zod-openapi';
-import { lineAmount, MAX_MINOR_AMOUNT, toScaledInteger } from '../../lib/money';
+import { lineAmount, MAX_MINOR_AMOUNT, threeDecimals, toScaledInteger } from '../../lib/money';
 import { currencySchema, dateSchema, idSchema, listQuery, longText, minorAmount, pageOf, text, timestampSchema } from '../../lib/schemas';
 import { PROPOSAL_STATUSES } from '../../db/schema/proposals';
 
@@ -10,7 +10,6 @@ const RateType = z.enum(['fixed', 'hourly']);
 /** How many proposals a workspace may send in 24 hours (§24). */
 export const PROPOSALS_PER_DAY = 20;
 
-const threeDecimals = (v: number) => toScaledInteger(v, 3) !== null;
 
 const httpsUrl = z
   .url({ protocol: /^https$/, message: 'Use an https URL.' })

@@ -8,6 +8,7 @@
 //   expense       expense S / bank              (an expense is taken as paid from the bank on its date)
 import { EU_COUNTRY_CODES } from '../../../lib/countries';
 import { exponentOf } from '../../../lib/currencies';
+import { compactVatId } from '../../../lib/party-ids';
 import type { AccountingValue, RevenueAccountKey } from '../../workspaces/accounting';
 import { AUTOMATIC_ACCOUNTS, CHARTS } from './charts';
 import type { Booking, DocumentRecord, ExpenseRecord, MoneyRecord, TaxCategory, TaxGroup } from './records';
@@ -76,7 +77,7 @@ function booking(signed: number, side: 'S' | 'H', rest: Omit<Booking, 'amount' |
   return { ...rest, amount, exponent: exponentOf(rest.currency), base: toBase(amount, rest.currency, rest.date), side: signed < 0 ? flip(side) : side };
 }
 
-const vatIdOf = (doc: DocumentRecord) => doc.buyerVatId?.replace(/[\s.-]/g, '').toUpperCase().slice(0, 15) || null;
+const vatIdOf = (doc: DocumentRecord) => (doc.buyerVatId ? compactVatId(doc.buyerVatId).slice(0, 15) || null : null);
 
 /**
  * An invoice's bookings (side S on the receivable), a void's reversal of them (H), or a credit note's (H).

@@ -3,7 +3,7 @@
 // argument, with the error envelope as the tool's result (`isError`), so the assistant can fix it.
 import { hasRole, type Role } from '../../../lib/context';
 import type { McpCall } from '../call';
-import { RpcError, RPC } from '../json-rpc';
+import { isObject, RpcError, RPC } from '../json-rpc';
 import { confirm } from '../proposals/decide';
 import { CONFIRM_TOOL, needsAYes } from '../proposals/needs-a-yes';
 import { propose, type Streamed } from '../proposals/propose';
@@ -44,7 +44,6 @@ export async function listTools(call: McpCall): Promise<{ tools: Tool[] }> {
   return { tools };
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export async function callTool(call: McpCall, params: Record<string, unknown>): Promise<ToolResult | Streamed> {
   const { name } = params;
