@@ -1,6 +1,7 @@
 // PDF objects and the lexer that reads them, from a file's body, an object stream, a content stream or a CMap
 // (ISO 32000-1 §7.2–7.3). Nesting is counted and capped (LIMITS.maxDepth), every byte walked over is charged to
 // the reading's Budget, and nothing here allocates more than the bytes it reads.
+import { CLASS, DELIMITER, isDigit, isRegular, WHITESPACE } from './characters';
 import { type Budget, LIMITS, PdfLimit } from './limits';
 
 export class PdfName {
@@ -50,17 +51,8 @@ export class PdfSyntax extends Error {
   override name = 'PdfSyntax';
 }
 
-const WHITESPACE = 1;
-const DELIMITER = 2;
-const CLASS = new Uint8Array(256);
-for (const c of [0, 9, 10, 12, 13, 32]) CLASS[c] = WHITESPACE;
-for (const c of '()<>[]{}/%') CLASS[c.charCodeAt(0)] = DELIMITER;
-
 const HEX = new Int8Array(256).fill(-1);
 for (let c = 0; c < 256; c++) HEX[c] = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x41 && c <= 0x46 ? c - 0x37 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1;
-
-const isRegular = (c: number | undefined) => c !== undefined && CLASS[c] === 0;
-const isDigit = (c: number | undefined) => c !== undefined && c >= 0x30 && c <= 0x39;
 
 const WINDOWS_1252 = new TextDecoder('latin1');
 
